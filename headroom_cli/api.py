@@ -1,0 +1,86 @@
+"""compress(): the whole filter as one pure function, for the CLI and for Python harnesses.
+
+    clean (ANSI, CR redraws) → sniff (which shape) → plan (per shape) → fit (exact token check)
+    → render (text + marker)
+
+Reading the input and writing the output, the store and the ledger belong to the caller.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
+
+from . import tools
+from .clean import clean
+from .tokens import DEFAULT_ENCODING, Counter, LazyCounter, count_large, load_counter
+
+DEFAULT_BUDGET = 4000
+
+
+@dataclass(frozen=True)
+class Result:
+    text: str
+    kind: str  # the shape planned: search, log, other; "passthrough" when nothing was cut
+    clipped: bool
+    omitted: tuple[tuple[int, int], ...]  # 1-based inclusive line ranges left out
+    encoding: str
+    source: str = field(repr=False, default="")
+    counter: Counter | None = field(repr=False, compare=False, default=None)
+
+    # Counted on demand: output that fits passes through without loading a tokenizer.
+    @cached_property
+    def input_tokens(self) -> int:
+        """Exact up to 200,000 characters of input, extrapolated from a sample beyond."""
+        return count_large(self.counter, [self.source])
+
+    @cached_property
+    def output_tokens(self) -> int:
+        return count_large(self.counter, [self.text]) if self.clipped else self.input_tokens
+
+
+def compress(text: str, *, tool: str | None = "Bash", budget: int = DEFAULT_BUDGET,
+             kind: str = "auto", encoding: str = DEFAULT_ENCODING,
+             counter: Counter | None = None, store_id: str | None = None,
+             exit_status: int | None = None) -> Result:
+    """Clip `text` to at most `budget` tokens, keeping what a person debugging would look for.
+
+    Text that fits comes back unchanged. Undecodable bytes may travel in `text` as lone
+    surrogates (decode with errors="surrogateescape"); whatever is kept is kept exactly.
+    A budget of 0 means no clipping.
+    """
+    counter = counter or LazyCounter(encoding, lambda: _load(encoding))
+    if budget <= 0 or _fits_by_size(text, budget):
+        return Result(text, "passthrough", False, (), counter.name, text, counter)
+    if counter.prefix_chars(text, budget) >= len(text):
+        return Result(text, "passthrough", False, (), counter.name, text, counter)
+    return clip(text, tools.lookup(tool), budget, kind, counter, store_id, exit_status)
+
+
+def _fits_by_size(text: str, budget: int) -> bool:
+    # Every cl100k/o200k token covers at least one byte (and `estimate` is chars/4), so
+    # output of at most `budget` bytes fits without loading a tokenizer at all.
+    return len(text) <= budget and len(text.encode("utf-8", "surrogateescape")) <= budget
+
+
+def clip(text: str, tool: tools.Tool, budget: int, kind: str, counter: Counter,
+         store_id: str | None = None, exit_status: int | None = None) -> Result:
+    from .fit import fit
+    from .plan import Lines
+    from .planners import PLANNERS
+    from .render import Context
+    from .sniff import sniff
+
+    binary = "\x00" in text
+    cleaned = text if binary else clean(text)
+    lines = Lines(cleaned)
+    shape = "other" if binary else (sniff(lines, tool) if kind == "auto" else kind)
+    plan, out = fit(cleaned, lines, PLANNERS[shape], budget, counter,
+                    Context(tool, store_id, exit_status), binary=binary)
+    return Result(out, plan.kind, True, plan.omitted_ranges(lines), counter.name, cleaned,
+                  counter)
+
+
+@lru_cache(maxsize=None)
+def _load(encoding: str) -> Counter:
+    return load_counter(encoding)

@@ -1,0 +1,50 @@
+"""The exact token check: plan, render, count the real output, tighten until it fits.
+
+Planners spend an estimated budget; only the rendered text is counted exactly, so the cost of a
+clip follows the size of its output, not of its input. The budget is a hard limit: when no plan
+fits, the closing marker alone is printed, and when not even that fits, a terse one or nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from .plan import Lines, Plan, gap
+from .planners import other
+from .render import Context, render, terse_marker
+from .tokens import Counter
+
+Planner = Callable[[str, Lines, int, Counter, object], "Plan | None"]
+_ATTEMPTS = 8
+
+
+def fit(text: str, lines: Lines, planner: Planner, budget: int, counter: Counter,
+        context: Context, binary: bool = False) -> tuple[Plan, str]:
+    fallback = lambda t, l, b, c, tool: other.plan(t, l, b, c, tool, binary=binary)  # noqa: E731
+    for attempt_planner in ((fallback,) if binary else (planner, fallback)):
+        found = _tighten(text, lines, attempt_planner, budget, counter, context)
+        if found:
+            return found
+    everything = Plan("other", (gap(lines, 0, max(0, len(lines) - 1)),), len(lines), len(lines),
+                      binary=binary)
+    for candidate in (render(everything, text, counter, context), terse_marker(len(lines))):
+        if counter.count(candidate) <= budget:
+            return everything, candidate
+    return everything, ""
+
+
+def _tighten(text, lines, planner, budget, counter, context):
+    target = budget
+    for _ in range(_ATTEMPTS):
+        plan = planner(text, lines, target, counter, context.tool)
+        if plan is None:
+            return None
+        out = render(plan, text, counter, context)
+        used = counter.count(out)
+        if used <= budget:
+            return plan, out
+        shrunk = int(target * budget / used) - 4
+        target = min(shrunk, target - 4)
+        if target <= 0:
+            return None
+    return None

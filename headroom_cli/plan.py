@@ -1,0 +1,123 @@
+"""What a planner returns: which parts of the text stay, which go, with exact counts.
+
+A plan is data, not text: rendering it (and the wording of every marker) lives in render.py.
+Positions are character offsets into the cleaned text; line numbers are 1-based and inclusive.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Keep:
+    """text[start:end] verbatim, followed by an optional note (e.g. a repeat count)."""
+
+    start: int
+    end: int
+    suffix: str = ""
+
+
+@dataclass(frozen=True)
+class Gap:
+    """text[start:end] omitted; rendered as an inline marker naming lines first..last."""
+
+    start: int
+    end: int
+    first_line: int
+    last_line: int
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class Note:
+    """A line the planner writes itself (a file header with its match count, say)."""
+
+    text: str
+
+
+Item = Keep | Gap | Note
+
+
+@dataclass(frozen=True)
+class Plan:
+    kind: str
+    items: tuple[Item, ...]
+    total_lines: int
+    # Whole-output figures for the closing marker: what the plan left out, in the shape's terms.
+    omitted_lines: int
+    summary: str = ""  # shape-specific wording for the closing marker (search: the match map)
+    binary: bool = False
+
+    def omitted_ranges(self, lines: "Lines") -> tuple[tuple[int, int], ...]:
+        """1-based inclusive line ranges left out: the gaps, or else what no Keep covers."""
+        gaps = [(item.first_line, item.last_line) for item in self.items if isinstance(item, Gap)]
+        if gaps or not self.omitted_lines:
+            return tuple(gaps)
+        kept = sorted((lines.line_of(i.start), lines.line_of(max(i.start, i.end - 1)))
+                      for i in self.items if isinstance(i, Keep))
+        ranges, cursor = [], 0
+        for first, last in kept:
+            if first > cursor:
+                ranges.append((cursor + 1, first))
+            cursor = max(cursor, last + 1)
+        if cursor < len(lines):
+            ranges.append((cursor + 1, len(lines)))
+        return tuple(ranges)
+
+
+class Lines:
+    """Line index over a text: where each line starts, and which line a position falls in."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        starts = [0]
+        find = text.find
+        pos = find("\n")
+        while pos != -1:
+            starts.append(pos + 1)
+            pos = find("\n", pos + 1)
+        if starts[-1] == len(text) and len(starts) > 1:
+            starts.pop()  # a trailing newline ends the last line; it does not start a new one
+        self.starts = starts
+
+    def __len__(self) -> int:
+        return 0 if not self.text else len(self.starts)
+
+    def start(self, index: int) -> int:
+        """Offset where 0-based line `index` starts (len(text) past the end)."""
+        return self.starts[index] if index < len(self.starts) else len(self.text)
+
+    def end(self, index: int) -> int:
+        """Offset just past line `index`, its newline included."""
+        return self.start(index + 1)
+
+    def line_of(self, pos: int) -> int:
+        """0-based line holding offset pos."""
+        return max(0, bisect_right(self.starts, pos) - 1)
+
+    def get(self, index: int) -> str:
+        return self.text[self.start(index):self.end(index)].rstrip("\n")
+
+    def __iter__(self):
+        return (self.get(i) for i in range(len(self)))
+
+
+def gap(lines: Lines, first: int, last: int, detail: str = "") -> Gap:
+    """A Gap covering whole 0-based lines first..last."""
+    return Gap(lines.start(first), lines.end(last), first + 1, last + 1, detail)
+
+
+def from_line_ranges(lines: Lines, kept: list[tuple[int, int]]) -> list[Item]:
+    """Keep the given sorted, disjoint 0-based inclusive line ranges; everything else is a Gap."""
+    items: list[Item] = []
+    cursor = 0
+    for first, last in kept:
+        if first > cursor:
+            items.append(gap(lines, cursor, first - 1))
+        items.append(Keep(lines.start(first), lines.end(last)))
+        cursor = last + 1
+    if cursor < len(lines):
+        items.append(gap(lines, cursor, len(lines) - 1))
+    return items

@@ -1,0 +1,40 @@
+"""other: head and tail. Structure sits at the head, conclusions at the tail; the middle goes."""
+
+from __future__ import annotations
+
+from ..plan import Gap, Keep, Lines, Plan
+from ..tokens import Counter
+from ..tools import Tool
+
+# A cut moves back to a line boundary when one lies within this share of the kept part.
+_SNAP_SHARE = 0.25
+
+
+def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool,
+         binary: bool = False) -> Plan:
+    head_end = counter.prefix_chars(text, int(budget * tool.head_share))
+    tail_start = len(text) - counter.suffix_chars(text, int(budget * tool.tail_share))
+    if not binary:
+        head_end, tail_start = _snap_to_lines(text, head_end, tail_start)
+    if head_end >= tail_start:
+        return Plan("other", (Keep(0, len(text)),), len(lines), 0, binary=binary)
+    first_line = lines.line_of(head_end)
+    last_line = lines.line_of(tail_start - 1)
+    items = (Keep(0, head_end),
+             Gap(head_end, tail_start, first_line + 1, last_line + 1),
+             Keep(tail_start, len(text)))
+    return Plan("other", tuple(i for i in items if not isinstance(i, Keep) or i.end > i.start),
+                len(lines), last_line - first_line + 1, binary=binary)
+
+
+def _snap_to_lines(text: str, head_end: int, tail_start: int) -> tuple[int, int]:
+    if head_end < len(text) and (head_end == 0 or text[head_end - 1] != "\n"):
+        newline = text.rfind("\n", head_end - max(1, int(head_end * _SNAP_SHARE)), head_end)
+        if newline != -1:
+            head_end = newline + 1
+    if 0 < tail_start and text[tail_start - 1] != "\n":
+        span = max(1, int((len(text) - tail_start) * _SNAP_SHARE))
+        newline = text.find("\n", tail_start, tail_start + span)
+        if newline != -1 and newline + 1 < len(text):
+            tail_start = newline + 1
+    return head_end, tail_start

@@ -1,0 +1,144 @@
+"""Plan → text. Every marker headroom prints is worded here and nowhere else.
+
+The marker contract: a marker says what is missing in the model's currency (lines and tokens)
+and the concrete way back, for the tool that produced the output.
+
+    [… lines 120–480 omitted (361 lines) …]                               (inline gap)
+    […headroom: lines 301–4,870 of 5,002 (~16,500 tokens) of this Bash output omitted.
+      To retrieve: re-run piped through sed -n '301,4870p' (or head, tail, grep)]  (closing)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .plan import Gap, Keep, Note, Plan
+from .tokens import Counter, count_large
+from .tools import Tool
+
+MARKER_PREFIX = "[…headroom: "
+
+
+@dataclass(frozen=True)
+class Context:
+    """What the marker needs to know beyond the plan."""
+
+    tool: Tool
+    store_id: str | None = None
+    exit_status: int | None = None
+
+
+def n(value: int) -> str:
+    return f"{value:,}"
+
+
+def render(plan: Plan, text: str, counter: Counter, context: Context) -> str:
+    parts: list[str] = []
+    gaps = [item for item in plan.items if isinstance(item, Gap)]
+    # One gap and nothing else to say: the closing marker stands in the gap itself.
+    inline_closing = len(gaps) == 1 and not plan.summary
+    for item in plan.items:
+        if isinstance(item, Keep):
+            parts.append(text[item.start:item.end])
+            if item.suffix:
+                _end_line(parts)
+                parts[-1] = parts[-1][:-1] + item.suffix + "\n"
+        elif isinstance(item, Note):
+            _end_line(parts)
+            parts.append(item.text + "\n")
+        else:
+            _end_line(parts)
+            parts.append(closing_marker(plan, text, counter, context) if inline_closing
+                         else inline_marker(item))
+            parts.append("\n")
+    if not inline_closing and (gaps or plan.omitted_lines):
+        _end_line(parts)
+        parts.append(closing_marker(plan, text, counter, context) + "\n")
+    return "".join(parts)
+
+
+def _end_line(parts: list[str]) -> None:
+    if parts and not parts[-1].endswith("\n"):
+        parts.append("\n")
+
+
+def inline_marker(gap: Gap) -> str:
+    count = gap.last_line - gap.first_line + 1
+    detail = f"; {gap.detail}" if gap.detail else ""
+    return f"[… lines {_range(gap.first_line, gap.last_line)} omitted ({n(count)} lines{detail}) …]"
+
+
+def _range(first: int, last: int) -> str:
+    return n(first) if first == last else f"{n(first)}–{n(last)}"
+
+
+def closing_marker(plan: Plan, text: str, counter: Counter, context: Context) -> str:
+    gaps = [item for item in plan.items if isinstance(item, Gap)]
+    tokens = dropped_tokens(text, gaps, counter)
+    source = f"this {context.tool.name} output" if context.tool.name != "generic" else "this output"
+    if plan.summary:
+        what = f"{plan.summary} (~{n(tokens)} tokens) of {source}"
+    elif plan.binary:
+        first, last, size = _byte_span(text, gaps[0])
+        what = (f"binary output (NUL bytes): bytes {n(first)}–{n(last)} of {n(size)} "
+                f"(~{n(tokens)} tokens) of {source} omitted")
+    elif len(gaps) == 1:
+        g = gaps[0]
+        what = (f"lines {_range(g.first_line, g.last_line)} of {n(plan.total_lines)} "
+                f"(~{n(tokens)} tokens) of {source} omitted")
+    else:
+        what = (f"{n(plan.omitted_lines)} of {n(plan.total_lines)} lines (~{n(tokens)} tokens) "
+                f"of {source} omitted in the {n(len(gaps))} gaps marked above")
+    status = ""
+    if context.exit_status:
+        status = f" The command exited with status {context.exit_status}."
+    return f"{MARKER_PREFIX}{what}.{status} To retrieve: {retrieval_hint(plan, gaps, text, context)}]"
+
+
+def retrieval_hint(plan: Plan, gaps: list[Gap], text: str, context: Context) -> str:
+    single = gaps[0] if len(gaps) == 1 else None
+    if plan.binary and single:
+        first, last, _ = _byte_span(text, single)
+        if context.store_id:
+            return f"headroom show {context.store_id} --bytes {first}:{last}"
+        return f"re-run piped through tail -c +{first} | head -c {last - first + 1}"
+    if context.store_id:
+        if plan.summary:
+            return f"headroom show {context.store_id} --grep PATTERN (a path or a narrower pattern)"
+        where = (f"--lines {single.first_line}:{single.last_line}" if single
+                 else "--lines A:B with a gap's range")
+        return f"headroom show {context.store_id} {where} (or --grep PATTERN)"
+    hint = context.tool.hint
+    if plan.summary or hint == "search":
+        return "narrow the pattern, search a subdirectory, or use fewer context lines"
+    if hint == "read":
+        if single:
+            count = single.last_line - single.first_line + 1
+            return f"Read with offset={single.first_line} limit={count}"
+        return "Read with offset and limit set to a gap's range"
+    if hint == "fetch":
+        return "fetch again asking for the section you need"
+    if single:
+        return (f"re-run piped through sed -n '{single.first_line},{single.last_line}p' "
+                "(or head, tail, grep)")
+    return "re-run piped through sed -n 'A,Bp' with a gap's range (or grep)"
+
+
+def _byte_span(text: str, gap: Gap) -> tuple[int, int, int]:
+    """1-based first and last byte of a gap, and the total byte size."""
+
+    def size(s: str) -> int:
+        return len(s.encode("utf-8", "surrogateescape"))
+
+    first = size(text[:gap.start]) + 1
+    last = first + size(text[gap.start:gap.end]) - 1
+    return first, last, last + size(text[gap.end:])
+
+
+def dropped_tokens(text: str, gaps: list[Gap], counter: Counter) -> int:
+    return count_large(counter, [text[g.start:g.end] for g in gaps])
+
+
+def terse_marker(total_lines: int) -> str:
+    """For budgets too small for the full marker."""
+    return f"{MARKER_PREFIX}{n(total_lines)} lines omitted]\n"
