@@ -74,7 +74,7 @@ def _range(first: int, last: int) -> str:
 
 def closing_marker(plan: Plan, text: str, counter: Counter, context: Context) -> str:
     gaps = [item for item in plan.items if isinstance(item, Gap)]
-    tokens = dropped_tokens(text, gaps, counter)
+    tokens = dropped_tokens(text, plan, counter)
     source = f"this {context.tool.name} output" if context.tool.name != "generic" else "this output"
     if plan.summary:
         what = f"{plan.summary} (~{n(tokens)} tokens) of {source}"
@@ -135,8 +135,16 @@ def _byte_span(text: str, gap: Gap) -> tuple[int, int, int]:
     return first, last, last + size(text[gap.end:])
 
 
-def dropped_tokens(text: str, gaps: list[Gap], counter: Counter) -> int:
-    return count_large(counter, [text[g.start:g.end] for g in gaps])
+def dropped_tokens(text: str, plan: Plan, counter: Counter) -> int:
+    """Tokens of everything no Keep covers."""
+    kept = sorted((item.start, item.end) for item in plan.items if isinstance(item, Keep))
+    pieces, cursor = [], 0
+    for start, end in kept:
+        if start > cursor:
+            pieces.append(text[cursor:start])
+        cursor = max(cursor, end)
+    pieces.append(text[cursor:])
+    return count_large(counter, pieces)
 
 
 def terse_marker(total_lines: int) -> str:
