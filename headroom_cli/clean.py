@@ -20,7 +20,8 @@ _ANSI = re.compile(
     re.VERBOSE,
 )
 # A CR that is not part of a CRLF line ending: what came before it on the line was redrawn.
-_REDRAWN = re.compile(r"[^\n]*\r(?!\n|$)", re.MULTILINE)
+# Anchored at line starts so the scan stays linear.
+_REDRAWN = re.compile(r"^[^\n]*\r(?=[^\r\n])", re.MULTILINE)
 
 
 def strip_ansi(text: str) -> str:

@@ -155,9 +155,13 @@ class TiktokenCounter:
         return len(chunk) - self._offset(ids, len(ids) - tokens, len(chunk))
 
     def _offset(self, ids: list[int], index: int, limit: int) -> int:
-        """Character offset where token `index` starts in the text `ids` encode."""
-        _, offsets = self._encoding.decode_with_offsets(ids[: index + 1])
-        return min(offsets[index], limit)
+        """Character offset where token `index` starts in the text `ids` encode.
+
+        A token may end inside a multi-byte character; that character then counts as after
+        the offset, so a cut never splits it.
+        """
+        data = b"".join(self._encoding.decode_tokens_bytes(ids[:index]))
+        return min(len(data.decode("utf-8", "ignore")), limit)
 
 
 def load_counter(name: str, cache_dir: str | None = None,
@@ -213,7 +217,7 @@ def _cached_ranks(path: str, expected_sha256: str, cache_dir: str | None) -> dic
     if cache_path:
         try:
             with open(cache_path, "rb") as fh:
-                return marshal.load(fh)
+                return marshal.loads(fh.read())  # load(fh) reads in tiny chunks: 5x slower
         except (OSError, EOFError, ValueError, TypeError):
             pass
     ranks = _parse_ranks(blob)
