@@ -67,15 +67,14 @@ def clip(text: str, tool: tools.Tool, budget: int, kind: str, counter: Counter,
          store_id: str | None = None, exit_status: int | None = None) -> Result:
     from .fit import fit
     from .plan import Lines
-    from .planners import PLANNERS
     from .render import Context
-    from .sniff import sniff
+    from .sniff import planner, sniff
 
     binary = "\x00" in text
     cleaned = text if binary else clean(text)
     lines = Lines(cleaned)
     shape = "other" if binary else (sniff(lines, tool) if kind == "auto" else kind)
-    plan, out = fit(cleaned, lines, PLANNERS[shape], budget, counter,
+    plan, out = fit(cleaned, lines, planner(shape), budget, counter,
                     Context(tool, store_id, exit_status), binary=binary)
     return Result(out, plan.kind, True, plan.omitted_ranges(lines), counter.name, cleaned,
                   counter)

@@ -10,6 +10,10 @@ from ..tools import Tool
 _SNAP_SHARE = 0.25
 
 
+def looks_like(sample: list[str], tool: Tool) -> bool:
+    return True  # the fallback for every output no other shape recognises
+
+
 def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool,
          binary: bool = False) -> Plan:
     head_end = counter.prefix_chars(text, int(budget * tool.head_share))
