@@ -1,0 +1,193 @@
+"""code: a source file becomes an outline — the head, every top-level and class-level definition
+with its line number, then the tail — so an agent can page in exactly the function it needs.
+
+Works on plain source and on numbered listings (`cat -n`, an agent's Read: `   12→code`).
+Detected from content, never from the tool name alone.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..plan import Gap, Keep, Lines, Note, Plan
+from ..tokens import Counter
+from ..tools import Tool
+
+_NUMBERED = re.compile(r"^\s*(\d+)(?:\t|→|: |\|)")
+_DEFINITION = re.compile(
+    r"""(?x) \s*
+    (?:@?(?:export\s+)?(?:default\s+)?(?:pub(?:\([^)]*\))?\s+)?(?:unsafe\s+)?(?:async\s+)?
+       (?:def|class|function\*?|func|fn|struct|enum|trait|impl|interface|module|mod|namespace
+         |union|protocol|extension|object|macro_rules!)\s+[\w$<]
+    | (?:export\s+)?(?:const|let|var)\s+[\w$]+\s*=\s*(?:async\s*)?(?:function\b|\([^)]*\)\s*=>|[\w$]+\s*=>)
+    | (?:export\s+)?type\s+\w+(?:<[^>]*>)?\s*=
+    | type\s+\w+\s+(?:struct|interface)\b
+    | (?:(?:public|private|protected|internal|static|final|abstract|override|synchronized
+         |virtual|inline|extern|const|unsigned|signed)\s+)+[\w<>\[\],.?*&:\s]*?\w+\s*\([^;]*$
+    | [A-Za-z_][\w:<>,*&\s]*?[\s*&]\**~?[A-Za-z_][\w:]*\s*\([^;]*\)\s*(?:const\s*)?\{?\s*$
+    | (?:function\s+)?[A-Za-z_][\w-]*\s*\(\)\s*\{?\s*$
+    | [\w$.]+\s*=\s*function\b
+    )
+    """
+)
+_NOT_DEFINITION = re.compile(r"\s*(?:if|for|while|switch|catch|return|else|do|try|with|elif|"
+                             r"sizeof|new|throw|case|await|yield)\b")
+_CONTAINER = re.compile(r"\s*(?:export\s+)?(?:default\s+)?(?:pub(?:\([^)]*\))?\s+)?"
+                        r"(?:abstract\s+|public\s+|final\s+)*(?:class|impl|trait|interface|"
+                        r"module|namespace|struct|object)\b")
+_CODE_LINE = re.compile(
+    r"""(?x)
+      .*[{};]\s*$ | .*\)\s*:\s*$ | .*\b(?:else|try|finally)\s*:\s*$
+    | \s*(?:import|from|\#include|\#define|package|use|return|const|let|var|if|for|while|else|elif
+         |try|except|catch|finally|switch|case|break|continue|pass|yield|await|async|public
+         |private|protected|static|def|class|function|func|fn|end)\b
+    | \s*(?:\#|//|/\*|\*|--|@\w)
+    | \s*[})\]]+[,;)]*\s*$
+    """
+)
+_LOG_RECORD = re.compile(r"\s*(?:\[?\d{4}-\d\d-\d\d|\[?(?:INFO|WARN|WARNING|ERROR|DEBUG|TRACE)\b)")
+MIN_DEFINITIONS = 3
+MIN_CODE_SHARE = 0.6
+_HEAD_SHARE, _TAIL_SHARE = 0.2, 0.1
+
+
+def looks_like(sample: list[str], tool: Tool) -> bool:
+    numbered = _numbered(sample)
+    rows = [_body(row, numbered) for row in sample]
+    non_empty = [row for row in rows if row.strip()]
+    if len(non_empty) < 20:
+        return False
+    code = sum(1 for row in non_empty if _CODE_LINE.match(row))
+    records = sum(1 for row in non_empty if _LOG_RECORD.match(row))
+    definitions = sum(1 for row in non_empty if _is_definition(row))
+    return (definitions >= MIN_DEFINITIONS and code >= MIN_CODE_SHARE * len(non_empty)
+            and records < 0.1 * len(non_empty))
+
+
+def _numbered(rows: list[str]) -> bool:
+    non_empty = [row for row in rows if row.strip()]
+    return bool(non_empty) and sum(1 for r in non_empty if _NUMBERED.match(r)) >= 0.9 * len(non_empty)
+
+
+def _body(row: str, numbered: bool) -> str:
+    if numbered:
+        m = _NUMBERED.match(row)
+        if m:
+            return row[m.end():]
+    return row
+
+
+def _is_definition(body: str) -> bool:
+    return bool(_DEFINITION.match(body)) and not _NOT_DEFINITION.match(body)
+
+
+def _indent(body: str) -> int:
+    return len(body.expandtabs(4)) - len(body.expandtabs(4).lstrip())
+
+
+def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> Plan | None:
+    total = len(lines)
+    rows = list(lines)
+    numbered = _numbered(rows[:2000])
+    bodies = [_body(row, numbered) for row in rows]
+    head_end = _lines_within(rows, range(total), int(budget * _HEAD_SHARE), counter)
+    tail_start = total - _lines_within(rows, range(total - 1, -1, -1), int(budget * _TAIL_SHARE),
+                                       counter)
+    if head_end >= tail_start:
+        return None
+    outline = _outline(bodies, head_end, tail_start)
+    if not outline:
+        return None
+    room = budget - _cost(rows[:head_end], counter) - _cost(rows[tail_start:], counter) - 140
+    shown = _fit_outline(outline, rows, bodies, numbered, room, counter)
+    if not shown:
+        return None
+    notes = [Note(_outline_row(i, rows, numbered)) for i in shown]
+    header = Note(f"[outline of the omitted lines: {len(shown):,} of {len(outline):,} "
+                  f"definitions, with their line numbers]")
+    items = [Keep(0, lines.start(head_end)),
+             Gap(lines.start(head_end), lines.start(tail_start), head_end + 1, tail_start),
+             header, *notes,
+             Keep(lines.start(tail_start), len(text))]
+    return Plan("code", tuple(i for i in items if not isinstance(i, Keep) or i.end > i.start),
+                total, tail_start - head_end)
+
+
+def _lines_within(rows: list[str], order, budget: int, counter: Counter) -> int:
+    """How many rows, taken in `order`, fit in budget tokens."""
+    used = taken = 0
+    for index in order:
+        used += counter.count(rows[index] + "\n")
+        if used > budget:
+            break
+        taken += 1
+    return taken
+
+
+def _cost(rows: list[str], counter: Counter) -> int:
+    return counter.count("\n".join(rows) + "\n") if rows else 0
+
+
+def _outline(bodies: list[str], start: int, end: int) -> list[int]:
+    """Definitions between start and end at the top level, or one level inside a container."""
+    found = [i for i in range(start, end) if _is_definition(bodies[i])]
+    if not found:
+        return []
+    levels = sorted({_indent(bodies[i]) for i in found})
+    top = levels[0]
+    inner = next((level for level in levels if level > top), None)
+    has_container = any(_CONTAINER.match(bodies[i]) for i in found if _indent(bodies[i]) == top)
+    deepest = inner if inner is not None and (has_container or len(levels) > 1
+                                              and _share(found, bodies, top) < 0.2) else top
+    return [i for i in found if _indent(bodies[i]) <= deepest]
+
+
+def _share(found: list[int], bodies: list[str], level: int) -> float:
+    return sum(1 for i in found if _indent(bodies[i]) == level) / len(found)
+
+
+def _outline_row(index: int, rows: list[str], numbered: bool) -> str:
+    row = rows[index]
+    return row if numbered else f"{index + 1:>6}\t{row}"
+
+
+def _fit_outline(outline: list[int], rows: list[str], bodies: list[str], numbered: bool,
+                 room: int, counter: Counter) -> list[int]:
+    """All definitions if they fit; else containers and public names first, spread evenly."""
+    costs = {i: counter.count(_outline_row(i, rows, numbered) + "\n") for i in outline}
+    if sum(costs.values()) <= room:
+        return outline
+    ranked = sorted(outline, key=lambda i: (_rank(bodies[i]), i))
+    chosen, used = set(), 0
+    for tier in _tiers(ranked, bodies):
+        for i in _spread(tier):
+            if used + costs[i] <= room:
+                chosen.add(i)
+                used += costs[i]
+    return sorted(chosen)
+
+
+def _rank(body: str) -> int:
+    if _CONTAINER.match(body):
+        return 0
+    name = re.search(r"[\w$]+(?=\s*(?:\(|=|<|:|\{|$))", body.strip())
+    return 2 if name and name.group().startswith("_") else 1
+
+
+def _tiers(ranked: list[int], bodies: list[str]) -> list[list[int]]:
+    tiers: dict[int, list[int]] = {}
+    for i in ranked:
+        tiers.setdefault(_rank(bodies[i]), []).append(i)
+    return [sorted(tiers[key]) for key in sorted(tiers)]
+
+
+def _spread(indexes: list[int]) -> list[int]:
+    """Indexes reordered so that any prefix of the result is spread evenly over the file."""
+    order, seen, step = [], set(), len(indexes)
+    while step >= 1:
+        for position in range(0, len(indexes), step):
+            if position not in seen:
+                seen.add(position)
+                order.append(indexes[position])
+        step //= 2
+    return order
