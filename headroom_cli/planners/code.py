@@ -24,12 +24,14 @@ _DEFINITION = re.compile(
     | type\s+\w+\s+(?:struct|interface)\b
     | (?:(?:public|private|protected|internal|static|final|abstract|override|synchronized
          |virtual|inline|extern|const|unsigned|signed)\s+)+[\w<>\[\],.?*&:\s]*?\w+\s*\([^;]*$
-    | [A-Za-z_][\w:<>,*&\s]*?[\s*&]\**~?[A-Za-z_][\w:]*\s*\([^;]*\)\s*(?:const\s*)?\{?\s*$
     | (?:function\s+)?[A-Za-z_][\w-]*\s*\(\)\s*\{?\s*$
     | [\w$.]+\s*=\s*function\b
     )
     """
 )
+# A C/C++ function definition starts in column 0: `static int main(int argc, char **argv) {`.
+_C_FUNCTION = re.compile(r"[A-Za-z_][\w:<>,*&]*(?:\s+[\w:<>,*&]+)*[\s*&]+~?[A-Za-z_][\w:]*"
+                         r"\s*\([^;.]*\)\s*(?:const\s*)?\{?\s*$")
 _NOT_DEFINITION = re.compile(r"\s*(?:if|for|while|switch|catch|return|else|do|try|with|elif|"
                              r"sizeof|new|throw|case|await|yield)\b")
 _CONTAINER = re.compile(r"\s*(?:export\s+)?(?:default\s+)?(?:pub(?:\([^)]*\))?\s+)?"
@@ -41,7 +43,10 @@ _CODE_LINE = re.compile(
     | \s*(?:import|from|\#include|\#define|package|use|return|const|let|var|if|for|while|else|elif
          |try|except|catch|finally|switch|case|break|continue|pass|yield|await|async|public
          |private|protected|static|def|class|function|func|fn|end)\b
-    | \s*(?:\#|//|/\*|\*|--|@\w)
+    | \s*(?:\#|//|/\*|\*|--|@\w|["']{3}|raise\b|assert\b|del\b|self\b|lambda\b)
+    | \s*[\w.\[\]'"]+\s*(?:[-+*/%|&^]|<<|>>|//)?=\s*\S   # an assignment
+    | \s*[\w.]+\(.*\)\s*$                                # a call statement
+    | .*[,(\[\\]\s*$                                     # a continued statement
     | \s*[})\]]+[,;)]*\s*$
     """
 )
@@ -78,7 +83,7 @@ def _body(row: str, numbered: bool) -> str:
 
 
 def _is_definition(body: str) -> bool:
-    return bool(_DEFINITION.match(body)) and not _NOT_DEFINITION.match(body)
+    return bool(_DEFINITION.match(body) or _C_FUNCTION.match(body)) and not _NOT_DEFINITION.match(body)
 
 
 def _indent(body: str) -> int:

@@ -1,0 +1,107 @@
+"""The code planner: head, an outline of every top-level and class-level definition with its
+line number, then the tail."""
+
+import ast
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from headroom_cli.api import compress
+from headroom_cli.planners import code
+from headroom_cli.tools import lookup
+from headroom_cli.tokens import load_counter
+
+ARGPARSE = (Path(__file__).parent / "cases" / "code-argparse-py" / "input").read_text()
+
+
+@pytest.fixture(scope="module")
+def counter():
+    return load_counter("cl100k_base")
+
+
+def outline_lines(source: str) -> list[int]:
+    """Line numbers of module-level definitions and the methods of module-level classes."""
+    tree = ast.parse(source)
+    found = []
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            found.append(node.lineno)
+        if isinstance(node, ast.ClassDef):
+            found += [item.lineno for item in node.body
+                      if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
+    return found
+
+
+def numbered(source: str) -> str:
+    return "".join(f"{n:>6}\t{line}\n" for n, line in enumerate(source.splitlines(), 1))
+
+
+def omitted_range(result) -> range:
+    (first, last), = result.omitted
+    return range(first, last + 1)
+
+
+@pytest.mark.parametrize("render", [lambda s: s, numbered], ids=["plain", "cat-n"])
+def test_every_definition_in_the_cut_is_listed_with_its_line_number(render, counter):
+    text = render(ARGPARSE)
+    result = compress(text, tool="Read", budget=8000, counter=counter)
+    assert result.kind == "code"
+    source_lines = ARGPARSE.splitlines()
+    cut = omitted_range(result)
+    expected = [n for n in outline_lines(ARGPARSE) if n in cut]
+    assert expected, "the test needs definitions inside the cut"
+    for n in expected:
+        assert f"{n:>6}\t{source_lines[n - 1]}\n" in result.text
+    assert counter.count(result.text) <= 8000
+
+
+def test_a_tight_budget_lists_what_fits_and_says_how_many(counter):
+    result = compress(ARGPARSE, tool="Read", budget=1500, counter=counter)
+    cut = omitted_range(result)
+    total = len([n for n in outline_lines(ARGPARSE) if n in cut])
+    listed = sum(1 for line in result.text.splitlines() if line[:6].strip().isdigit())
+    assert 0 < listed < total
+    assert f"{listed:,} of {total:,} definitions" in result.text
+    assert counter.count(result.text) <= 1500
+
+
+def test_classes_come_before_methods_when_not_all_fit(counter):
+    result = compress(ARGPARSE, tool="Read", budget=1500, counter=counter)
+    cut = omitted_range(result)
+    classes = [n for n in (node.lineno for node in ast.parse(ARGPARSE).body
+                           if isinstance(node, ast.ClassDef)) if n in cut]
+    shown = {int(line[:6]) for line in result.text.splitlines() if line[:6].strip().isdigit()}
+    assert set(classes) <= shown
+
+
+def test_head_and_tail_stay_verbatim(counter):
+    result = compress(ARGPARSE, tool="Read", budget=2000, counter=counter)
+    first, last = result.omitted[0]
+    source_lines = ARGPARSE.splitlines(keepends=True)
+    assert result.text.startswith("".join(source_lines[:first - 1]))
+    assert result.text.endswith("".join(source_lines[last:]))
+
+
+PROSE = "\n".join(
+    f"Paragraph {i}: the error handling section explains how the class of problems is solved, "
+    f"and why the function of each part matters." for i in range(200))
+APP_LOG = "\n".join(f"2024-05-01 12:00:{i % 60:02d},123 INFO [main] def handler(): request {i} served"
+                    for i in range(200))
+
+
+@pytest.mark.parametrize("text", [PROSE, APP_LOG], ids=["prose", "log"])
+def test_prose_and_logs_are_never_code(text):
+    assert not code.looks_like(text.splitlines(), lookup("Read"))
+
+
+@settings(deadline=None, max_examples=25)
+@given(start=st.integers(0, 3000), length=st.integers(200, 2500), budget=st.integers(300, 5000))
+def test_any_slice_of_source_fits_the_budget(start, length, budget):
+    counter = load_counter("cl100k_base")
+    lines = ARGPARSE.splitlines(keepends=True)[start:start + length]
+    text = "".join(lines)
+    first = compress(text, tool="Read", budget=budget, counter=counter)
+    assert counter.count(first.text) <= budget
+    assert compress(text, tool="Read", budget=budget, counter=counter).text == first.text
