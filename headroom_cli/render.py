@@ -82,10 +82,15 @@ def closing_marker(plan: Plan, text: str, counter: Counter, context: Context) ->
         first, last, size = _byte_span(text, gaps[0])
         what = (f"binary output (NUL bytes): bytes {n(first)}–{n(last)} of {n(size)} "
                 f"(~{n(tokens)} tokens) of {source} omitted")
+    elif len(gaps) == 1 and _inside_one_line(text, gaps[0]):
+        g = gaps[0]
+        first, last, length = _char_span(text, g)
+        what = (f"characters {n(first)}–{n(last)} of line {n(g.first_line)} (a {n(length)}-character "
+                f"line; ~{n(tokens)} tokens) of {source} omitted")
     elif len(gaps) == 1:
         g = gaps[0]
         what = (f"lines {_range(g.first_line, g.last_line)} of {n(plan.total_lines)} "
-                f"(~{n(tokens)} tokens) of {source} omitted")
+                f"(~{n(tokens)} tokens) of {source} omitted{_partly_shown(text, g)}")
     else:
         what = (f"{n(plan.omitted_lines)} of {n(plan.total_lines)} lines (~{n(tokens)} tokens) "
                 f"of {source} omitted in the {n(len(gaps))} gaps marked above")
@@ -103,13 +108,13 @@ def retrieval_hint(plan: Plan, gaps: list[Gap], text: str, context: Context) -> 
             return f"headroom show {context.store_id} --bytes {first}:{last}"
         return f"re-run piped through tail -c +{first} | head -c {last - first + 1}"
     if context.store_id:
-        if plan.summary:
+        if plan.kind == "search":
             return f"headroom show {context.store_id} --grep PATTERN (a path or a narrower pattern)"
         where = (f"--lines {single.first_line}:{single.last_line}" if single
                  else "--lines A:B with a gap's range")
         return f"headroom show {context.store_id} {where} (or --grep PATTERN)"
     hint = context.tool.hint
-    if plan.summary or hint == "search":
+    if plan.kind == "search" or hint == "search":
         return "narrow the pattern, search a subdirectory, or use fewer context lines"
     if hint == "read":
         if single:
@@ -118,10 +123,36 @@ def retrieval_hint(plan: Plan, gaps: list[Gap], text: str, context: Context) -> 
         return "Read with offset and limit set to a gap's range"
     if hint == "fetch":
         return "fetch again asking for the section you need"
+    if single and _inside_one_line(text, single):
+        first, last, _ = _char_span(text, single)
+        return f"re-run piped through sed -n '{single.first_line}p' | cut -c {first}-{last}"
     if single:
         return (f"re-run piped through sed -n '{single.first_line},{single.last_line}p' "
                 "(or head, tail, grep)")
     return "re-run piped through sed -n 'A,Bp' with a gap's range (or grep)"
+
+
+def _inside_one_line(text: str, gap: Gap) -> bool:
+    return gap.first_line == gap.last_line and (
+        gap.start > 0 and text[gap.start - 1] != "\n"
+        or gap.end < len(text) and text[gap.end - 1] != "\n")
+
+
+def _char_span(text: str, gap: Gap) -> tuple[int, int, int]:
+    """1-based first and last character of a gap inside its line, and the line's length."""
+    line_start = text.rfind("\n", 0, gap.start) + 1
+    line_end = text.find("\n", gap.end)
+    line_end = len(text) if line_end == -1 else line_end
+    return gap.start - line_start + 1, gap.end - line_start, line_end - line_start
+
+
+def _partly_shown(text: str, gap: Gap) -> str:
+    notes = []
+    if gap.start > 0 and text[gap.start - 1] != "\n":
+        notes.append(f"line {n(gap.first_line)} is cut: its start is shown")
+    if gap.end < len(text) and text[gap.end - 1] != "\n":
+        notes.append(f"line {n(gap.last_line)} is cut: its end is shown")
+    return f" ({'; '.join(notes)})" if notes else ""
 
 
 def _byte_span(text: str, gap: Gap) -> tuple[int, int, int]:
