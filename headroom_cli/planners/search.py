@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from ..plan import Keep, Lines, Note, Plan
 from ..tokens import Counter
 from ..tools import Tool
+from .rollup import roll_up
 
 _MATCH = re.compile(r"(?P<path>(?:[A-Za-z]:[\\/])?[^:\n]*?[^\s:]):(?P<line>\d+):(?:(?P<col>\d+):)?")
 _HEADING_ENTRY = re.compile(r"\d+[:-]")
@@ -291,58 +292,21 @@ def _keep_line(index: int, rows: list[str], lines: Lines) -> Keep:
 
 def _rolled_up(files: list[FileHits], rows: list[str], lines: Lines, room: int, costs: _Costs,
                strays: list[int], parsed: Parsed) -> Plan:
-    """Roll files up under their directories, the biggest saving first, until the map fits."""
-    groups: dict[str, list[FileHits]] = {f.path: [f] for f in files}
-    entries = _entries(groups, parsed.file_list)
-    while sum(costs.note(e) for e in entries) > room:
-        folder = _best_folder(groups)
-        if folder is None:
-            break
-        members = [key for key in groups if key != folder and key.startswith(folder)]
-        merged = [hit for key in members for hit in groups.pop(key)]
-        groups[folder] = sorted(merged, key=_first_line)
-        groups = dict(sorted(groups.items(), key=lambda kv: _first_line(kv[1][0])))
-        entries = _entries(groups, parsed.file_list)
-    items = [Note(e) for e in entries] + [_keep_line(i, rows, lines) for i in strays]
+    """Files rolled up under their directories, with counts, as deep as the budget allows."""
+
+    def label(key: str, members: list[int]) -> str:
+        hits = [files[i] for i in members]
+        if len(hits) == 1 and hits[0].path == key:
+            return key if parsed.file_list else _header(hits[0], 0)
+        matches = sum(len(h.matches) for h in hits)
+        counts = f"{len(hits):,} files" + ("" if parsed.file_list else f", {matches:,} matches")
+        return f"{key or './'} ({counts})"
+
+    entries = roll_up([f.path for f in files], label, costs.note, room)
+    items = [Note(entry) for entry, _ in entries] + [_keep_line(i, rows, lines) for i in strays]
     total = sum(len(f.matches) for f in files)
     what = "paths" if parsed.file_list else "matched lines"
     count = len(files) if parsed.file_list else total
     summary = (f"{count:,} of {count:,} {what} omitted ({len(files):,} files in "
                f"{len(entries):,} groups named above with their counts)")
     return Plan("search", tuple(items), len(lines), len(lines) - len(strays), summary=summary)
-
-
-def _first_line(hits: FileHits) -> int:
-    return hits.heading if hits.heading is not None else hits.matches[0]
-
-
-def _best_folder(groups: dict[str, list[FileHits]]) -> str | None:
-    """The deepest folder holding two or more entries (the fuller one on a tie): detail goes
-    from the bottom of the tree up, so the top stays readable longest."""
-    under: dict[str, int] = {}
-    for key in groups:
-        parts = _split(key)
-        for depth in range(1, len(parts) if not key.endswith(("/", "\\")) else len(parts)):
-            folder = "/".join(parts[:depth]) + "/"
-            under[folder] = under.get(folder, 0) + 1
-    candidates = [(folder.count("/"), count, folder) for folder, count in under.items()
-                  if count >= 2]
-    if candidates:
-        return max(candidates)[2]
-    return "" if len(groups) >= 2 else None  # everything in one line: the last resort
-
-
-def _split(path: str) -> list[str]:
-    return [part for part in re.split(r"[\\/]", path) if part]
-
-
-def _entries(groups: dict[str, list[FileHits]], file_list: bool) -> list[str]:
-    entries = []
-    for key, members in groups.items():
-        if len(members) == 1 and members[0].path == key:
-            entries.append(key if file_list else _header(members[0], 0))
-            continue
-        matches = sum(len(m.matches) for m in members)
-        counts = f"{len(members):,} files" + ("" if file_list else f", {matches:,} matches")
-        entries.append(f"{key or './'} ({counts})")
-    return entries

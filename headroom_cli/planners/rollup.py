@@ -1,0 +1,55 @@
+"""Rolling paths up under their folders until a map fits: shared by the search, diff and
+listing planners, so no part of a tree silently vanishes when not every file can be named."""
+
+from __future__ import annotations
+
+import re
+from typing import Callable
+
+Label = Callable[[str, list[int]], str]  # (file path or "dir/" or "" for all, member indexes)
+
+
+def split(path: str) -> list[str]:
+    return [part for part in re.split(r"[\\/]", path) if part]
+
+
+def roll_up(paths: list[str], label: Label, cost: Callable[[str], int],
+            room: int) -> list[tuple[str, list[int]]]:
+    """Entries (label, member indexes into paths) ordered as the paths are, whose labels cost
+    at most `room` when possible. The deepest folders roll up first (the fullest first within
+    a depth), so the top of the tree stays readable longest."""
+    groups: dict[str, list[int]] = {}
+    for index, path in enumerate(paths):
+        groups.setdefault(path, []).append(index)
+    text = {key: label(key, members) for key, members in groups.items()}
+    used = sum(cost(entry) for entry in text.values())
+    while used > room:
+        folders = _deepest_folders(groups)
+        if not folders:
+            break
+        for folder, keys in folders:
+            merged = sorted(i for key in keys for i in groups.pop(key))
+            used -= sum(cost(text.pop(key)) for key in keys)
+            groups[folder] = merged
+            text[folder] = label(folder, merged)
+            used += cost(text[folder])
+            if used <= room:
+                break
+    order = sorted(groups, key=lambda key: groups[key][0])
+    return [(text[key], groups[key]) for key in order]
+
+
+def _deepest_folders(groups: dict[str, list[int]]) -> list[tuple[str, list[str]]]:
+    """The folders at the deepest level that hold two or more entries, fullest first, each with
+    the entries it would absorb; the root ("") when no folder does."""
+    under: dict[str, list[str]] = {}
+    for key in groups:
+        parts = split(key)
+        for level in range(1, len(parts)):  # the key's ancestors, never the key itself
+            under.setdefault("/".join(parts[:level]) + "/", []).append(key)
+    full = {folder: keys for folder, keys in under.items() if len(keys) >= 2}
+    if not full:
+        return [("", list(groups))] if len(groups) >= 2 else []
+    deepest = max(folder.count("/") for folder in full)
+    level = [(folder, keys) for folder, keys in full.items() if folder.count("/") == deepest]
+    return sorted(level, key=lambda item: (-len(item[1]), item[0]))
