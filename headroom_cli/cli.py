@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 import sys
 from enum import Enum
-from typing import List, Optional
+from typing import List, NoReturn, Optional
 
 import typer
 
@@ -20,23 +20,19 @@ HELP = f"""Clip a tool's output to a token budget before it enters an LLM agent'
 Reads stdin (or runs CMD after --), sniffs its shape (search results, build/test log, other),
 keeps what a person debugging would look for, and replaces whatever it drops with a marker that
 says how much was dropped and how to get it back. Output that fits passes through unchanged.
+Whatever is dropped is kept whole in a private local store ($HEADROOM_STORE, else
+$XDG_STATE_HOME/headroom/store) under the id the marker names; `headroom show ID` prints it.
 
 \b
 Examples:
   rg -n parse_args | headroom --tool Grep --budget 2000
-  headroom --tool Bash -- pytest -x
+  headroom --tool Bash -- pytest -x        (CMD's stdout+stderr, merged; its exit status)
   make 2>&1 | headroom --budget 4000
+  headroom show 3f2a9c1b7d4e --lines 301:4870
 
 \b
 {EXIT_STATUS_HELP}
 """
-
-
-class Kind(str, Enum):
-    auto = "auto"
-    search = "search"
-    log = "log"
-    other = "other"
 
 
 class Encoding(str, Enum):
@@ -51,6 +47,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     add_completion=False,
     no_args_is_help=False,
+    subcommand_metavar="[-- CMD [ARGS]... | COMMAND [ARGS]...]",
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
@@ -70,35 +67,94 @@ def run(
         None, "--tool", "-t", envvar="HEADROOM_TOOL",
         help="Agent tool that produced the output: Bash, Read, Grep, Glob, WebFetch (or an "
              "alias). Default: Bash when wrapping a command, else generic."),
-    kind: Kind = typer.Option(Kind.auto, "--kind", "-k", help="Shape; auto sniffs it."),
+    kind: str = typer.Option("auto", "--kind", "-k", metavar="SHAPE",
+                             help="Shape: auto (sniff it), search, log, other, ... (the "
+                                  "planners' names)."),
     encoding: Encoding = typer.Option(Encoding.cl100k_base, "--encoding", "-e",
                                       envvar="HEADROOM_ENCODING",
                                       help="Tokenizer that counts the budget."),
+    no_store: bool = typer.Option(False, "--no-store",
+                                  help="Keep no copy of clipped output (also HEADROOM_STORE=off); "
+                                       "markers then say how to re-run instead."),
     version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
                                  help="Print the version and exit."),
 ) -> None:
     if ctx.invoked_subcommand is not None:
         return
-    command: List[str] = (ctx.obj or {}).get("command") or []
-    data = _read_stdin(command)
-    counter = _counter(encoding.value)
-    from .api import compress
+    command: Optional[List[str]] = (ctx.obj or {}).get("command")
+    if command is not None and not command:
+        _fail("nothing to run after --", ExitStatus.USAGE)
+    _check_kind(kind)
+    data, status = _run_command(command) if command else (_read_stdin(), None)
+    options = dict(tool=tool or ("Bash" if command else None), budget=budget, kind=kind,
+                   counter=_counter(encoding.value), exit_status=status)
+    result = _clip_and_store(data, options, None if no_store else _store())
+    _write(result.text.encode("utf-8", "surrogateescape") if result.clipped else data)
+    if status:
+        raise typer.Exit(status)
 
-    result = compress(_decode(data), tool=tool or ("Bash" if command else None), budget=budget,
-                      kind=kind.value, counter=counter)
-    if result.clipped:
-        _write(result.text.encode("utf-8", "surrogateescape"))
-    else:
-        _write(data)
+
+def _check_kind(kind: str) -> None:
+    # The shapes are the sniffer's registry; importing it loads every planner, so only when a
+    # shape is named.
+    if kind == "auto":
+        return
+    from .sniff import KINDS
+
+    if kind not in KINDS:
+        _fail(f"unknown --kind {kind!r}: use auto or one of {', '.join(KINDS)}", ExitStatus.USAGE)
 
 
-def _read_stdin(command: List[str]) -> bytes:
-    if command:
-        _fail("command mode is not available yet", ExitStatus.USAGE)
+def _read_stdin() -> bytes:
     if sys.stdin is None or sys.stdin.isatty():
         _fail("no input: pipe a command's output in (cmd | headroom) or wrap one "
               "(headroom -- cmd)", ExitStatus.USAGE)
-    return sys.stdin.buffer.read()
+    from .source import read_stream
+
+    try:
+        return read_stream(sys.stdin.buffer)
+    except OSError as err:
+        _fail(f"cannot read stdin: {err.strerror or err}", ExitStatus.ERROR)
+
+
+def _run_command(command: List[str]) -> tuple[bytes, int]:
+    from .source import CannotRun, run_command
+
+    try:
+        captured = run_command(command)
+    except CannotRun as err:
+        _fail(str(err), err.status)
+    return captured.output, captured.status
+
+
+def _clip_and_store(data: bytes, options: dict, store):
+    """compress(), with the marker naming the stored copy when one could be kept.
+
+    The id is a hash of the bytes, so it is known before rendering; the bytes are written only
+    when the marker names them. A store that cannot be written costs the marker its
+    `headroom show` hint, never the output or the exit status.
+    """
+    from .api import compress
+
+    text = _decode(data)
+    if store is None:
+        return compress(text, **options)
+    from .store import content_id
+
+    item_id = content_id(data)
+    result = compress(text, store_id=item_id, **options)
+    # Stored when the output points to it; a clip that only dropped colour codes, or whose
+    # marker was too big for the budget, names no id.
+    if result.clipped and item_id in result.text:
+        import time
+
+        try:
+            store.put(item_id, data, _retention(), time.time())
+        except OSError as err:
+            _warn(f"cannot keep the full output in {store.root} ({err.strerror or err}); "
+                  "the marker says how to re-run instead (--no-store silences this)")
+            result = compress(text, **options)
+    return result
 
 
 def _decode(data: bytes) -> str:
@@ -137,20 +193,272 @@ def _tiktoken_cache_dir() -> str:
 
 
 def _write(data: bytes) -> None:
-    sys.stdout.buffer.write(data)
-    sys.stdout.buffer.flush()
+    out = sys.stdout.buffer
+    view = memoryview(data)
+    try:
+        # A pipe whose reader left mid-write takes part of a large write without an error;
+        # writing the rest is what raises BrokenPipeError.
+        while view:
+            written = out.write(view)
+            if not written:
+                break
+            view = view[written:]
+        out.flush()
+    except BrokenPipeError:
+        # Here, not in main(): typer turns a broken pipe into exit status 1 on its own.
+        _quiet_broken_pipe()
 
 
-def _fail(message: str, status: ExitStatus) -> None:
+def _warn(message: str) -> None:
     print(f"headroom: {message}", file=sys.stderr)
+
+
+def _fail(message: str, status: ExitStatus) -> NoReturn:
+    _warn(message)
     raise typer.Exit(int(status))
+
+
+# --- the store: where it is, how long it keeps, and the commands that read and clean it ----
+
+def _store_dir() -> Optional[str]:
+    """$HEADROOM_STORE, else $XDG_STATE_HOME/headroom/store; None when HEADROOM_STORE=off."""
+    configured = os.environ.get("HEADROOM_STORE", "")
+    if configured.strip().lower() == "off":
+        return None
+    if configured:
+        return os.path.expanduser(configured)
+    state = os.environ.get("XDG_STATE_HOME", "")
+    if not os.path.isabs(state):  # the XDG spec says to ignore a relative path
+        state = os.path.join(os.path.expanduser("~"), ".local", "state")
+    return os.path.join(state, "headroom", "store")
+
+
+def _store():
+    root = _store_dir()
+    if root is None:
+        return None
+    from .store import Store
+
+    return Store(root)
+
+
+def _store_or_fail():
+    store = _store()
+    if store is None:
+        _fail("the store is off (HEADROOM_STORE=off)", ExitStatus.ERROR)
+    return store
+
+
+_SIZE_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
+
+
+def _parse_size(text: str) -> int:
+    """Bytes, with an optional binary unit: 1000000, 500M, 1G, 2GiB."""
+    value = text.strip().upper().removesuffix("B").removesuffix("I")
+    unit = value[-1:] if value[-1:] in _SIZE_UNITS else ""
+    number = float(value[:len(value) - len(unit)])
+    if not 0 <= number < float("inf"):  # also rejects nan
+        raise ValueError(text)
+    return int(number * _SIZE_UNITS[unit])
+
+
+def _parse_days(text: str) -> float:
+    days = float(text)
+    if not days >= 0:
+        raise ValueError(text)
+    return days
+
+
+def _retention(max_bytes: Optional[str] = None, max_age_days: Optional[str] = None):
+    """Caps from the options given, else the environment, else the defaults.
+
+    A bad value from the environment is warned about and ignored, so it never breaks a clip;
+    a bad option value is a usage error.
+    """
+    from .store import Retention
+
+    caps = {}
+    for field, option, env, parse in (
+            ("max_bytes", max_bytes, "HEADROOM_STORE_MAX_BYTES", _parse_size),
+            ("max_age_days", max_age_days, "HEADROOM_STORE_MAX_AGE_DAYS", _parse_days)):
+        if option is not None:
+            try:
+                caps[field] = parse(option)
+            except ValueError:
+                _fail(f"bad --{field.replace('_', '-')} value: {option!r}", ExitStatus.USAGE)
+        elif os.environ.get(env, "").strip():
+            try:
+                caps[field] = parse(os.environ[env])
+            except ValueError:
+                _warn(f"ignoring {env}={os.environ[env]!r}: not a number")
+    return Retention(**caps)
+
+
+@app.command(help="""Print a stored output, or part of it, exactly as the command wrote it.
+
+\b
+ID is the one a marker names. With no option, prints the whole output.
+  headroom show ID --lines 301:4870    lines 301 to 4,870 (1-based, inclusive)
+  headroom show ID --grep 'error|FAIL' matching lines, numbered (clipped to --budget)
+  headroom show ID --head 50           the first 50 lines (--tail: the last)
+  headroom show ID --bytes 1:4096      bytes 1 to 4,096 (for binary output)
+""")
+def show(
+    item_id: str = typer.Argument(..., metavar="ID", help="The id a marker names."),
+    lines: Optional[str] = typer.Option(None, "--lines", "-n", metavar="A:B",
+                                        help="Lines A to B, 1-based, inclusive."),
+    grep: Optional[str] = typer.Option(None, "--grep", "-g", metavar="PATTERN",
+                                       help="Lines matching a (Python) regular expression, "
+                                            "with their line numbers."),
+    ignore_case: bool = typer.Option(False, "--ignore-case", "-i", help="For --grep."),
+    head: Optional[int] = typer.Option(None, "--head", min=0, metavar="N",
+                                       help="The first N lines."),
+    tail: Optional[int] = typer.Option(None, "--tail", min=0, metavar="N",
+                                       help="The last N lines."),
+    byte_span: Optional[str] = typer.Option(None, "--bytes", "-c", metavar="A:B",
+                                            help="Bytes A to B, 1-based, inclusive."),
+    budget: int = typer.Option(4000, "--budget", "-b", envvar="HEADROOM_BUDGET", min=0,
+                               help="Token budget for --grep's output; 0 = no clipping."),
+    encoding: Encoding = typer.Option(Encoding.cl100k_base, "--encoding", "-e",
+                                      envvar="HEADROOM_ENCODING",
+                                      help="Tokenizer that counts the budget."),
+) -> None:
+    chosen = [value for value in (lines, grep, head, tail, byte_span) if value is not None]
+    if len(chosen) > 1:
+        _fail("use one of --lines, --grep, --head, --tail, --bytes", ExitStatus.USAGE)
+    data = _stored(item_id)
+    from . import retrieve
+
+    if grep is not None:
+        _show_grep(data, grep, ignore_case, budget, encoding.value)
+    elif lines is not None or byte_span is not None:
+        text = lines if lines is not None else byte_span
+        try:
+            first, last = retrieve.parse_range(text)
+        except ValueError as err:
+            _fail(str(err), ExitStatus.USAGE)
+        if lines is not None:
+            _write(retrieve.line_range(data, first, last))
+        else:
+            _write(retrieve.byte_range(data, first, last))
+    elif head is not None:
+        _write(retrieve.head(data, head))
+    elif tail is not None:
+        _write(retrieve.tail(data, tail))
+    else:
+        _write(data)
+
+
+def _stored(item_id: str) -> bytes:
+    from .store import Damaged, NotStored, is_id
+
+    store = _store_or_fail()
+    wanted = item_id.strip().lower()
+    if not is_id(wanted):
+        _fail(f"{item_id!r} is not a stored output's id (12 hex digits, as a marker prints "
+              "them)", ExitStatus.ERROR)
+    try:
+        return store.get(wanted)
+    except NotStored:
+        _fail(f"no stored output {wanted}: it may have been pruned (see `headroom store "
+              "list`); re-run the command to see its output again", ExitStatus.ERROR)
+    except Damaged:
+        _fail(f"stored output {wanted} is damaged (cut short, or edited); re-run the command "
+              "to see its output again", ExitStatus.ERROR)
+    except OSError as err:
+        _fail(f"cannot read stored output {wanted}: {err.strerror or err}", ExitStatus.ERROR)
+
+
+def _show_grep(data: bytes, pattern: str, ignore_case: bool, budget: int, encoding: str) -> None:
+    import re
+
+    from . import retrieve
+    from .api import compress
+
+    try:
+        compiled = re.compile(pattern, re.IGNORECASE if ignore_case else 0)
+    except re.error as err:
+        _fail(f"bad --grep pattern {pattern!r}: {err}", ExitStatus.USAGE)
+    hits = retrieve.grep(data, compiled)
+    if not hits:
+        _warn(f"no line matches {pattern!r}")
+        return
+    # Matches of a common word in a huge output are themselves huge: clipped like any output.
+    result = compress(_decode(hits), tool="Grep", budget=budget, counter=_counter(encoding))
+    _write(result.text.encode("utf-8", "surrogateescape") if result.clipped else hits)
+
+
+store_app = typer.Typer(
+    help="Inspect and clean the store of full outputs that markers point to.",
+    no_args_is_help=True,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+app.add_typer(store_app, name="store")
+
+
+@store_app.command("path", help="Print the store's directory.")
+def store_path() -> None:
+    _write(f"{_store_or_fail().root}\n".encode("utf-8", "surrogateescape"))
+
+
+@store_app.command("list", help="List stored outputs, oldest first: id, bytes, when, first line.")
+def store_list() -> None:
+    import time
+
+    from .retrieve import head
+
+    store = _store_or_fail()
+    rows = []
+    for entry in store.entries():
+        try:
+            first = head(store.get(entry.id), 1)
+        except (LookupError, ValueError, OSError):
+            continue  # pruned meanwhile, or damaged
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(entry.mtime))
+        rows.append(f"{entry.id}  {entry.size:>13,}  {when}  {_preview(first)}\n")
+    _write("".join(rows).encode("utf-8", "surrogateescape"))
+
+
+def _preview(line: bytes, width: int = 60) -> str:
+    from .clean import strip_ansi
+
+    text = strip_ansi(line.decode("utf-8", "replace")).strip()
+    text = "".join(char if char.isprintable() else " " for char in text)
+    return text if len(text) <= width else text[:width - 1] + "…"
+
+
+@store_app.command("prune", help="""Remove stored outputs past the age or size cap, oldest first.
+
+\b
+Without options the caps are HEADROOM_STORE_MAX_AGE_DAYS (default 14) and
+HEADROOM_STORE_MAX_BYTES (default 1G); every clip that stores prunes to them too.
+`headroom store prune --max-bytes 0` empties the store.
+""")
+def store_prune(
+    max_bytes: Optional[str] = typer.Option(None, "--max-bytes", metavar="SIZE",
+                                            help="Size cap: bytes, or with K, M, G."),
+    max_age_days: Optional[str] = typer.Option(None, "--max-age-days", metavar="DAYS",
+                                               help="Age cap in days."),
+) -> None:
+    import time
+
+    store = _store_or_fail()
+    pruned = store.prune(_retention(max_bytes, max_age_days), time.time())
+    removed = sum(entry.size for entry in pruned.removed)
+    kept = sum(entry.size for entry in pruned.kept)
+    _write(f"removed {len(pruned.removed):,} stored outputs ({removed:,} bytes); "
+           f"{len(pruned.kept):,} remain ({kept:,} bytes)\n".encode())
+
+
+# Subcommands take everything after them, `--` included; only the filter wraps a command.
+SUBCOMMANDS = ("show", "store")
 
 
 def main(argv: Optional[List[str]] = None) -> None:
     args = list(sys.argv[1:] if argv is None else argv)
     # Everything after the first `--` is the wrapped command, never our options or subcommands.
-    command: List[str] = []
-    if "--" in args:
+    command: Optional[List[str]] = None
+    if "--" in args and not (args and args[0] in SUBCOMMANDS):
         split = args.index("--")
         args, command = args[:split], args[split + 1:]
     try:
