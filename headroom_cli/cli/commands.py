@@ -1,6 +1,8 @@
-"""The thin shell: argv, environment, stdin, stdout and files are touched here and nowhere else.
+"""The typer application: every option, subcommand and help text.
 
     source (stdin bytes or a running command) → compress() → sink (stdout; store as a side effect)
+
+Output that fits never gets here: cli/__init__.py passes it through before typer is imported.
 """
 
 from __future__ import annotations
@@ -12,8 +14,9 @@ from typing import List, NoReturn, Optional
 
 import typer
 
-from . import __version__
-from .status import EXIT_STATUS_HELP, ExitStatus
+from .. import __version__
+from . import quiet_broken_pipe, write
+from ..status import EXIT_STATUS_HELP, ExitStatus
 
 HELP = f"""Clip a tool's output to a token budget before it enters an LLM agent's context.
 
@@ -85,11 +88,13 @@ def run(
     if command is not None and not command:
         _fail("nothing to run after --", ExitStatus.USAGE)
     _check_kind(kind)
-    data, status = _run_command(command) if command else (_read_stdin(), None)
+    prefetched = (ctx.obj or {}).get("stdin")
+    data, status = (_run_command(command) if command
+                    else (prefetched if prefetched is not None else _read_stdin(), None))
     options = dict(tool=tool or ("Bash" if command else None), budget=budget, kind=kind,
                    counter=_counter(encoding.value), exit_status=status)
     result = _clip_and_store(data, options, None if no_store else _store())
-    _write(result.text.encode("utf-8", "surrogateescape") if result.clipped else data)
+    write(result.text.encode("utf-8", "surrogateescape") if result.clipped else data)
     if status:
         raise typer.Exit(status)
 
@@ -99,7 +104,7 @@ def _check_kind(kind: str) -> None:
     # shape is named.
     if kind == "auto":
         return
-    from .sniff import KINDS
+    from ..sniff import KINDS
 
     if kind not in KINDS:
         _fail(f"unknown --kind {kind!r}: use auto or one of {', '.join(KINDS)}", ExitStatus.USAGE)
@@ -109,7 +114,7 @@ def _read_stdin() -> bytes:
     if sys.stdin is None or sys.stdin.isatty():
         _fail("no input: pipe a command's output in (cmd | headroom) or wrap one "
               "(headroom -- cmd)", ExitStatus.USAGE)
-    from .source import read_stream
+    from ..source import read_stream
 
     try:
         return read_stream(sys.stdin.buffer)
@@ -118,7 +123,7 @@ def _read_stdin() -> bytes:
 
 
 def _run_command(command: List[str]) -> tuple[bytes, int]:
-    from .source import CannotRun, run_command
+    from ..source import CannotRun, run_command
 
     try:
         captured = run_command(command)
@@ -134,12 +139,12 @@ def _clip_and_store(data: bytes, options: dict, store):
     when the marker names them. A store that cannot be written costs the marker its
     `headroom show` hint, never the output or the exit status.
     """
-    from .api import compress
+    from ..api import compress
 
     text = _decode(data)
     if store is None:
         return compress(text, **options)
-    from .store import content_id
+    from ..store import content_id
 
     item_id = content_id(data)
     result = compress(text, store_id=item_id, **options)
@@ -163,13 +168,13 @@ def _decode(data: bytes) -> str:
 
 
 def _counter(encoding: str):
-    from .tokens import LazyCounter
+    from ..tokens import LazyCounter
 
     return LazyCounter(encoding, lambda: _load_counter(encoding))
 
 
 def _load_counter(encoding: str):
-    from .tokens import EncodingUnavailable, EstimateCounter, load_counter
+    from ..tokens import EncodingUnavailable, EstimateCounter, load_counter
 
     try:
         return load_counter(encoding, cache_dir=_cache_dir(),
@@ -190,23 +195,6 @@ def _tiktoken_cache_dir() -> str:
 
     return (os.environ.get("TIKTOKEN_CACHE_DIR") or os.environ.get("DATA_GYM_CACHE_DIR")
             or os.path.join(tempfile.gettempdir(), "data-gym-cache"))
-
-
-def _write(data: bytes) -> None:
-    out = sys.stdout.buffer
-    view = memoryview(data)
-    try:
-        # A pipe whose reader left mid-write takes part of a large write without an error;
-        # writing the rest is what raises BrokenPipeError.
-        while view:
-            written = out.write(view)
-            if not written:
-                break
-            view = view[written:]
-        out.flush()
-    except BrokenPipeError:
-        # Here, not in main(): typer turns a broken pipe into exit status 1 on its own.
-        _quiet_broken_pipe()
 
 
 def _warn(message: str) -> None:
@@ -237,7 +225,7 @@ def _store():
     root = _store_dir()
     if root is None:
         return None
-    from .store import Store
+    from ..store import Store
 
     return Store(root)
 
@@ -275,7 +263,7 @@ def _retention(max_bytes: Optional[str] = None, max_age_days: Optional[str] = No
     A bad value from the environment is warned about and ignored, so it never breaks a clip;
     a bad option value is a usage error.
     """
-    from .store import Retention
+    from ..store import Retention
 
     caps = {}
     for field, option, env, parse in (
@@ -327,7 +315,7 @@ def show(
     if len(chosen) > 1:
         _fail("use one of --lines, --grep, --head, --tail, --bytes", ExitStatus.USAGE)
     data = _stored(item_id)
-    from . import retrieve
+    from .. import retrieve
 
     if grep is not None:
         _show_grep(data, grep, ignore_case, budget, encoding.value)
@@ -338,19 +326,19 @@ def show(
         except ValueError as err:
             _fail(str(err), ExitStatus.USAGE)
         if lines is not None:
-            _write(retrieve.line_range(data, first, last))
+            write(retrieve.line_range(data, first, last))
         else:
-            _write(retrieve.byte_range(data, first, last))
+            write(retrieve.byte_range(data, first, last))
     elif head is not None:
-        _write(retrieve.head(data, head))
+        write(retrieve.head(data, head))
     elif tail is not None:
-        _write(retrieve.tail(data, tail))
+        write(retrieve.tail(data, tail))
     else:
-        _write(data)
+        write(data)
 
 
 def _stored(item_id: str) -> bytes:
-    from .store import Damaged, NotStored, is_id
+    from ..store import Damaged, NotStored, is_id
 
     store = _store_or_fail()
     wanted = item_id.strip().lower()
@@ -372,8 +360,8 @@ def _stored(item_id: str) -> bytes:
 def _show_grep(data: bytes, pattern: str, ignore_case: bool, budget: int, encoding: str) -> None:
     import re
 
-    from . import retrieve
-    from .api import compress
+    from .. import retrieve
+    from ..api import compress
 
     try:
         compiled = re.compile(pattern, re.IGNORECASE if ignore_case else 0)
@@ -385,7 +373,7 @@ def _show_grep(data: bytes, pattern: str, ignore_case: bool, budget: int, encodi
         return
     # Matches of a common word in a huge output are themselves huge: clipped like any output.
     result = compress(_decode(hits), tool="Grep", budget=budget, counter=_counter(encoding))
-    _write(result.text.encode("utf-8", "surrogateescape") if result.clipped else hits)
+    write(result.text.encode("utf-8", "surrogateescape") if result.clipped else hits)
 
 
 store_app = typer.Typer(
@@ -398,14 +386,14 @@ app.add_typer(store_app, name="store")
 
 @store_app.command("path", help="Print the store's directory.")
 def store_path() -> None:
-    _write(f"{_store_or_fail().root}\n".encode("utf-8", "surrogateescape"))
+    write(f"{_store_or_fail().root}\n".encode("utf-8", "surrogateescape"))
 
 
 @store_app.command("list", help="List stored outputs, oldest first: id, bytes, when, first line.")
 def store_list() -> None:
     import time
 
-    from .retrieve import head
+    from ..retrieve import head
 
     store = _store_or_fail()
     rows = []
@@ -416,11 +404,11 @@ def store_list() -> None:
             continue  # pruned meanwhile, or damaged
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(entry.mtime))
         rows.append(f"{entry.id}  {entry.size:>13,}  {when}  {_preview(first)}\n")
-    _write("".join(rows).encode("utf-8", "surrogateescape"))
+    write("".join(rows).encode("utf-8", "surrogateescape"))
 
 
 def _preview(line: bytes, width: int = 60) -> str:
-    from .clean import strip_ansi
+    from ..clean import strip_ansi
 
     text = strip_ansi(line.decode("utf-8", "replace")).strip()
     text = "".join(char if char.isprintable() else " " for char in text)
@@ -446,34 +434,15 @@ def store_prune(
     pruned = store.prune(_retention(max_bytes, max_age_days), time.time())
     removed = sum(entry.size for entry in pruned.removed)
     kept = sum(entry.size for entry in pruned.kept)
-    _write(f"removed {len(pruned.removed):,} stored outputs ({removed:,} bytes); "
+    write(f"removed {len(pruned.removed):,} stored outputs ({removed:,} bytes); "
            f"{len(pruned.kept):,} remain ({kept:,} bytes)\n".encode())
 
 
-# Subcommands take everything after them, `--` included; only the filter wraps a command.
-SUBCOMMANDS = ("show", "store")
-
-
-def main(argv: Optional[List[str]] = None) -> None:
-    args = list(sys.argv[1:] if argv is None else argv)
-    # Everything after the first `--` is the wrapped command, never our options or subcommands.
-    command: Optional[List[str]] = None
-    if "--" in args and not (args and args[0] in SUBCOMMANDS):
-        split = args.index("--")
-        args, command = args[:split], args[split + 1:]
+def run_app(args: List[str], command: Optional[List[str]], stdin: Optional[bytes]) -> None:
     try:
-        app(args=args, prog_name="headroom", obj={"command": command}, standalone_mode=True)
+        app(args=args, prog_name="headroom", obj={"command": command, "stdin": stdin},
+            standalone_mode=True)
     except BrokenPipeError:
-        _quiet_broken_pipe()
+        quiet_broken_pipe()
     except KeyboardInterrupt:
         sys.exit(ExitStatus.SIGNAL_BASE + 2)
-
-
-def _quiet_broken_pipe() -> None:
-    # The reader went away (`| head -1`): not an error worth a traceback.
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except OSError:
-        pass
-    sys.exit(ExitStatus.PIPE_CLOSED)
