@@ -21,7 +21,7 @@ DEFAULT_BUDGET = 4000
 @dataclass(frozen=True)
 class Result:
     text: str
-    kind: str  # the shape planned: search, log, other; "passthrough" when nothing was cut
+    kind: str  # the shape planned (one of sniff.KINDS); "passthrough" when nothing was cut
     clipped: bool
     omitted: tuple[tuple[int, int], ...]  # 1-based inclusive line ranges left out
     encoding: str

@@ -11,7 +11,7 @@ from typing import Callable
 
 from .plan import Lines, Plan, gap
 from .planners import other
-from .render import Context, render, terse_marker
+from .render import Context, render, terse_markers
 from .tokens import Counter
 
 Planner = Callable[[str, Lines, int, Counter, object], "Plan | None"]
@@ -27,7 +27,8 @@ def fit(text: str, lines: Lines, planner: Planner, budget: int, counter: Counter
             return found
     everything = Plan("other", (gap(lines, 0, max(0, len(lines) - 1)),), len(lines), len(lines),
                       binary=binary)
-    for candidate in (render(everything, text, counter, context), terse_marker(len(lines))):
+    for candidate in (render(everything, text, counter, context),
+                      *terse_markers(len(lines), context)):
         if counter.count(candidate) <= budget:
             return everything, candidate
     return everything, ""

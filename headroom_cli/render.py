@@ -92,8 +92,9 @@ def closing_marker(plan: Plan, text: str, counter: Counter, context: Context) ->
         what = (f"lines {_range(g.first_line, g.last_line)} of {n(plan.total_lines)} "
                 f"(~{n(tokens)} tokens) of {source} omitted{_partly_shown(text, g)}")
     else:
+        where = f" in the {n(len(gaps))} gaps marked above" if gaps else ""
         what = (f"{n(plan.omitted_lines)} of {n(plan.total_lines)} lines (~{n(tokens)} tokens) "
-                f"of {source} omitted in the {n(len(gaps))} gaps marked above")
+                f"of {source} omitted{where}")
     status = ""
     if context.exit_status:
         status = f" The command exited with status {context.exit_status}."
@@ -178,6 +179,11 @@ def dropped_tokens(text: str, plan: Plan, counter: Counter) -> int:
     return count_large(counter, pieces)
 
 
-def terse_marker(total_lines: int) -> str:
-    """For budgets too small for the full marker."""
-    return f"{MARKER_PREFIX}{n(total_lines)} lines omitted]\n"
+def terse_markers(total_lines: int, context: Context) -> list[str]:
+    """Ever shorter markers for budgets too small for the full one; a failure and the stored
+    copy are the last things to go."""
+    status = f", exit status {context.exit_status}" if context.exit_status else ""
+    where = f"; headroom show {context.store_id}" if context.store_id else ""
+    return [f"{MARKER_PREFIX}all {n(total_lines)} lines omitted{status}{where}]\n",
+            f"{MARKER_PREFIX}all {n(total_lines)} lines omitted{status}]\n",
+            f"{MARKER_PREFIX}{n(total_lines)} lines omitted]\n"]
