@@ -258,6 +258,8 @@ def _o200k_data_file(tiktoken_cache_dir: str | None) -> str:
         return _installed_data_file("o200k_base.tiktoken")
     except EncodingUnavailable:
         if tiktoken_cache_dir:
+            import hashlib
+
             path = os.path.join(tiktoken_cache_dir, hashlib.sha1(_O200K_URL.encode()).hexdigest())
             if os.path.isfile(path):
                 return path

@@ -1,0 +1,748 @@
+"""json: a skeleton of the document, spent breadth-first.
+
+The top of the document stays verbatim while it is cheap (that is where "name", "version",
+"lockfileVersion" sit). Then the budget goes level by level: every key of a shallow object, with
+its value when it is a scalar (long strings cut, with their length); containers collapsed to one
+line (`{ "version": "5.3.0", … 11 more keys }`) until there is room to open them; arrays and big
+maps as their first and last entries, then as many more as fit, the rest counted on a marker line
+naming its line range. Entries named by something already printed (a lockfile's direct
+dependencies) come before the others of a big map.
+
+Pretty-printed input is shown as its own lines, indentation and all, so every printed line can be
+grepped for, and each marker names the lines it stands for; minified input gets a compact
+rendering of our own whose markers name a jq path instead. JSON Lines are records: the first and
+last records, then as many as fit, and the keys every record has. Records carrying a log level
+are logs, and left to the log planner.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import json
+import re
+from json.decoder import scanstring
+
+from ..plan import Keep, Lines, Note, Plan
+from ..tokens import Counter
+from ..tools import Tool
+
+_DECODER = json.JSONDecoder()
+_WHITESPACE = re.compile(r"[ \t\n\r]*")
+_TOKEN = re.compile(r"""[ \t\n\r]*(?:(?P<punct>[{}\[\]:,])"""
+                    r"""|(?P<string>"(?:[^"\\\x00-\x1f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*")"""
+                    r"""|(?P<scalar>-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?(?![\w.])"""
+                    r"""|(?:true|false|null)(?!\w)))""")
+# What a sniff sample may end with when its head was cut inside a token.
+_CUT_TOKEN = re.compile(r'[ \t\n\r]*(?:"(?:[^"\\\n]|\\.)*\\?|-?[\d.eE+-]*'
+                        r"|t(?:r(?:ue?)?)?|f(?:a(?:l(?:se?)?)?)?|n(?:u(?:ll?)?)?)")
+_LOG_LEVEL_KEYS = {"level", "severity", "lvl", "loglevel", "log_level", "levelname", "log.level",
+                   "@l", "@level"}
+# Keys that name the object they sit in: its one-line preview shows them first.
+_IDENTITY_KEYS = ("name", "id", "title", "key")
+_SNIFF_CHARS = 4096
+_SNIFF_RECORDS = 20
+# Parsing takes ~0.2 s per MB: beyond this, the plain head/tail clip is the better deal.
+MAX_INPUT_CHARS = 16_000_000
+
+LINE_LIMIT = 200  # a longer printed line is cut inside, and says so
+STRING_PREVIEW = 100  # characters of a cut string that stay
+PREVIEW_CHARS = 40  # of a scalar shown inside a collapsed container's line
+FACTORED_KEYS = 8  # keys named on a container's "every entry has keys" line
+HEAD_SHARE = 0.15  # of the budget, for the verbatim top of the document
+RESERVE = 100  # the closing marker
+MARKER_COST = 16  # one "… N of M keys not shown (lines A–B) …" line, estimated
+_NAMED_SCAN_LIMIT = 200_000  # a map bigger than this is not searched for keys named at the top
+
+
+# --------------------------------------------------------------------------- sniffing
+
+
+def looks_like(sample: list[str], tool: Tool) -> bool:
+    """The sample opens with `{`/`[`, its head parses as JSON and its last line closes a value."""
+    head = _sample_head(sample)
+    stripped = head.lstrip()
+    if not stripped or stripped[0] not in "{[":
+        return False
+    last = next((line.rstrip() for line in reversed(sample) if line.strip()), "")
+    if not last.endswith(("}", "]")):
+        return False
+    if not _valid_json_prefix(head, cut=len(head) >= _SNIFF_CHARS):
+        return False
+    return not _log_records(sample)
+
+
+def _sample_head(sample: list[str]) -> str:
+    parts, size = [], 0
+    for line in sample:
+        parts.append(line)
+        size += len(line) + 1
+        if size >= _SNIFF_CHARS:
+            break
+    return "\n".join(parts)[:_SNIFF_CHARS]
+
+
+def _valid_json_prefix(head: str, cut: bool) -> bool:
+    """Does `head` read as the start of one or more JSON values? (a token-level grammar check)"""
+    stack: list[str] = []
+    expect = "value"  # value, value_or_close, key, key_or_close, colon, next
+    pos, tokens = 0, 0
+    while pos < len(head):
+        m = _TOKEN.match(head, pos)
+        if not m:
+            rest = head[pos:]
+            if not rest.strip():
+                break
+            return cut and _CUT_TOKEN.fullmatch(rest) is not None and tokens >= 1
+        pos, tokens = m.end(), tokens + 1
+        expect = _advance(stack, expect, m)
+        if expect == "error":
+            return False
+    return tokens >= 2
+
+
+def _advance(stack: list[str], expect: str, m: re.Match) -> str:
+    punct = m["punct"]
+    if expect in ("value", "value_or_close"):
+        if punct in ("{", "["):
+            stack.append(punct)
+            return "key_or_close" if punct == "{" else "value_or_close"
+        if punct == "]" and expect == "value_or_close":
+            stack.pop()
+            return "next"
+        return "error" if punct else "next"
+    if expect in ("key", "key_or_close"):
+        if m["string"]:
+            return "colon"
+        if punct == "}" and expect == "key_or_close":
+            stack.pop()
+            return "next"
+        return "error"
+    if expect == "colon":
+        return "value" if punct == ":" else "error"
+    # expect == "next": after a value
+    if not stack:
+        return _advance(stack, "value", m)  # another top-level value: JSON Lines
+    if punct == ",":
+        return "key" if stack[-1] == "{" else "value"
+    if punct == {"{": "}", "[": "]"}[stack[-1]]:
+        stack.pop()
+        return "next"
+    return "error"
+
+
+def _log_records(sample: list[str]) -> bool:
+    """JSON Lines whose records carry a log level are logs, not data."""
+    records = list(itertools.islice((line for line in sample if line.strip()), _SNIFF_RECORDS))
+    if len(records) < 2:
+        return False
+    for line in records:
+        try:
+            record = json.loads(line)
+        except ValueError:
+            return False  # not one value per line: a document
+        if isinstance(record, dict) and any(k.lower() in _LOG_LEVEL_KEYS for k in record):
+            return True
+    return False
+
+
+# --------------------------------------------------------------------------- parsing
+
+
+class Node:
+    """One value with its place in the text. An opened container knows where each of its entries
+    sits (`slots`) but makes a Node only for the entries it considers printing."""
+
+    __slots__ = ("kind", "key", "index", "depth", "parent", "row_start", "start", "end", "count",
+                 "value", "preview", "scalar", "length", "rank", "rows", "expanded", "slots",
+                 "values", "kids", "shown", "order", "pending")
+
+    def __init__(self, value, key, index, depth, parent, row_start, start, end) -> None:
+        self.key, self.index, self.depth, self.parent = key, index, depth, parent
+        self.row_start, self.start, self.end = row_start, start, end
+        self.rank, self.rows, self.expanded = 3, {}, False
+        self.value, self.scalar, self.length, self.preview = None, None, 0, ""
+        self.slots = None  # set by Document.open(), with the rest of an opened container's state
+        if isinstance(value, dict):
+            self.kind, self.count, self.value = "{", len(value), value
+            self.preview = _object_preview(value)
+        elif isinstance(value, list):
+            self.kind, self.count, self.value = "[", len(value), value
+            self.preview = _array_preview(value)
+        else:
+            self.kind, self.count = "scalar", 0
+            self.length = len(value) if isinstance(value, str) else 0
+            self.scalar = value[:STRING_PREVIEW + 1] if isinstance(value, str) else value
+
+    @property
+    def is_container(self) -> bool:
+        return self.kind != "scalar"
+
+
+def _object_preview(value: dict) -> str:
+    """`{ "name": "x", … 3 more keys }`: the entry's name if it has one, else its first scalar."""
+    scalars = [(k, v) for k, v in itertools.islice(value.items(), 64)
+               if not isinstance(v, (dict, list))]
+    first = next((kv for kv in scalars if kv[0].lower() in _IDENTITY_KEYS), None) or next(
+        iter(scalars), None)
+    if not value:
+        return "{}"
+    if first is None:
+        return f"{{ … {_count(len(value), 'key')} }}"
+    more = len(value) - 1
+    tail = f", … {_count(more, 'more key')} }}" if more else " }"
+    return f"{{ {_dumps(first[0])}: {_short(first[1])}{tail}"
+
+
+def _array_preview(value: list) -> str:
+    if not value:
+        return "[]"
+    first = value[0]
+    shown = _short(first) if not isinstance(first, (dict, list)) else (
+        "{…}" if isinstance(first, dict) else "[…]")
+    more = len(value) - 1
+    tail = f", … {_count(more, 'more item')} ]" if more else " ]"
+    return f"[ {shown}{tail}"
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n:,} {noun}" + ("" if n == 1 else "s")
+
+
+def _dumps(value) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _short(value) -> str:
+    text = _dumps(value)
+    if len(text) <= PREVIEW_CHARS:
+        return text
+    return text[:PREVIEW_CHARS] + ('…"' if isinstance(value, str) else "…")
+
+
+class Document:
+    """The parsed text: the root, and whether its lines can be printed as they are."""
+
+    def __init__(self, text: str, lines: Lines, root: Node, records: bool) -> None:
+        self.text, self.lines, self.root, self.records = text, lines, root, records
+        self.pretty = records or _pretty(self, root)
+
+    def open(self, node: Node) -> None:
+        """Find where each entry of a container sits (once)."""
+        if node.slots is None:
+            values = list(node.value.values()) if node.kind == "{" else node.value
+            _set_entries(node, _scan_slots(self.text, node), values)
+
+    def child(self, node: Node, index: int) -> Node:
+        kid = node.kids.get(index)
+        if kid is None:
+            row_start, start, end, key = node.slots[index]
+            value = node.values[index] if node.values is not None else _scan_value(self.text, start)
+            kid = node.kids[index] = Node(value, key, index, node.depth + 1, node, row_start,
+                                          start, end)
+        return kid
+
+
+def parse(text: str, lines: Lines) -> Document | None:
+    start = _WHITESPACE.match(text).end()
+    if start >= len(text) or text[start] not in "{[" or len(text) > MAX_INPUT_CHARS:
+        return None
+    try:
+        value, end = _DECODER.raw_decode(text, start)
+    except ValueError:
+        return None
+    if _WHITESPACE.match(text, end).end() == len(text):
+        return Document(text, lines, Node(value, None, 0, 0, None, start, start, end), False)
+    return _parse_records(text, lines)
+
+
+def _pretty(doc: Document, root: Node) -> bool:
+    """Pretty-printed: the root spans lines and its first entry starts a line of its own."""
+    if not root.count or doc.lines.line_of(root.end - 1) == doc.lines.line_of(root.start):
+        return False
+    doc.open(root)
+    return _starts_line(doc.text, doc.lines, root.slots[0][0])
+
+
+def _parse_records(text: str, lines: Lines) -> Document | None:
+    """JSON Lines: one value per non-blank line, under a root that prints nothing itself."""
+    slots, values = [], []
+    for number in range(len(lines)):
+        first, last = lines.start(number), lines.end(number)
+        start = _WHITESPACE.match(text, first, last).end()
+        if start == last:
+            continue
+        try:
+            value, end = _DECODER.raw_decode(text, start)
+        except ValueError:
+            return None
+        if end > last or text[end:last].strip():
+            return None
+        slots.append((start, start, end, None))
+        values.append(value)
+    if len(values) < 2:
+        return None
+    root = Node(values, None, 0, 0, None, 0, 0, len(text))
+    _set_entries(root, slots, values)
+    return Document(text, lines, root, records=True)
+
+
+def _set_entries(node: Node, slots: list, values: list) -> None:
+    """An opened container's state: where its entries sit, which are shown, what comes next."""
+    node.slots, node.count = slots, len(slots)
+    # Duplicate keys collapse in a dict: then each entry's value is decoded on its own.
+    node.values = values if len(values) == len(slots) else None
+    node.kids, node.shown = {}, set()
+    node.order = node.pending = None
+
+
+def _scan_slots(text: str, node: Node) -> list[tuple[int, int, int, str | None]]:
+    """(row start, value start, value end, key) of each entry of a container."""
+    slots: list = []
+    is_object = node.kind == "{"
+    skip, scan = _WHITESPACE.match, _DECODER.scan_once
+    pos = skip(text, node.start + 1).end()
+    if text[pos] in "}]":
+        return slots
+    while True:
+        row_start, key = pos, None
+        if is_object:
+            key, pos = scanstring(text, pos + 1)
+            pos = skip(text, skip(text, pos).end() + 1).end()  # past the colon
+        end = scan(text, pos)[1]
+        slots.append((row_start, pos, end, key))
+        pos = skip(text, end).end()
+        if text[pos] != ",":
+            return slots
+        pos = skip(text, pos + 1).end()
+
+
+def _scan_value(text: str, start: int):
+    return _DECODER.scan_once(text, start)[0]
+
+
+def _starts_line(text: str, lines: Lines, pos: int) -> bool:
+    line_start = lines.start(lines.line_of(pos))
+    return not text[line_start:pos].strip()
+
+
+def _ends_line(text: str, lines: Lines, pos: int) -> bool:
+    """Only an optional comma follows pos on its line."""
+    rest = text[pos:lines.end(lines.line_of(pos))].strip()
+    return rest in ("", ",")
+
+
+# --------------------------------------------------------------------------- rows
+
+
+def expandable(doc: Document, node: Node) -> bool:
+    """A container can be opened: it has entries and, when pretty, spans lines of its own."""
+    if not node.is_container or not node.count:
+        return False
+    if not doc.pretty:
+        return True
+    lines = doc.lines
+    return (lines.line_of(node.end - 1) > lines.line_of(node.start)
+            and _ends_line(doc.text, lines, node.start + 1))
+
+
+def _verbatim(doc: Document, row_start: int) -> bool:
+    return doc.pretty and _starts_line(doc.text, doc.lines, row_start)
+
+
+def _indent(doc: Document, row_start: int, depth: int) -> str:
+    if _verbatim(doc, row_start):
+        return doc.text[doc.lines.start(doc.lines.line_of(row_start)):row_start]
+    return "  " * (depth - (1 if doc.records else 0))
+
+
+def _key_part(node: Node) -> str:
+    return f"{_dumps(node.key)}: " if node.key is not None else ""
+
+
+def line_row(doc: Document, node: Node) -> Keep | Note:
+    """An entry on one line: a container collapsed to its preview, or a scalar."""
+    if node.is_container and _verbatim(doc, node.row_start) and expandable(doc, node):
+        line = doc.lines.line_of(node.row_start)
+        return Keep(doc.lines.start(line), doc.lines.end(line), suffix=" " + node.preview[2:])
+    return _leaf_row(doc, node)
+
+
+def _leaf_row(doc: Document, node: Node) -> Keep | Note:
+    """A scalar, or a container written on one line: its own line when it has one, cut if long."""
+    text, lines = doc.text, doc.lines
+    if _verbatim(doc, node.row_start) and _ends_line(text, lines, node.end) and (
+            lines.line_of(node.end - 1) == lines.line_of(node.row_start)):
+        line = lines.line_of(node.row_start)
+        start, end = lines.start(line), lines.end(line)
+        if len(text[start:end].rstrip("\n")) <= LINE_LIMIT:
+            return Keep(start, end)
+        if isinstance(node.scalar, str) and node.start - start < LINE_LIMIT - STRING_PREVIEW:
+            return Keep(start, _safe_cut(text, node.start + 1 + STRING_PREVIEW),
+                        suffix=f'…" ({node.length:,} chars)')
+        cut = _safe_cut(text, start + LINE_LIMIT)
+        return Keep(start, cut, suffix=f" …(+{len(text[cut:end].rstrip()):,} chars)")
+    return Note(_indent(doc, node.row_start, node.depth) + _key_part(node) + _value_text(node))
+
+
+def _safe_cut(text: str, pos: int) -> int:
+    """Back off so a cut does not split a backslash escape."""
+    escape = text.rfind("\\", pos - 6, pos)
+    return escape if escape != -1 else pos
+
+
+def _value_text(node: Node) -> str:
+    if node.is_container:
+        return node.preview
+    value = node.scalar
+    if isinstance(value, str) and node.length > STRING_PREVIEW:
+        return f'{_dumps(value[:STRING_PREVIEW])[:-1]}…" ({node.length:,} chars)'
+    return _dumps(value)
+
+
+def open_row(doc: Document, node: Node) -> Keep | Note:
+    if _verbatim(doc, node.row_start):
+        line = doc.lines.line_of(node.row_start)
+        return Keep(doc.lines.start(line), doc.lines.end(line))
+    return Note(_indent(doc, node.row_start, node.depth) + _key_part(node) + node.kind)
+
+
+def close_row(doc: Document, node: Node) -> Keep | Note:
+    text, lines = doc.text, doc.lines
+    if doc.pretty and _starts_line(text, lines, node.end - 1) and _ends_line(text, lines, node.end):
+        line = lines.line_of(node.end - 1)
+        return Keep(lines.start(line), lines.end(line))
+    return Note(_indent(doc, node.row_start, node.depth) + ("}" if node.kind == "{" else "]"))
+
+
+def factored_row(doc: Document, node: Node) -> Note | None:
+    """Keys every entry of a container has, said once instead of in every entry."""
+    values = node.values
+    if values is None or len(values) < 3 or not all(isinstance(v, dict) for v in values):
+        return None
+    common = list(values[0])
+    for value in values[1:]:
+        common = [key for key in common if key in value]
+        if len(common) < 2:
+            return None  # one shared key says little about a shape
+    noun = "records" if doc.records else "values" if node.kind == "{" else "items"
+    named = ", ".join(_dumps(key) for key in common[:FACTORED_KEYS])
+    more = ", …" if len(common) > FACTORED_KEYS else ""
+    indent = "" if doc.records else _indent(doc, node.slots[0][0], node.depth + 1)
+    return Note(f"{indent}(all {len(values):,} {noun} have keys {named}{more})")
+
+
+def hidden_row(doc: Document, parent: Node, first: int, last: int) -> Note:
+    """The marker for entries first..last of a container, left out."""
+    noun = "record" if doc.records else "key" if parent.kind == "{" else "item"
+    count = f"{last - first + 1:,} of {_count(parent.count, noun)}"
+    row_start, end = parent.slots[first][0], parent.slots[last][2]
+    if len(doc.lines) > 1:
+        first_line, last_line = doc.lines.line_of(row_start) + 1, doc.lines.line_of(end - 1) + 1
+        where = (f" (line {first_line:,})" if first_line == last_line
+                 else f" (lines {first_line:,}–{last_line:,})")
+        what = f"{count} not shown{where}"
+    else:
+        path = _path(parent)
+        what = f"{count} of {path} not shown" if len(path) <= 60 else f"{count} not shown"
+    indent = "" if doc.records else _indent(doc, row_start, parent.depth + 1)
+    return Note(f"{indent}… {what} …")
+
+
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _path(node: Node) -> str:
+    """Where a container sits, in jq's syntax: .packages["node_modules/x"].dependencies"""
+    parts = []
+    while node.parent is not None:
+        if node.key is None:
+            parts.append(f"[{node.index}]")
+        elif _IDENTIFIER.fullmatch(node.key):
+            parts.append(f".{node.key}")
+        else:
+            parts.append(f"[{_dumps(node.key)}]")
+        node = node.parent
+    return "".join(reversed(parts)) or "."
+
+
+# --------------------------------------------------------------------------- layout
+
+
+class Layout:
+    """Which entries are shown and which containers opened, bought row by row within budget."""
+
+    def __init__(self, doc: Document, budget: int, counter: Counter) -> None:
+        self.doc, self.counter, self.room = doc, counter, budget
+        self.heap: list = []
+        self.sequence = itertools.count()
+        self.names: set[str] = set()
+
+    def cost(self, row: Keep | Note | None) -> int:
+        if row is None:
+            return 0
+        if isinstance(row, Note):
+            return self.counter.count(row.text + "\n")
+        return self.counter.count(self.doc.text[row.start:row.end].rstrip("\n") + row.suffix + "\n")
+
+    def row(self, node: Node, name: str, make) -> Keep | Note | None:
+        if name not in node.rows:
+            node.rows[name] = make(self.doc, node)
+        return node.rows[name]
+
+    def line_row(self, node: Node) -> Keep | Note:
+        return self.row(node, "line", line_row)
+
+    def spend(self, cost: int, limit: int) -> bool:
+        if cost > self.room - limit:
+            return False
+        self.room -= cost
+        return True
+
+    def show(self, parent: Node, index: int, limit: int = 0) -> Node | None:
+        """Show a left-out entry of an opened container, on one line."""
+        kid = self.doc.child(parent, index)
+        shown = parent.shown
+        left = index > 0 and index - 1 not in shown
+        right = index + 1 < parent.count and index + 1 not in shown
+        runs = 1 if left and right else -1 if not (left or right) else 0
+        if not self.spend(self.cost(self.line_row(kid)) + runs * MARKER_COST, limit):
+            return None
+        shown.add(index)
+        return kid
+
+    def expand(self, node: Node, limit: int = 0) -> bool:
+        """Open a container: its opening and closing lines, the keys all its entries share, and
+        its first and last entries (opened to show less than its one-line preview, it would
+        lose)."""
+        doc = self.doc
+        doc.open(node)
+        virtual = node.parent is None and doc.records  # JSON Lines: no brackets of its own
+        rows = [self.row(node, "factored", factored_row)]
+        if not virtual:
+            rows += [self.row(node, "open", open_row), self.row(node, "close", close_row)]
+        ends = _ends(doc, node)
+        rows += [self.line_row(doc.child(node, index)) for index in ends]
+        runs = _hidden_runs(node.count, ends)
+        on_its_line = node.parent is not None and node.index in node.parent.shown
+        before = self.cost(node.rows["line"]) if on_its_line else 0
+        if not self.spend(sum(self.cost(r) for r in rows) + runs * MARKER_COST - before, limit):
+            return False
+        node.expanded = True
+        node.shown.update(ends)
+        for index in ends:
+            node.kids[index].rank = 0 if index == 0 else min(node.kids[index].rank, 1)
+        return True
+
+    # ------------------------------------------------------------------ the verbatim top
+
+    def head(self, node: Node, limit: int) -> bool:
+        """Show the document from the top, in order, until `limit` is left; False once full."""
+        for index in range(node.count):
+            kid = node.kids[index] if index in node.shown else self.show(node, index, limit)
+            if kid is None:
+                return False
+            if kid.key:
+                self.names.add(kid.key)
+            if expandable(self.doc, kid):
+                if not kid.expanded and not self.expand(kid, limit):
+                    return False
+                if not self.head(kid, limit):
+                    return False
+        return True
+
+    # ------------------------------------------------------------------ breadth-first
+
+    def breadth_first(self) -> None:
+        """Spend what is left level by level: at each depth, the first and last entries of every
+        opened container, then the rest in turn; a container opens once its own level is done."""
+        self._enqueue_tree(self.doc.root)
+        while self.heap:
+            *_, action, node = heapq.heappop(self.heap)
+            if action == "child":
+                self._show_next(node)
+            elif not node.expanded and self.expand(node):
+                for index in sorted(node.shown):
+                    self._enqueue_expand(node.kids[index])
+                self._enqueue_child(node)
+
+    def _enqueue_tree(self, node: Node) -> None:
+        self._enqueue_child(node)
+        for index in sorted(node.shown):
+            kid = node.kids[index]
+            if kid.expanded:
+                self._enqueue_tree(kid)
+            else:
+                self._enqueue_expand(kid)
+
+    def _enqueue_expand(self, node: Node) -> None:
+        # A container whose one-line preview shows all of it gains nothing from opening.
+        if expandable(self.doc, node) and "…" in node.preview:
+            self._push((node.depth + 1, node.rank, 0, node.row_start), "expand", node)
+
+    def _enqueue_child(self, parent: Node) -> None:
+        if parent.order is None:
+            parent.order = self._order(parent)
+        for index, rank in parent.order:
+            if index in parent.shown:
+                continue
+            parent.pending = index, rank
+            # The middle of an array is worth less than the next level down; a map's keys are
+            # not. Entries shown so far break ties: sibling containers fill up in turn.
+            tier = parent.depth + 1 + (rank == 3 and parent.kind == "[")
+            self._push((tier, rank, len(parent.shown), parent.slots[index][0]), "child", parent)
+            return
+
+    def _show_next(self, parent: Node) -> None:
+        index, rank = parent.pending
+        kid = self.show(parent, index)
+        if kid is None:
+            return  # a container stops at its first entry that does not fit: runs stay whole
+        kid.rank = rank
+        self._enqueue_expand(kid)
+        self._enqueue_child(parent)
+
+    def _order(self, parent: Node):
+        """(index, rank): first entry, last entry, entries named at the top, then the rest from
+        both ends."""
+        last = parent.count - 1
+        yield 0, 0
+        yield last, 1
+        named = self._named(parent)
+        for index in named:
+            yield index, 2
+        taken = set(named)
+        for index in _from_both_ends(1, last - 1):
+            if index not in taken:
+                yield index, 3
+
+    def _named(self, parent: Node) -> list[int]:
+        """Entries of a map whose key (or its last path parts) was printed at the top: a
+        lockfile's `node_modules/express` for the manifest's `"express": "^5.0.0"`."""
+        if not self.names or parent.kind != "{" or parent.count > _NAMED_SCAN_LIMIT:
+            return []
+        names = self.names
+        found = []
+        for index in range(1, parent.count - 1):
+            key = parent.slots[index][3]
+            slash = key.find("/")
+            while key not in names and slash != -1:
+                key = key[slash + 1:]
+                slash = key.find("/")
+            if key in names:
+                found.append(index)
+        return found
+
+    def _push(self, priority: tuple, action: str, node: Node) -> None:
+        heapq.heappush(self.heap, (*priority, next(self.sequence), action, node))
+
+
+def _ends(doc: Document, node: Node) -> list[int]:
+    """What an opened container shows at once: its first and last entries and, between them,
+    the entry naming it (what its one-line preview showed)."""
+    indexes = {0, node.count - 1}
+    if node.kind == "{":
+        for index in range(min(node.count, 64)):
+            key = node.slots[index][3]
+            if key.lower() in _IDENTITY_KEYS and not doc.child(node, index).is_container:
+                indexes.add(index)
+                break
+    return sorted(indexes)
+
+
+def _hidden_runs(total: int, shown: list[int]) -> int:
+    """How many stretches of entries are left out between the sorted shown ones."""
+    edges = [-1, *shown, total]
+    return sum(1 for before, after in zip(edges, edges[1:]) if after - before > 1)
+
+
+def _from_both_ends(first: int, last: int):
+    """Indexes first..last, two from the front for every one from the back: the end of a list
+    (the latest version, the last record) is often what was asked about."""
+    front, back, step = first, last, 0
+    while front <= back:
+        if step % 3 == 2:
+            yield back
+            back -= 1
+        else:
+            yield front
+            front += 1
+        step += 1
+
+
+# --------------------------------------------------------------------------- planning
+
+
+def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> Plan | None:
+    try:
+        doc = parse(text, lines)
+        items = _layout(doc, budget, counter) if doc and doc.root.count else None
+    except RecursionError:
+        return None  # nested deeper than the stack: the head/tail clip takes it
+    if items is None:
+        return None
+    return Plan("json", tuple(items), len(lines), _omitted_lines(lines, items),
+                summary=_summary(doc, lines, items))
+
+
+def _layout(doc: Document, budget: int, counter: Counter) -> list | None:
+    """The verbatim top first, then breadth-first; the items to print, in document order."""
+    layout = Layout(doc, budget - RESERVE, counter)
+    root = doc.root
+    if not layout.expand(root):
+        return None
+    layout.head(root, max(0, layout.room - int(budget * HEAD_SHARE)))
+    layout.breadth_first()
+    items: list = []
+    _emit(layout, root, items)
+    return items
+
+
+def _emit(layout: Layout, node: Node, items: list) -> None:
+    doc = layout.doc
+    if not node.expanded:
+        items.append(layout.line_row(node))
+        return
+    virtual = node.parent is None and doc.records
+    items.extend(row for row in (node.rows.get("open"), node.rows["factored"]) if row is not None)
+    previous = -1
+    for index in sorted(node.shown):
+        _emit_hidden(layout, node, previous + 1, index - 1, items)
+        _emit(layout, node.kids[index], items)
+        previous = index
+    _emit_hidden(layout, node, previous + 1, node.count - 1, items)
+    if not virtual:
+        items.append(node.rows["close"])
+
+
+def _emit_hidden(layout: Layout, parent: Node, first: int, last: int, items: list) -> None:
+    """The marker for entries left out; one entry that costs no more than its marker is shown."""
+    if first > last:
+        return
+    marker = hidden_row(layout.doc, parent, first, last)
+    if first == last:
+        row = layout.line_row(layout.doc.child(parent, first))
+        if layout.cost(row) <= layout.cost(marker):
+            items.append(row)
+            return
+    items.append(marker)
+
+
+def _omitted_lines(lines: Lines, items: list) -> int:
+    kept: set[int] = set()
+    for item in items:
+        if isinstance(item, Keep):
+            last = lines.line_of(max(item.start, item.end - 1))
+            kept.update(range(lines.line_of(item.start), last + 1))
+    return max(1, len(lines) - len(kept))
+
+
+def _summary(doc: Document, lines: Lines, items: list) -> str:
+    omitted = _omitted_lines(lines, items)
+    literal = "elided values are marked …, not literal JSON"
+    if doc.records:
+        return f"JSON Lines skeleton: {omitted:,} of {len(lines):,} lines omitted; {literal}"
+    if not doc.pretty:
+        return (f"JSON skeleton of minified JSON ({len(doc.text):,} chars on "
+                f"{_count(len(lines), 'line')}), re-indented here; {literal}")
+    return f"JSON skeleton: {omitted:,} of {len(lines):,} lines omitted; {literal}"

@@ -1,0 +1,262 @@
+"""The JSON planner: a skeleton of the document, its own lines kept verbatim when pretty-printed.
+
+Expectations are derived from the inputs with the json module, never copied from the output.
+Golden cases: tests/cases/json-*/{input,args,expected}; after an intended change of output
+regenerate them with HEADROOM_REGEN_GOLDEN=1 and review the diff.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from headroom_cli.api import compress
+from headroom_cli.plan import Lines
+from headroom_cli.planners import json_shape
+from headroom_cli.tools import lookup
+
+CASES_DIR = Path(__file__).resolve().parent / "cases"
+JSON_CASES = sorted(p.name for p in CASES_DIR.glob("json-*") if (p / "input").is_file())
+REGENERATE = os.environ.get("HEADROOM_REGEN_GOLDEN", "") not in ("", "0")
+HIDDEN = re.compile(r"… ([\d,]+) of ([\d,]+) (?:keys|items|records?|key|item)\b")
+
+
+def case_input(name: str) -> str:
+    return (CASES_DIR / name / "input").read_text(encoding="utf-8")
+
+
+def clip(text: str, budget: int, counter, tool: str = "Bash"):
+    result = compress(text, tool=tool, budget=budget, counter=counter)
+    assert counter.count(result.text) <= budget
+    return result
+
+
+def sniffed(text: str, tool: str = "Bash") -> bool:
+    return json_shape.looks_like(text.splitlines(), lookup(tool))
+
+
+# --------------------------------------------------------------------------- golden cases
+
+
+@pytest.mark.parametrize("name", JSON_CASES)
+def test_golden_case(name, run_cli, counter):
+    case = CASES_DIR / name
+    args = shlex.split((case / "args").read_text())
+    data = (case / "input").read_bytes()
+    run = run_cli(args, data)
+    assert run.exit_code == 0, run.stderr
+    out = run.stdout.decode("utf-8")
+    assert counter.count(out) <= int(args[args.index("--budget") + 1])
+    expected = case / "expected"
+    if REGENERATE:
+        expected.write_bytes(run.stdout)
+        return
+    assert out == expected.read_text(encoding="utf-8"), \
+        f"{name} changed; if intended: HEADROOM_REGEN_GOLDEN=1 python -m pytest {__file__}"
+
+
+def test_the_real_inputs_are_sniffed_as_json():
+    for name in JSON_CASES:
+        assert sniffed(case_input(name)), name
+
+
+# --------------------------------------------------------------------------- sniffing
+
+NOT_JSON = {
+    "maven": "[INFO] Scanning for projects...\n[INFO] BUILD SUCCESS\n[INFO] Total time: 1 s\n",
+    "bracketed timestamps": "[2024-05-01 12:00:01] started\n[2024-05-01 12:00:02] done [ok]\n",
+    "dmesg": "[    0.000000] Linux version 6.1\n[    0.000001] Command line: ro quiet ]\n",
+    "ninja": "[1/3] Building C object a.o\n[2/3] Building C object b.o\n[3/3] Linking x\n",
+    "python repr": "{'name': 'x', 'deps': ['a', 'b']}\n{'name': 'y', 'deps': []}\n",
+    "js object": "{\n  name: 'x',\n  version: 1,\n}\n",
+    "markdown": "[link](https://example.com) and more prose\n- item [x]\n",
+    "hcl": "{\n  resource = \"aws\"\n  count    = 2\n}\n",
+    "json then a warning": '{\n  "a": 1\n}\nnpm WARN config production Use `--omit=dev` instead.\n',
+    "prose": "The build finished. See {details} in the [log].\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(NOT_JSON))
+def test_other_shapes_are_not_taken_for_json(name):
+    assert not sniffed(NOT_JSON[name])
+
+
+@pytest.mark.parametrize("key", ["level", "severity", "lvl", "Level"])
+def test_json_lines_with_a_log_level_are_logs(key):
+    records = [json.dumps({"ts": f"2024-05-01T12:00:0{i}Z", key: "info", "msg": f"step {i}"})
+               for i in range(5)]
+    assert not sniffed("\n".join(records) + "\n")
+    plain = [json.dumps({"ts": f"2024-05-01T12:00:0{i}Z", "msg": f"step {i}"}) for i in range(5)]
+    assert sniffed("\n".join(plain) + "\n")
+
+
+def test_a_head_cut_inside_a_long_string_still_sniffs():
+    doc = {"description": 'say "hi" ' * 2000, "name": "x"}
+    assert sniffed(json.dumps(doc))
+    assert sniffed(json.dumps(doc, indent=2))
+
+
+# --------------------------------------------------------------------------- pretty documents
+
+
+def test_package_lock_keeps_the_top_and_the_entries_the_manifest_names(counter):
+    text = case_input("json-package-lock-read")
+    lock = json.loads(text)
+    result = clip(text, 1000, counter, tool="Read")
+    assert result.kind == "json"
+    for key, value in lock.items():
+        if not isinstance(value, (dict, list)):
+            assert f"  {json.dumps(key)}: {json.dumps(value)}," in result.text
+    for dependency in lock["packages"][""]["dependencies"]:
+        assert f'    "node_modules/{dependency}": {{' in result.text
+
+
+def test_shown_lines_are_the_inputs_own_lines(counter):
+    """Grep-ability: what is not a planner's note is an input line, indentation and all (a
+    container on one line starts with its input line: `  "engines": {` + its preview)."""
+    text = case_input("json-npm-view-express")
+    input_lines = set(text.splitlines())
+    result = clip(text, 1000, counter)
+    for line in result.text.splitlines()[:-1]:
+        if line.lstrip().startswith(("…", "(all ")):
+            continue
+        opening = line[:line.index(": ") + 3] if ": " in line else line
+        assert line in input_lines or opening in input_lines, line
+
+
+def test_an_array_shows_its_ends_and_counts_the_rest(counter):
+    text = case_input("json-npm-view-express")
+    versions = json.loads(text)["versions"]
+    out = clip(text, 1000, counter).text
+    block = out[out.index('  "versions": [\n'):]
+    block = block[:block.index("\n  ],\n")]
+    assert f'    "{versions[0]}",' in block and f'    "{versions[-1]}"' in block
+    shown = sum(1 for line in block.splitlines()[1:] if line.startswith('    "'))
+    hidden = [HIDDEN.search(line) for line in block.splitlines() if "not shown" in line]
+    assert sum(int(m[1].replace(",", "")) for m in hidden) == len(versions) - shown
+    assert all(int(m[2].replace(",", "")) == len(versions) for m in hidden)
+
+
+def test_a_marker_names_the_lines_it_stands_for(counter):
+    text = case_input("json-npm-view-express")
+    lines = text.splitlines()
+    out = clip(text, 1000, counter).text
+    markers = r"… ([\d,]+) of [\d,]+ items not shown \(lines ([\d,]+)–([\d,]+)\)"
+    for m in re.finditer(markers, out):
+        count, first, last = (int(g.replace(",", "")) for g in m.groups())
+        # An array of scalars holds one item per line.
+        assert last - first + 1 == count
+        assert lines[first - 1].strip().startswith('"')
+
+
+def test_long_strings_are_cut_with_their_length(counter):
+    text = case_input("json-pip-inspect")
+    doc = json.loads(text)
+    lengths = {len(p["metadata"].get("description", "")) for p in doc["installed"]}
+    out = clip(text, 4000, counter).text
+    cut = re.findall(r'^\s+"description": ".*…" \(([\d,]+) chars\)$', out, re.M)
+    assert cut, "the case needs a cut description"
+    assert all(int(n.replace(",", "")) in lengths for n in cut)
+
+
+def test_keys_every_item_shares_are_said_once(counter):
+    text = case_input("json-pip-inspect")
+    items = json.loads(text)["installed"]
+    common = [k for k in items[0] if all(k in item for item in items)]
+    out = clip(text, 2000, counter).text
+    named = ", ".join(json.dumps(k) for k in common)
+    assert f"(all {len(items):,} items have keys {named})" in out
+
+
+def test_the_environment_at_the_end_is_kept(counter):
+    text = case_input("json-pip-inspect")
+    environment = json.loads(text)["environment"]
+    out = clip(text, 2000, counter).text
+    for key, value in environment.items():
+        assert f"    {json.dumps(key)}: {json.dumps(value)}" in out
+
+
+def test_the_marker_says_it_is_not_literal_json(counter):
+    out = clip(case_input("json-npm-view-express"), 1000, counter).text
+    closing = out.splitlines()[-1]
+    assert closing.startswith("[…headroom: JSON skeleton:") and "not literal JSON" in closing
+
+
+# --------------------------------------------------------------------------- minified, JSON Lines
+
+
+def test_minified_json_is_re_indented_with_counts_and_jq_paths(counter):
+    text = case_input("json-package-lock-minified")
+    packages = json.loads(text)["packages"]
+    out = clip(text, 800, counter).text
+    assert "JSON skeleton of minified JSON" in out
+    shown = sum(1 for key in packages if f"    {json.dumps(key)}: " in out)
+    hidden = [HIDDEN.search(line) for line in out.splitlines() if "of .packages not shown" in line]
+    assert hidden and sum(int(m[1].replace(",", "")) for m in hidden) == len(packages) - shown
+
+
+def test_json_lines_keep_first_and_last_records_and_shared_keys(counter):
+    text = case_input("json-lines-lock-entries")
+    rows = text.splitlines()
+    records = [json.loads(row) for row in rows]
+    out = clip(text, 700, counter).text
+    assert out.splitlines()[1] == rows[0] and rows[-1] in out.splitlines()
+    common = [k for k in records[0] if all(k in r for r in records)]
+    assert out.splitlines()[0].startswith(f"(all {len(records)} records have keys "
+                                          f"{', '.join(json.dumps(k) for k in common)}")
+    hidden = [HIDDEN.search(line) for line in out.splitlines() if "not shown" in line]
+    shown = sum(1 for row in rows if row in out or row[:120] in out)
+    assert sum(int(m[1].replace(",", "")) for m in hidden) == len(rows) - shown
+
+
+def test_not_json_after_all_is_left_to_the_head_and_tail_clip(counter):
+    text = '{\n  "a": [\n' + ",\n".join(f'    "{i}"' for i in range(3000)) + "\n  ]\n}\nEOF\n"
+    assert json_shape.plan(text, Lines(text), 500, counter, lookup("Bash")) is None
+    result = compress(text, budget=500, kind="json", counter=counter)
+    assert result.kind == "other" and counter.count(result.text) <= 500
+
+
+# --------------------------------------------------------------------------- properties
+
+SCALARS = (st.none() | st.booleans() | st.integers()
+           | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=300))
+
+
+def containers(inner):
+    return st.lists(inner, max_size=30) | st.dictionaries(st.text(max_size=20), inner, max_size=30)
+
+
+JSON_VALUES = st.recursive(SCALARS, containers, max_leaves=200)
+SMALL_VALUES = st.recursive(SCALARS, containers, max_leaves=8)
+DOCUMENTS = st.one_of(st.lists(JSON_VALUES, min_size=1, max_size=30),
+                      st.dictionaries(st.text(max_size=20), JSON_VALUES, min_size=1, max_size=30))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(doc=DOCUMENTS, indent=st.sampled_from([None, 1, 2, 4]),
+       budget=st.integers(min_value=40, max_value=1500),
+       ascii_only=st.booleans())
+def test_any_json_fits_the_budget_deterministically(counter, doc, indent, budget, ascii_only):
+    text = json.dumps(doc, indent=indent, ensure_ascii=ascii_only) + "\n"
+    first = compress(text, budget=budget, kind="json", counter=counter)
+    assert counter.count(first.text) <= budget
+    assert compress(text, budget=budget, kind="json", counter=counter).text == first.text
+    plan = json_shape.plan(text, Lines(text), budget, counter, lookup("Bash"))
+    assert plan is None or plan.kind == "json"
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(records=st.lists(st.dictionaries(st.sampled_from(["id", "name", "tags", "n"]),
+                                        SMALL_VALUES, min_size=1), min_size=2, max_size=40),
+       budget=st.integers(min_value=40, max_value=800))
+def test_any_json_lines_fit_the_budget(counter, records, budget):
+    text = "".join(json.dumps(r) + "\n" for r in records)
+    result = compress(text, budget=budget, kind="json", counter=counter)
+    assert counter.count(result.text) <= budget
