@@ -7,14 +7,17 @@ which they are asked. A new shape is one new planner file plus one line in SHAPE
 from __future__ import annotations
 
 from .plan import Lines
-from .planners import code, log, other, search
+from .planners import code, diff, json_shape, listing, log, other, search
 from .tools import Tool
 
 # Asked in order; the first shape that recognises the output wins. `other` takes the rest.
 SHAPES = {
     "search": search,
+    "diff": diff,
+    "json": json_shape,
     "code": code,
     "log": log,
+    "listing": listing,
     "other": other,
 }
 KINDS = tuple(SHAPES)

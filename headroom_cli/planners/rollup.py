@@ -28,6 +28,8 @@ def roll_up(paths: list[str], label: Label, cost: Callable[[str], int],
         if not folders:
             break
         for folder, keys in folders:
+            if folder in groups:  # a path spelled like the folder itself ("dir/") joins it
+                keys = [*keys, folder]
             merged = sorted(i for key in keys for i in groups.pop(key))
             used -= sum(cost(text.pop(key)) for key in keys)
             groups[folder] = merged

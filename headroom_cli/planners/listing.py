@@ -1,0 +1,552 @@
+"""listing: directory listings and tables. The header row and the map stay; rows are counted.
+
+- `ls -R` and `ls -laR` print one section per directory (`dir:`, `total N`, entries). Every
+  section header stays with its entry count; when they do not all fit, deep ones roll up under
+  their parents (planners/rollup.py). Then the entries: the first section's (the head of the
+  output), the last section's last ones (the tail), and with what is left head and tail entries
+  of every section shown, shallow sections first. `total`, `.` and `..` lines are left out.
+- Column tables (`ls -l`, `ps`, `docker ps`, `kubectl get`, `pip list`, `du`, `wc -l`,
+  `find -ls`) and CSV/TSV: the header row(s), head rows and tail rows, the middle one gap; when
+  the rows name paths, the omitted ones are counted by directory right after the gap.
+
+Plain path lists (`find`, `rg -l`, Glob) are the search planner's file-list mode, not this one.
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+from dataclasses import dataclass, field
+
+from ..plan import Gap, Lines, Plan
+from ..tokens import Counter
+from ..tools import Tool
+from .diff import line_items
+from .rollup import roll_up, split
+from .search import MAX_LINE_CHARS, _cut_note
+
+_SECTION = re.compile(r"\S.*:$")
+_TOTAL = re.compile(r"total \d[\d.,]*[KMGTPE]?$")
+_LONG = re.compile(r"[-dlcbpsD?][-rwxsStTlL?]{9}[.+@]?\s+\d+\s")
+_FIND_LS = re.compile(r"\s*\d+\s+\d+\s+[-dlcbps][-rwxsStT]{9}[.+@]?\s+\d+\s")
+_SIZED = re.compile(r"\s*\d[\d.,]*[KMGTPE]?\s+\S+$")  # du, wc -l: a number, then a name
+_SEPARATOR = re.compile(r"[-=]{2,}(?:[ +|]+[-=]{2,})*\s*$")  # pip list's `------- -------`
+_SIZE = re.compile(r"(\d+(?:\.\d+)?)([KMGTPE]?)")  # `ls -l` sizes, `-h` ones too
+_DOTS = re.compile(r"(?:.*\s)?\.\.?$")  # the `.` and `..` entries of `ls -a`, long or bare
+_DELIMITERS = (",", "\t", ";", "|")
+MIN_ROWS = 5
+_SAMPLE = 4000  # rows from each end that decide a table's kind
+MIN_SHARE = 0.9
+_RESERVE = 90  # the closing marker
+MAP_SHARE = 0.6  # of the room, the most section headers may take before deep ones roll up
+TAIL_SHARE = 0.15  # of what the map leaves, for the last section's last entries
+NOTE_SHARE = 0.25  # of the room, for the by-directory count of omitted table rows
+STRAY_SHARE = 0.1  # of the room, for `ls:` error lines
+HEAD_SHARE = 2 / 3  # of a table's rows budget, for the head; the tail gets the rest
+
+
+def looks_like(sample: list[str], tool: Tool) -> bool:
+    return _sections(sample) is not None or _table(sample) is not None
+
+
+# --------------------------------------------------------------------------- ls -R sections
+
+
+@dataclass
+class Section:
+    header: int  # line index of `dir:`
+    path: str
+    entries: list[int] = field(default_factory=list)  # `total`, `.` and `..` left out
+
+    @property
+    def depth(self) -> int:
+        return len(split(self.path))
+
+
+@dataclass
+class Sections:
+    sections: list[Section]
+    strays: list[int]  # `ls: cannot open directory …` and the like
+
+
+def _sections(rows: list[str]) -> Sections | None:
+    """The sections of `ls -R` output, or None when this is not one."""
+    first = next((i for i, row in enumerate(rows) if row.strip()), None)
+    if first is None or not _SECTION.match(rows[first]):
+        return None
+    sections: list[Section] = []
+    strays: list[int] = []
+    misplaced = 0
+    after_blank = True
+    for index in range(first, len(rows)):
+        row = rows[index]
+        if not row.strip():
+            after_blank = True
+            continue
+        if after_blank and _SECTION.match(row) and not _LONG.match(row):
+            sections.append(Section(index, row[:-1]))
+        elif row.startswith("ls: "):
+            strays.append(index)
+        elif not _TOTAL.match(row) and not _DOTS.match(row):
+            sections[-1].entries.append(index)
+            misplaced += after_blank
+        after_blank = False
+    return Sections(sections, strays) if _is_ls_r(rows, sections, misplaced) else None
+
+
+def _is_ls_r(rows: list[str], sections: list[Section], misplaced: int) -> bool:
+    """Sections hold the whole output: every blank line opens one, nested headers name paths,
+    and the entries are all long-format or all bare names."""
+    if len(sections) < 2 or misplaced > 0.05 * len(sections):
+        return False
+    nested = sum(1 for s in sections[1:] if "/" in s.path or "\\" in s.path)
+    if nested < MIN_SHARE * (len(sections) - 1):
+        return False
+    entries = [rows[i] for s in sections for i in s.entries]
+    long = sum(1 for row in entries if _LONG.match(row))
+    bare = sum(1 for row in entries if not row[:1].isspace() and "  " not in row)
+    return long >= MIN_SHARE * len(entries) or bare >= MIN_SHARE * len(entries)
+
+
+def _plan_sections(job: _Job, parsed: Sections) -> Plan | None:
+    strays = _fit(job, parsed.strays, int(job.room * STRAY_SHARE))
+    room = job.room - _lines_cost(job, strays)
+    sections = parsed.sections
+    ends = {sections[0].header, sections[-1].header}
+    map_room = int(room * MAP_SHARE)
+    labels = _map(job, sections, map_room)
+    if labels is None:
+        return None
+    room -= _labels_cost(job, labels)
+    shown = {sections[m[0]].header: sections[m[0]] for _, m in labels if len(m) == 1}
+    picks = _pick_entries(job, sections, shown, ends, room)
+    left = room - sum(_lines_cost(job, chosen) for chosen in picks.values())
+    if left > 0.05 * job.room and len(labels) < len(sections):
+        # Room no entry could use rolls up less: with more room, the roll-up stops earlier,
+        # so every header shown now (and its picks) stays shown.
+        labels = _map(job, sections, _labels_cost(job, labels) + left) or labels
+    kept = dict.fromkeys(strays, "")
+    notes: dict[int, list[str]] = {}
+    for text, members in labels:
+        head = sections[members[0]]
+        if len(members) == 1:
+            kept[head.header] = _count_suffix(head, len(picks.get(head.header, ())),
+                                              _which(job, sections, head))
+        elif (root := _root_of(sections, members)) is not None:
+            header = sections[root].header
+            kept[header] = text[len(job.rows[header]):]
+        else:
+            notes.setdefault(head.header, []).append(text)
+    for chosen in picks.values():
+        kept.update(dict.fromkeys(chosen, ""))
+    items = line_items(job.lines, kept, None, notes, cut=lambda index: _cut(job.rows, index))
+    total = sum(len(s.entries) for s in sections)
+    shown_entries = sum(len(chosen) for chosen in picks.values())
+    summary = (f"{total - shown_entries:,} of {total:,} entries omitted ({len(sections):,} "
+               f"directories; each header above carries its entry count)")
+    return Plan("listing", tuple(items), len(job.rows), len(job.rows) - len(kept),
+                summary=summary)
+
+
+def _map(job: _Job, sections: list[Section], room: int) -> list[tuple[str, list[int]]] | None:
+    """Header labels: the first and last sections always on their own, the others rolled up
+    under their parents until the labels fit."""
+    ends = [0, len(sections) - 1] if len(sections) > 1 else [0]
+    middle = list(range(1, len(sections) - 1))
+
+    def label(key: str, members: list[int]) -> str:
+        return _label(job, sections, [middle[i] for i in members])
+
+    end_labels = [(_label(job, sections, [i]), [i]) for i in ends]
+    room -= sum(job.costs.note(text) for text, _ in end_labels)
+    keys = ["/".join(split(sections[i].path) + ["."]) for i in middle]
+    rolled = [(text, [middle[i] for i in members])
+              for text, members in roll_up(keys, label, job.costs.note, room)]
+    if sum(job.costs.note(text) for text, _ in rolled) > room:
+        return None
+    return sorted(end_labels + rolled, key=lambda entry: entry[1][0])
+
+
+def _labels_cost(job: _Job, labels: list[tuple[str, list[int]]]) -> int:
+    return sum(job.costs.note(text) for text, _ in labels)
+
+
+def _label(job: _Job, sections: list[Section], members: list[int]) -> str:
+    """What a header (or a rolled-up group of them) reads as; costed at its longest."""
+    head = sections[members[0]]
+    if len(members) == 1:
+        # The longest wording a shown header can get: the map never outgrows its room later.
+        shown = max(0, len(head.entries) - 1)
+        return job.rows[head.header] + _count_suffix(head, shown, "first and last {}")
+    below = [sections[i] for i in members]
+    count = sum(len(s.entries) for s in below)
+    root = _root_of(sections, members)
+    if root is None:
+        folder = _common_folder([s.path for s in below])
+        return f"{folder} ({_directories(len(below))}, {_entries(count)})"
+    own = len(sections[root].entries)
+    return (job.rows[sections[root].header] + f"  ({_entries(own)}; "
+            f"{_directories(len(below) - 1)} below it, {_entries(count - own)})")
+
+
+def _root_of(sections: list[Section], members: list[int]) -> int | None:
+    """The member that is the parent of all the others, if there is one."""
+    paths = [split(sections[i].path) for i in members]
+    shortest = min(range(len(members)), key=lambda i: len(paths[i]))
+    root = paths[shortest]
+    if all(p[:len(root)] == root for p in paths):
+        return members[shortest]
+    return None
+
+
+def _common_folder(paths: list[str]) -> str:
+    parts = [split(p) for p in paths]
+    common = []
+    for level in zip(*parts):
+        if len(set(level)) > 1:
+            break
+        common.append(level[0])
+    lead = "/" if paths[0].startswith("/") else ""
+    return lead + "/".join(common) + "/" if common else "./"
+
+
+def _directories(count: int) -> str:
+    return f"{count:,} director{'y' if count == 1 else 'ies'}"
+
+
+def _entries(count: int) -> str:
+    return f"{count:,} entr{'y' if count == 1 else 'ies'}"
+
+
+def _count_suffix(section: Section, shown: int, which: str) -> str:
+    total = len(section.entries)
+    if shown >= total:
+        return f"  ({_entries(total)})"
+    if not shown:
+        return f"  ({_entries(total)}, none shown)"
+    return f"  ({_entries(total)}, {which.format(f'{shown:,}')} shown)"
+
+
+def _which(job: _Job, sections: list[Section], section: Section) -> str:
+    """Which entries of a section are shown, as _pick_entries chose them."""
+    if section is sections[0]:
+        return "first {}"
+    if section is sections[-1]:
+        return "last {}"
+    if all(_LONG.match(job.rows[i]) for i in section.entries):
+        return "{} largest"
+    return "first and last {}"
+
+
+def _pick_entries(job: _Job, sections: list[Section], shown: dict[int, Section],
+                  ends: set[int], room: int) -> dict[int, list[int]]:
+    """Entries per shown header: the last section's tail, the first section's head, then
+    head-and-tail entries of the others, shallow sections first, the same cap within a depth."""
+    picks: dict[int, list[int]] = {}
+    last = sections[-1]
+    if last is not sections[0]:
+        picks[last.header] = _fit(job, last.entries[::-1], int(room * TAIL_SHARE))
+        room -= _lines_cost(job, picks[last.header])
+    first = sections[0]
+    picks[first.header] = _fit(job, first.entries, room)
+    room -= _lines_cost(job, picks[first.header])
+    others = sorted((s for h, s in shown.items() if h not in ends), key=lambda s: s.depth)
+    for depth in sorted({s.depth for s in others}):
+        room, complete = _capped(job, [s for s in others if s.depth == depth], picks, room)
+        if not complete:
+            break
+    if last is not sections[0]:  # what no section could take lengthens the tail
+        room += _lines_cost(job, picks[last.header])
+        picks[last.header] = _fit(job, last.entries[::-1], room)
+    return picks
+
+
+def _capped(job: _Job, tier: list[Section], picks: dict[int, list[int]],
+            room: int) -> tuple[int, bool]:
+    """The largest per-section cap that fits for the tier: the room left, and whether the
+    whole tier fit (if not, deeper tiers get nothing)."""
+    orders = {s.header: _priority(job, s) for s in tier}
+    cap, used = 0, 0
+    while True:
+        grown = sum(job.costs.line(i) for s in tier for i in orders[s.header][cap:cap + 1])
+        if used + grown > room or all(len(o) <= cap for o in orders.values()):
+            break
+        used += grown
+        cap += 1
+    for s in tier:
+        picks[s.header] = orders[s.header][:cap]
+    if all(len(o) <= cap for o in orders.values()):
+        return room - used, True
+    for s in tier:  # what is left: one more entry each, in order, while it fits
+        extra = orders[s.header][cap:cap + 1]
+        if extra and used + job.costs.line(extra[0]) <= room:
+            picks[s.header].append(extra[0])
+            used += job.costs.line(extra[0])
+    return room - used, False
+
+
+def _priority(job: _Job, section: Section) -> list[int]:
+    """Long-format entries biggest first (a directory's own section already counts what it
+    holds, so directories go last); bare names by head and tail."""
+    rows = [job.rows[i] for i in section.entries]
+    if not rows or not all(_LONG.match(row) for row in rows):
+        return _head_and_tail(section.entries)
+    sizes = {i: -1 if row.startswith("d") else _size(row) for i, row in zip(section.entries, rows)}
+    return sorted(section.entries, key=lambda i: -sizes[i])
+
+
+def _size(row: str) -> float:
+    fields = row.split()
+    m = _SIZE.fullmatch(fields[4]) if len(fields) > 4 else None
+    if not m:
+        return 0
+    return float(m[1]) * 1024 ** " KMGTPE".index(m[2] or " ")
+
+
+def _head_and_tail(entries: list[int]) -> list[int]:
+    order = []
+    low, high = 0, len(entries) - 1
+    while low <= high:
+        order.append(entries[low])
+        if high != low:
+            order.append(entries[high])
+        low, high = low + 1, high - 1
+    return order
+
+
+def _fit(job: _Job, candidates: list[int], room: int) -> list[int]:
+    chosen, used = [], 0
+    for index in candidates:
+        used += job.costs.line(index)
+        if used > room:
+            break
+        chosen.append(index)
+    return chosen
+
+
+def _lines_cost(job: _Job, indexes: list[int]) -> int:
+    return sum(job.costs.line(i) for i in indexes)
+
+
+# --------------------------------------------------------------------------- tables
+
+
+@dataclass
+class Table:
+    header: int  # how many lines at the top are the header (a title row, its underline)
+    path_of: object = None  # row -> the path it names, when the rows name paths
+
+
+def _table(rows: list[str]) -> Table | None:
+    body = [row for row in rows if row.strip()]
+    if len(body) < MIN_ROWS + 1:
+        return None
+    return (_long_listing(body) or _delimited(body) or _column_table(body)
+            or _sized_list(body))
+
+
+def _long_listing(body: list[str]) -> Table | None:
+    """`ls -l`, `find -ls`: permissions, links, owner … name."""
+    header = 1 if _TOTAL.match(body[0]) else 0
+    rows = body[header:]
+    if sum(1 for row in rows if _LONG.match(row) or _FIND_LS.match(row)) < MIN_SHARE * len(rows):
+        return None
+    return Table(header, _path_column(rows, _last_field))
+
+
+def _sized_list(body: list[str]) -> Table | None:
+    """`du`, `wc -l`: a number and a name per row."""
+    if sum(1 for row in body if _SIZED.match(row)) < MIN_SHARE * len(body):
+        return None
+    return Table(0, _path_column(body, _last_field))
+
+
+def _delimited(body: list[str]) -> Table | None:
+    """CSV, TSV (and `;` or `|` separated): every row has as many fields as the first."""
+    if body[0][:1] in "{[":
+        return None  # JSON lines have commas too
+    for delimiter in _DELIMITERS:
+        title = next(csv.reader([body[0]], delimiter=delimiter), [])
+        if len(title) < 2 or not _is_title(title):
+            continue
+        width = len(title)
+        rows = body[1:]
+        if sum(1 for row in rows if _width(row, delimiter) == width) >= 0.95 * len(rows):
+            header = 2 if _SEPARATOR.match(body[1].replace(delimiter, " ")) else 1
+            column = _path_field(rows, delimiter)
+            return Table(header, None if column is None else
+                         lambda row, c=column, d=delimiter: _field(row, d, c))
+    return None
+
+
+def _is_title(fields: list[str]) -> bool:
+    """A header row names its columns: no bare numbers (`cat -n`'s `     1<TAB>code` is no TSV)."""
+    return all(re.search(r"[^\W\d]", f) or not f.strip() for f in fields) and any(
+        f.strip() for f in fields)
+
+
+def _width(row: str, delimiter: str) -> int:
+    return len(next(csv.reader([row], delimiter=delimiter), []))
+
+
+def _field(row: str, delimiter: str, column: int) -> str | None:
+    fields = next(csv.reader([row], delimiter=delimiter), [])
+    return fields[column] if column < len(fields) else None
+
+
+def _path_field(rows: list[str], delimiter: str) -> int | None:
+    sample = [next(csv.reader([row], delimiter=delimiter), []) for row in rows[:200]]
+    for column in range(len(sample[0]) if sample else 0):
+        values = [fields[column] for fields in sample if column < len(fields)]
+        if values and sum(1 for v in values if _is_path(v)) >= 0.8 * len(sample):
+            return column
+    return None
+
+
+def _column_table(body: list[str]) -> Table | None:
+    """`ps`, `docker ps`, `kubectl get`, `pip list`: a title row whose columns line up with
+    the rows below it (left- or right-aligned)."""
+    title = body[0]
+    words = title.split()
+    capitalised = sum(1 for word in words if word[:1].isupper() or word[:1] == "%")
+    if len(words) < 2 or capitalised < 0.6 * len(words) or any(w.isdigit() for w in words):
+        return None
+    header = 2 if _SEPARATOR.match(body[1]) else 1
+    rows = body[header:]
+    if sum(1 for row in rows if _aligned(title, row)) < MIN_SHARE * len(rows):
+        return None
+    return Table(header, _path_column(rows, _last_field))
+
+
+def _aligned(title: str, row: str) -> bool:
+    """Most title columns the row reaches start (or end) where the row's fields do; trailing
+    columns may be empty."""
+    reach = len(row.rstrip())
+    columns = [(m.start(), m.end()) for m in re.finditer(r"\S+", title)][1:]
+    columns = [(start, end) for start, end in columns if start < reach]
+    if not columns:
+        return False
+    matched = 0
+    for start, end in columns:
+        left = row[start - 1:start] == " " and row[start:start + 1].strip()
+        right = row[end - 1:end].strip() and row[end:end + 1] in (" ", "")
+        matched += bool(left or right)
+    return matched >= 0.75 * len(columns)
+
+
+def _last_field(row: str) -> str | None:
+    fields = row.split()
+    return fields[-1] if fields else None
+
+
+def _path_column(rows: list[str], field_of) -> object:
+    sample = rows[:200]
+    paths = sum(1 for row in sample if _is_path(field_of(row) or ""))
+    return field_of if paths >= 0.8 * len(sample) else None
+
+
+def _is_path(value: str) -> bool:
+    return "/" in value.strip("/") and " " not in value and "://" not in value
+
+
+def _plan_table(job: _Job, table: Table) -> Plan | None:
+    rows = len(job.rows)
+    header = _header_lines(job, table.header)
+    room = job.room - _lines_cost(job, header)
+    note_room = int(job.room * NOTE_SHARE) if table.path_of else 0
+    body = [i for i in range(header[-1] + 1 if header else 0, rows)]
+    head = _fit(job, body, int((room - note_room) * HEAD_SHARE))
+    tail = _fit(job, body[len(head):][::-1], room - note_room - _lines_cost(job, head))[::-1]
+    if len(head) + len(tail) >= len(body):
+        return None  # it all fits: nothing for a table plan to do
+    first, last = body[len(head)], body[-len(tail) - 1] if tail else body[-1]
+    kept = dict.fromkeys(header + head + tail, "")
+    notes = {}
+    if table.path_of:
+        note = _folders_note(job, table, first, last, note_room)
+        if note:
+            notes[first] = [note]
+    items = line_items(job.lines, kept, lambda a, b: _gap(job, a, b), notes,
+                       cut=lambda index: _cut(job.rows, index))
+    return Plan("listing", tuple(items), rows, last - first + 1)
+
+
+def _header_lines(job: _Job, count: int) -> list[int]:
+    found = []
+    for index, row in enumerate(job.rows):
+        if len(found) == count:
+            break
+        if row.strip():
+            found.append(index)
+    return found
+
+
+def _gap(job: _Job, first: int, last: int) -> Gap:
+    return Gap(job.lines.start(first), job.lines.end(last), first + 1, last + 1)
+
+
+def _folders_note(job: _Job, table: Table, first: int, last: int, room: int) -> str | None:
+    """The omitted rows counted by the directory of the path each names."""
+    paths = [table.path_of(job.rows[i]) or "" for i in range(first, last + 1)]
+    # A folder's own rows are keyed `dir/.`, so rolling `dir/` up takes them along.
+    folders = ["/".join(split(p)[:-1] + ["."]) for p in paths]
+    lead = "/" if all(p.startswith("/") for p in paths) else ""
+
+    def label(key: str, members: list[int]) -> str:
+        folder = key[:-1] if key.endswith("/.") else "./" if key in ("", ".") else key
+        return f"{lead}{folder} {len(members):,}"
+
+    entries = roll_up(folders, label, job.costs.note, room - job.costs.note("(omitted rows by "
+                                                                           "directory: )"))
+    note = f"(omitted rows by directory: {', '.join(text for text, _ in entries)})"
+    return note if job.costs.note(note) <= room else None
+
+
+# --------------------------------------------------------------------------- planning
+
+
+class _Costs:
+    """Token costs of what might be printed, counted only when asked (cost follows output)."""
+
+    def __init__(self, rows: list[str], counter: Counter) -> None:
+        self.rows, self.counter, self._cache = rows, counter, {}
+
+    def line(self, index: int, suffix: str = "") -> int:
+        key = (index, suffix)
+        if key not in self._cache:
+            chars, note = _cut(self.rows, index)
+            shown = self.rows[index][:chars] + note if note else self.rows[index]
+            self._cache[key] = self.counter.count(shown + suffix + "\n")
+        return self._cache[key]
+
+    def note(self, text: str) -> int:
+        if text not in self._cache:
+            self._cache[text] = self.counter.count(text + "\n")
+        return self._cache[text]
+
+
+def _cut(rows: list[str], index: int) -> tuple[int, str]:
+    """An overlong row (a process's whole command line) keeps its start, as search does."""
+    row = rows[index]
+    return (MAX_LINE_CHARS, _cut_note(row)) if len(row) > MAX_LINE_CHARS else (len(row), "")
+
+
+@dataclass
+class _Job:
+    rows: list[str]
+    lines: Lines
+    costs: _Costs
+    room: int
+
+
+def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> Plan | None:
+    rows = list(lines)
+    job = _Job(rows, lines, _Costs(rows, counter), budget - _RESERVE)
+    if job.room <= 0:
+        return None
+    sections = _sections(rows)
+    if sections is not None:
+        return _plan_sections(job, sections)
+    # Which kind of table (and its header) is read off the same bounded sample sniffing saw.
+    table = _table(rows if len(rows) <= 2 * _SAMPLE else rows[:_SAMPLE] + rows[-_SAMPLE:])
+    return _plan_table(job, table) if table else None

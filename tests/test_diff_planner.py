@@ -1,0 +1,225 @@
+"""The diff planner on real diffs: `git show`, `git diff` (renames, mode changes, binary files,
+new and deleted files), `diff -u` and `diff -ru` of stdlib versions, a 77-file refactor.
+
+Expected figures come from the inputs themselves, counted here the plain way: a file starts at
+its `diff` (or `--- `/`+++ ` pair, or `Only in`) line, a hunk at its `@@` line, and a body line
+counts by its first character. Byte-for-byte outputs are the golden cases
+(tests/cases/diff-*, run by test_golden.py).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from headroom_cli.api import compress
+from headroom_cli.planners import diff
+from headroom_cli.tools import lookup
+
+CASES = Path(__file__).parent / "cases"
+SHOW = (CASES / "diff-git-show-requests" / "input").read_text()
+GIT_DIFF = (CASES / "diff-git-diff-requests" / "input").read_text()
+MANY = (CASES / "diff-git-many-files-rich" / "input").read_text()
+UNIFIED = (CASES / "diff-u-shutil" / "input").read_text()
+RECURSIVE = (CASES / "diff-ru-json" / "input").read_text()
+ALL = [SHOW, GIT_DIFF, MANY, UNIFIED, RECURSIVE]
+MINUS = "\u2212"
+
+
+def files_of(text: str) -> list[dict]:
+    """Per file: its first line, path, hunks, +/- counts: one pass over the lines."""
+    files: list[dict] = []
+    rows = text.splitlines()
+    for index, row in enumerate(rows):
+        starts = row.startswith(("diff ", "Only in ")) or (
+            row.startswith("--- ") and index + 1 < len(rows) and rows[index + 1].startswith("+++ ")
+            and not (files and files[-1]["first"].startswith("diff ") and not files[-1]["hunks"]))
+        if starts:
+            files.append({"first": row, "hunks": 0, "added": 0, "removed": 0})
+        elif row.startswith("@@"):
+            files[-1]["hunks"] += 1
+        elif files and files[-1]["hunks"] and row[:1] in "+-":
+            files[-1]["added" if row[0] == "+" else "removed"] += 1
+    return files
+
+
+def counts(added: int, removed: int) -> str:
+    return f"+{added:,} {MINUS}{removed:,}"
+
+
+def clip(text: str, budget: int, counter, tool: str = "Bash"):
+    result = compress(text, tool=tool, budget=budget, counter=counter)
+    assert counter.count(result.text) <= budget
+    return result
+
+
+def verbatim_lines(output: str) -> list[str]:
+    """Output lines that claim to be input lines: no markers, no per-file summaries, suffix
+    counts stripped."""
+    out = []
+    for line in output.splitlines():
+        if line.startswith("[…"):
+            continue
+        out.append(re.sub(rf"  \(\+[\d,]+ {MINUS}[\d,]+\)$", "", line))
+    return out
+
+
+def kept_rows(output: str, text: str) -> list[int]:
+    """Input line indexes of the output's verbatim lines, matched in order; fails when a line
+    is not in the input at or after the previous one."""
+    rows = text.splitlines()
+    found, cursor = [], 0
+    for line in verbatim_lines(output):
+        while cursor < len(rows) and rows[cursor] != line:
+            cursor += 1
+        assert cursor < len(rows), f"not in the input, in order: {line!r}"
+        found.append(cursor)
+        cursor += 1
+    return found
+
+
+def hunk_bodies(text: str) -> list[tuple[int, int]]:
+    """(first, end) line indexes of every hunk body: the lines after `@@` that start with a
+    space, +, - or backslash."""
+    rows = text.splitlines()
+    bodies = []
+    for index, row in enumerate(rows):
+        if row.startswith("@@"):
+            end = index + 1
+            while end < len(rows) and rows[end][:1] in (" ", "+", "-", "\\") and not (
+                    rows[end].startswith(("--- ", "+++ ")) and end + 1 < len(rows)
+                    and rows[end + 1].startswith(("+++ ", "@@"))):
+                end += 1
+            bodies.append((index + 1, end))
+    return bodies
+
+
+@pytest.mark.parametrize("text", ALL, ids=["show", "diff", "many", "diff-u", "diff-ru"])
+def test_real_diffs_are_sniffed_as_diffs(text, counter):
+    assert diff.looks_like(text.splitlines(), lookup("Bash"))
+    assert clip(text, 1000, counter).kind == "diff"
+
+
+def test_every_file_and_hunk_header_stays_with_the_files_counts(counter):
+    result = clip(SHOW, 1000, counter)
+    out = result.text.splitlines()
+    for f in files_of(SHOW):
+        suffix = f"  ({counts(f['added'], f['removed'])})" if f["hunks"] else ""
+        assert f["first"] + suffix in out
+    hunk_headers = [row for row in SHOW.splitlines() if row.startswith("@@")]
+    assert [line for line in out if line.startswith("@@")] == hunk_headers
+    # git show's commit header: everything before the first file, verbatim.
+    header = SHOW.split("\ndiff --git", 1)[0]
+    assert result.text.startswith(header + "\n")
+
+
+def test_what_is_kept_is_verbatim_and_in_input_order(counter):
+    for text, budget in ((SHOW, 1000), (GIT_DIFF, 2000), (UNIFIED, 1000)):
+        assert kept_rows(clip(text, budget, counter).text, text)
+
+
+def test_each_omitted_body_is_a_gap_with_its_line_counts(counter):
+    result = clip(GIT_DIFF, 2000, counter)
+    rows = GIT_DIFF.splitlines()
+    gaps = re.findall(rf"\[… lines ([\d,]+)–([\d,]+) omitted \([\d,]+ lines; \+([\d,]+) {MINUS}"
+                      rf"([\d,]+)\) …\]", result.text)
+    assert gaps
+    for first, last, added, removed in gaps:
+        body = rows[int(first.replace(",", "")) - 1:int(last.replace(",", ""))]
+        assert int(added) == sum(1 for row in body if row.startswith("+"))
+        assert int(removed) == sum(1 for row in body if row.startswith("-"))
+        assert all(row[:1] in " +-\\" for row in body), "a gap lies inside one hunk body"
+
+
+def test_bodies_left_out_without_markers_are_counted_in_the_closing_marker(counter):
+    result = clip(SHOW, 1000, counter)
+    assert not re.search(r"^\[… lines", result.text, re.M), "no inline gaps at this budget"
+    kept = set(kept_rows(result.text, SHOW))
+    rows = SHOW.splitlines()
+    bodies = hunk_bodies(SHOW)
+    cut = [(first, end) for first, end in bodies if end > first and first not in kept]
+    assert cut and len(cut) < len(bodies)
+    for first, end in bodies:  # whole or nothing
+        assert all(i in kept for i in range(first, end)) or first not in kept
+    added = sum(1 for first, end in cut for row in rows[first:end] if row.startswith("+"))
+    removed = sum(1 for first, end in cut for row in rows[first:end] if row.startswith("-"))
+    assert f"the bodies of {len(cut):,} of {len(bodies):,} hunks ({counts(added, removed)};" \
+        in result.text
+
+
+def test_when_headers_do_not_fit_every_file_is_still_counted(counter):
+    result = clip(MANY, 1000, counter)
+    files = files_of(MANY)
+    listed = re.findall(rf"^(\S+) \((?:([\d,]+) (?:more )?files?, )?\+([\d,]+) {MINUS}([\d,]+), "
+                        rf"([\d,]+) hunks?\)$", result.text, re.M)
+    assert listed
+    number = lambda s: int(s.replace(",", ""))  # noqa: E731
+    assert sum(number(n) if n else 1 for _, n, *_ in listed) == len(files)
+    assert sum(number(a) for *_, a, _, _ in listed) == sum(f["added"] for f in files)
+    assert sum(number(r) for *_, r, _ in listed) == sum(f["removed"] for f in files)
+    assert sum(number(h) for *_, h in listed) == sum(f["hunks"] for f in files)
+    for path, n, added, removed, hunks in listed:
+        if not n:  # a single file: its own counts
+            f = next(f for f in files if f["first"].endswith(f" b/{path}"))
+            assert (f["added"], f["removed"], f["hunks"]) == (number(added), number(removed),
+                                                              number(hunks))
+
+
+def test_a_bigger_budget_shows_whole_files_first_then_lists_the_rest(counter):
+    result = clip(MANY, 4000, counter)
+    files = files_of(MANY)
+    shown = [f for f in files if f["first"] in result.text.splitlines()]
+    assert 0 < len(shown) < len(files)
+    assert shown == files[:len(shown)], "whole files come in input order"
+    for f in files[len(shown):]:
+        path = f["first"].split(" b/", 1)[1]
+        assert f"{path} ({counts(f['added'], f['removed'])}, " in result.text
+
+
+def test_diff_r_only_in_lines_and_every_file_are_accounted_for(counter):
+    result = clip(RECURSIVE, 800, counter)
+    only = [row for row in RECURSIVE.splitlines() if row.startswith("Only in ")]
+    files = files_of(RECURSIVE)
+    assert only and len(files) > len(only)
+    listed = re.findall(r"^(\S+) \((?:([\d,]+) (?:more )?files?|[^)]*)", result.text, re.M)
+    assert sum(int(n) if n else 1 for _, n in listed) == len(files)
+
+
+def test_a_log_that_quotes_a_diff_is_not_a_diff(corpus_dir):
+    log = (corpus_dir / "pip-install-v-build-failure-cchardet" / "output.txt").read_text()
+    rows = log.splitlines()
+    quoted = rows[:40] + GIT_DIFF.splitlines()[:60] + rows[40:]
+    assert not diff.looks_like(quoted, lookup("Bash"))
+
+
+def test_prose_logs_and_search_results_are_not_diffs(corpus_dir):
+    readme = (Path(__file__).parents[1] / "README.md").read_text()
+    assert not diff.looks_like(readme.splitlines(), lookup("Read"))
+    for case in ("grep-rn-express-req", "make-lua-link-error", "tox-unittest-more-itertools-failures"):
+        text = (corpus_dir / case / "output.txt").read_text(errors="replace")
+        assert not diff.looks_like(text.splitlines(), lookup("Bash")), case
+
+
+def test_a_hunk_body_is_bounded_by_its_line_counts():
+    # A removed line reading `-- x` shows as `--- x`: it stays body, not a new file header.
+    rows = ["--- a/x.sql", "+++ b/x.sql", "@@ -1,2 +1,1 @@", "--- comment", " select 1;",
+            "--- a/y.sql", "+++ b/y.sql", "@@ -1 +1 @@", "-a", "+b"]
+    parsed = diff.parse(rows)
+    assert [f.path for f in parsed.files] == ["x.sql", "y.sql"]
+    assert [(f.added, f.removed) for f in parsed.files] == [(0, 1), (1, 1)]
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(which=st.sampled_from(range(len(ALL))), start=st.integers(0, 300),
+       length=st.integers(20, 1400), budget=st.integers(120, 3000))
+def test_any_slice_of_a_real_diff_fits_its_budget_and_clips_the_same_twice(
+        counter, which, start, length, budget):
+    rows = ALL[which].splitlines(keepends=True)
+    text = "".join(rows[start:start + length])
+    first = compress(text, tool="Bash", budget=budget, counter=counter)
+    assert counter.count(first.text) <= budget
+    assert compress(text, tool="Bash", budget=budget, counter=counter) == first

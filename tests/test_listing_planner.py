@@ -1,0 +1,211 @@
+"""The listing planner on real listings and tables: `ls -laR` of pip, `ls -l` of pygments'
+lexers, `ps u`, `pip list`, a CSV built from `pip list --format json` and a TSV of every .py
+file in site-packages.
+
+Expected figures come from the inputs themselves, counted here the plain way (a section is
+what lies between blank lines; a table row is a line after the header). Byte-for-byte outputs
+are the golden cases (tests/cases/listing-*, run by test_golden.py).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from headroom_cli.api import compress
+from headroom_cli.planners import listing
+from headroom_cli.tools import lookup
+
+CASES = Path(__file__).parent / "cases"
+LS_LAR = (CASES / "listing-ls-laR-pip" / "input").read_text()
+LS_L = (CASES / "listing-ls-l-lexers" / "input").read_text()
+PS = (CASES / "listing-ps-u" / "input").read_text()
+CSV = (CASES / "listing-csv-pip-list" / "input").read_text()
+TSV = (CASES / "listing-tsv-py-files" / "input").read_text()
+PIP_LIST = (CASES / "listing-pip-list" / "input").read_text()
+ALL = [LS_LAR, LS_L, PS, CSV, TSV, PIP_LIST]
+GAP = re.compile(r"^\[…headroom: lines ([\d,]+)–([\d,]+) of", re.M)
+
+
+def sections_of(text: str) -> dict[str, list[str]]:
+    """`ls -laR` blocks: directory -> its entries (no `total`, `.` or `..`)."""
+    found = {}
+    for block in text.strip("\n").split("\n\n"):
+        header, *rest = block.split("\n")
+        found[header[:-1]] = [row for row in rest if not row.startswith("total ")
+                              and not row.endswith((" .", " .."))]
+    return found
+
+
+def number(text: str) -> int:
+    return int(text.replace(",", ""))
+
+
+def clip(text: str, budget: int, counter, tool: str = "Bash"):
+    result = compress(text, tool=tool, budget=budget, counter=counter)
+    assert counter.count(result.text) <= budget
+    return result
+
+
+def gap_of(result) -> range:
+    first, last = GAP.search(result.text).groups()
+    return range(number(first), number(last) + 1)
+
+
+@pytest.mark.parametrize("text, budget", list(zip(ALL, [1000, 400, 400, 400, 400, 150])),
+                         ids=["ls-laR", "ls-l", "ps", "csv", "tsv", "pip-list"])
+def test_real_listings_are_sniffed_as_listings(text, budget, counter):
+    assert listing.looks_like(text.splitlines(), lookup("Bash"))
+    assert clip(text, budget, counter).kind == "listing"
+
+
+def test_every_directory_is_accounted_for_with_its_entry_count(counter):
+    sections = sections_of(LS_LAR)
+    out = clip(LS_LAR, 1000, counter).text.splitlines()
+    own = [m for m in (re.match(r"^(\S+):  \(([\d,]+) entr(?:y|ies)(?:, [^)]*)?\)$", line)
+                       for line in out) if m]
+    rolled = [m for m in (re.match(r"^(\S+):  \(([\d,]+) entr(?:y|ies); ([\d,]+) "
+                                   r"director(?:y|ies) below it, ([\d,]+) entr", line)
+                          for line in out) if m]
+    assert own and rolled
+    for m in own:
+        assert number(m[2]) == len(sections[m[1]])
+    alone = {m[1] for m in own}
+    covered = len(own)
+    for m in rolled:
+        below = [d for d in sections if d.startswith(m[1] + "/") and d not in alone]
+        assert number(m[2]) == len(sections[m[1]])
+        assert number(m[3]) == len(below)
+        assert number(m[4]) == sum(len(sections[d]) for d in below)
+        covered += 1 + len(below)
+    assert covered == len(sections), "every directory once: on its own or rolled up"
+
+
+def test_shown_entries_match_their_headers_count_and_are_verbatim(counter):
+    sections = sections_of(LS_LAR)
+    result = clip(LS_LAR, 1000, counter)
+    current, shown = None, {}
+    for line in result.text.splitlines():
+        header = re.match(r"^(\S+):  \((?!.*below it)", line)
+        if header:
+            current = header[1]
+            shown[current] = []
+        elif line.endswith(":  (") or "below it" in line:
+            current = None
+        elif current and not line.startswith("[…"):
+            assert line in sections[current], "an entry printed under its own directory"
+            shown[current].append(line)
+    for directory, entries in shown.items():
+        header = next(line for line in result.text.splitlines()
+                      if line.startswith(directory + ":  ("))
+        said = re.search(r", (?:first |last )?([\d,]+)(?: largest)? shown\)", header)
+        assert len(entries) == (number(said[1]) if said else 0 if "none shown" in header
+                                else len(sections[directory]))
+
+
+def test_head_and_tail_of_a_recursive_listing_stay(counter):
+    result = clip(LS_LAR, 1000, counter)
+    rows = LS_LAR.rstrip("\n").split("\n")
+    first_dir = rows[0][:-1]
+    last_dir = list(sections_of(LS_LAR))[-1]
+    out = result.text.splitlines()
+    assert out[0].startswith(rows[0] + "  (")
+    assert any(line.startswith(last_dir + ":  (") for line in out)
+    assert rows[-1] in out
+    assert "drwxr-xr-x  5 root root 4096 Nov 22 07:05 ." not in out
+    assert first_dir in out[0]
+
+
+def test_middle_directories_show_their_biggest_files_first(counter):
+    sections = sections_of(LS_LAR)
+    result = clip(LS_LAR, 4000, counter)
+    for line in result.text.splitlines():
+        m = re.match(r"^(\S+):  \([\d,]+ entries, ([\d,]+) largest shown\)$", line)
+        if not m:
+            continue
+        files = [e for e in sections[m[1]] if not e.startswith("d")]
+        biggest = sorted(files, key=lambda e: -int(e.split()[4]))[:number(m[2])]
+        assert all(entry in result.text for entry in biggest)
+
+
+def test_a_long_listing_keeps_total_head_and_tail_and_one_gap(counter):
+    result = clip(LS_L, 500, counter)
+    rows = LS_L.rstrip("\n").split("\n")
+    cut = gap_of(result)
+    out = result.text.splitlines()
+    assert out[0] == rows[0] and rows[0].startswith("total ")
+    shown = [line for line in out if not line.startswith("[…")]
+    assert shown == rows[:cut.start - 1] + rows[cut.stop - 1:]
+    assert len(cut) > 0
+
+
+def test_a_csv_keeps_its_header_row_and_counts_what_it_leaves_out(counter):
+    result = clip(CSV, 400, counter)
+    rows = CSV.rstrip("\n").split("\n")
+    cut = gap_of(result)
+    assert result.text.startswith(rows[0] + "\n")
+    assert f" of {len(rows):,} " in result.text
+    shown = [line for line in result.text.splitlines() if not line.startswith("[…")]
+    assert len(shown) + len(cut) == len(rows)
+
+
+def test_omitted_rows_that_name_paths_are_counted_by_directory(counter):
+    result = clip(TSV, 1500, counter)
+    rows = TSV.rstrip("\n").split("\n")
+    cut = gap_of(result)
+    note = re.search(r"^\(omitted rows by directory: (.*)\)$", result.text, re.M)
+    groups = re.findall(r"(\S+) ([\d,]+)", note[1])
+    assert sum(number(n) for _, n in groups) == len(cut)
+    for folder, n in groups:
+        inside = [row for row in rows[cut.start - 1:cut.stop - 1]
+                  if row.split("\t")[0].startswith(folder)]
+        assert len(inside) >= number(n)
+
+
+def test_overlong_rows_keep_their_start_and_say_how_much_is_cut(counter):
+    result = clip(PS, 4700, counter)
+    rows = PS.rstrip("\n").split("\n")
+    long_rows = [row for row in rows if len(row) > 300]
+    assert long_rows
+    shown = [line for line in result.text.splitlines()
+             if any(line.startswith(row[:300]) for row in long_rows)]
+    assert shown
+    for line in shown:
+        row = next(r for r in long_rows if line.startswith(r[:300]))
+        assert line == row[:300] + f" …[+{len(row) - 300:,} chars]"
+
+
+def test_pip_list_keeps_its_title_and_underline(counter):
+    result = clip(PIP_LIST, 150, counter)
+    rows = PIP_LIST.split("\n")
+    assert result.text.startswith("\n".join(rows[:2]) + "\n")
+
+
+def test_prose_code_logs_search_results_and_path_lists_are_not_listings(corpus_dir):
+    readme = (Path(__file__).parents[1] / "README.md").read_text()
+    assert not listing.looks_like(readme.splitlines(), lookup("Read"))
+    numbered = [f"{n:>6}\t{line}" for n, line in enumerate(
+        Path(listing.__file__).read_text().splitlines(), 1)]
+    assert not listing.looks_like(numbered, lookup("Read"))
+    paths = [row.split("\t")[0] for row in TSV.splitlines()[1:]]
+    assert not listing.looks_like(paths, lookup("Glob")), "path lists are the search planner's"
+    for case in ("grep-rn-express-req", "make-lua-link-error", "read-lodash-js",
+                 "pytest-click-verbose-all-green", "log-zookeeper-quorum"):
+        text = (corpus_dir / case / "output.txt").read_text(errors="replace")
+        assert not listing.looks_like(text.splitlines(), lookup("Bash")), case
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(which=st.sampled_from(range(len(ALL))), start=st.integers(0, 200),
+       length=st.integers(10, 1700), budget=st.integers(100, 3000))
+def test_any_slice_of_a_real_listing_fits_its_budget_and_clips_the_same_twice(
+        counter, which, start, length, budget):
+    rows = ALL[which].splitlines(keepends=True)
+    text = "".join(rows[start:start + length])
+    first = compress(text, tool="Bash", budget=budget, counter=counter)
+    assert counter.count(first.text) <= budget
+    assert compress(text, tool="Bash", budget=budget, counter=counter) == first
