@@ -76,6 +76,11 @@ def run(
     encoding: Encoding = typer.Option(Encoding.cl100k_base, "--encoding", "-e",
                                       envvar="HEADROOM_ENCODING",
                                       help="Tokenizer that counts the budget."),
+    fmt: str = typer.Option("text", "--format", "-f", envvar="HEADROOM_FORMAT",
+                            metavar="[text|markdown|json]",
+                            help="text: the output itself; markdown: a header line and the "
+                                 "output fenced (CI summaries); json: the output and its "
+                                 "figures, for harnesses."),
     no_store: bool = typer.Option(False, "--no-store",
                                   help="Keep no copy of clipped output (also HEADROOM_STORE=off); "
                                        "markers then say how to re-run instead."),
@@ -88,15 +93,29 @@ def run(
     if command is not None and not command:
         _fail("nothing to run after --", ExitStatus.USAGE)
     _check_kind(kind)
+    _check_format(fmt)
     prefetched = (ctx.obj or {}).get("stdin")
     data, status = (_run_command(command) if command
                     else (prefetched if prefetched is not None else _read_stdin(), None))
     options = dict(tool=tool or ("Bash" if command else None), budget=budget, kind=kind,
                    counter=_counter(encoding.value), exit_status=status)
-    result = _clip_and_store(data, options, None if no_store else _store())
-    write(result.text.encode("utf-8", "surrogateescape") if result.clipped else data)
+    result, store_id = _clip_and_store(data, options, None if no_store else _store())
+    if fmt == "text":
+        write(result.text.encode("utf-8", "surrogateescape") if result.clipped else data)
+    else:
+        from ..formats import wrap
+
+        write(wrap(fmt, result, result.text, tool=options["tool"], store_id=store_id,
+                   exit_status=status).encode("utf-8", "surrogateescape"))
     if status:
         raise typer.Exit(status)
+
+
+def _check_format(fmt: str) -> None:
+    from ..formats import FORMATS
+
+    if fmt not in FORMATS:
+        _fail(f"unknown --format {fmt!r}: use one of {', '.join(FORMATS)}", ExitStatus.USAGE)
 
 
 def _check_kind(kind: str) -> None:
@@ -133,7 +152,8 @@ def _run_command(command: List[str]) -> tuple[bytes, int]:
 
 
 def _clip_and_store(data: bytes, options: dict, store):
-    """compress(), with the marker naming the stored copy when one could be kept.
+    """compress(), with the marker naming the stored copy when one could be kept; returns the
+    result and the id of the stored copy (None when nothing was stored).
 
     The id is a hash of the bytes, so it is known before rendering; the bytes are written only
     when the marker names them. A store that cannot be written costs the marker its
@@ -143,23 +163,24 @@ def _clip_and_store(data: bytes, options: dict, store):
 
     text = _decode(data)
     if store is None:
-        return compress(text, **options)
+        return compress(text, **options), None
     from ..store import content_id
 
     item_id = content_id(data)
     result = compress(text, store_id=item_id, **options)
     # Stored when the output points to it; a clip that only dropped colour codes, or whose
     # marker was too big for the budget, names no id.
-    if result.clipped and item_id in result.text:
-        import time
+    if not (result.clipped and item_id in result.text):
+        return result, None
+    import time
 
-        try:
-            store.put(item_id, data, _retention(), time.time())
-        except OSError as err:
-            _warn(f"cannot keep the full output in {store.root} ({err.strerror or err}); "
-                  "the marker says how to re-run instead (--no-store silences this)")
-            result = compress(text, **options)
-    return result
+    try:
+        store.put(item_id, data, _retention(), time.time())
+    except OSError as err:
+        _warn(f"cannot keep the full output in {store.root} ({err.strerror or err}); "
+              "the marker says how to re-run instead (--no-store silences this)")
+        return compress(text, **options), None
+    return result, item_id
 
 
 def _decode(data: bytes) -> str:
