@@ -1,0 +1,152 @@
+"""The config file and where every setting comes from.
+
+    $HEADROOM_CONFIG, else $XDG_CONFIG_HOME/headroom/config.toml (~/.config/headroom/config.toml)
+
+    budget = 4000                 # default token budget
+    encoding = "cl100k_base"      # cl100k_base | o200k_base | estimate
+    format = "text"               # text | markdown | json
+    ledger = true                 # record runs for `headroom stats`
+
+    [store]
+    path = "~/.local/state/headroom/store"   # or "off"
+    max_bytes = "1G"
+    max_age_days = 14
+
+    [tools.Bash]                  # per-tool overrides (names or aliases)
+    budget = 6000
+    head_share = 0.6              # of the budget, for the head/tail clip
+    tail_share = 0.3
+
+Precedence: flags > HEADROOM_* environment variables > this file > built-in defaults.
+Reading the file is I/O, so the caller passes its text in; this module only parses and checks.
+"""
+
+from __future__ import annotations
+
+import re
+
+DEFAULTS = {
+    "budget": 4000,
+    "encoding": "cl100k_base",
+    "format": "text",
+    "ledger": True,
+    "store.path": None,  # None: $XDG_STATE_HOME/headroom/store
+    "store.max_bytes": "1G",
+    "store.max_age_days": 14,
+}
+ENV = {
+    "budget": "HEADROOM_BUDGET",
+    "encoding": "HEADROOM_ENCODING",
+    "format": "HEADROOM_FORMAT",
+    "ledger": "HEADROOM_LEDGER",
+    "store.path": "HEADROOM_STORE",
+    "store.max_bytes": "HEADROOM_STORE_MAX_BYTES",
+    "store.max_age_days": "HEADROOM_STORE_MAX_AGE_DAYS",
+}
+_CHOICES = {"encoding": ("cl100k_base", "o200k_base", "estimate"),
+            "format": ("text", "markdown", "json")}
+_TOOL_KEYS = {"budget": int, "head_share": float, "tail_share": float}
+
+
+class ConfigError(Exception):
+    """A broken config file: the message names the file and the line."""
+
+
+class Config:
+    def __init__(self, path: str | None = None, values: dict | None = None,
+                 tools: dict | None = None, lines: dict | None = None) -> None:
+        self.path = path
+        self.values = values or {}  # dotted key -> value, only what the file sets
+        self.tools = tools or {}  # canonical tool name -> {budget, head_share, tail_share}
+        self.lines = lines or {}  # dotted key -> line number in the file
+
+    def where(self, key: str) -> str:
+        return f"{self.path}:{self.lines[key]}" if key in self.lines else str(self.path)
+
+
+def parse(text: str, path: str) -> Config:
+    import tomllib
+
+    from .tools import lookup
+
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        raise ConfigError(f"{path}: {err}") from None
+    values, tools, lines = {}, {}, {}
+    for key, value in _flatten(data):
+        line = _line_of(text, key)
+        if key.startswith("tools."):
+            _, name, field = (key.split(".", 2) + [""])[:3]
+            tool = lookup(name).name
+            if field not in _TOOL_KEYS or tool == "generic":
+                raise ConfigError(f"{path}:{line}: unknown setting {key!r} (tools: "
+                                  f"Bash, Read, Grep, Glob, WebFetch; keys: {', '.join(_TOOL_KEYS)})")
+            tools.setdefault(tool, {})[field] = _check(key, value, _TOOL_KEYS[field], path, line)
+            lines[key] = line
+            continue
+        if key not in DEFAULTS:
+            raise ConfigError(f"{path}:{line}: unknown setting {key!r}; known: "
+                              f"{', '.join(DEFAULTS)}, tools.NAME.{{budget,head_share,tail_share}}")
+        values[key] = _check_value(key, value, path, line)
+        lines[key] = line
+    return Config(path, values, tools, lines)
+
+
+def _flatten(data: dict, prefix: str = ""):
+    for key, value in data.items():
+        dotted = f"{prefix}{key}"
+        if isinstance(value, dict):
+            yield from _flatten(value, dotted + ".")
+        else:
+            yield dotted, value
+
+
+def _line_of(text: str, dotted: str) -> int:
+    """The line that sets a dotted key (its last part, after its table's header)."""
+    *tables, leaf = dotted.split(".")
+    start = 0
+    if tables:
+        header = re.search(r"^[ \t]*\[\s*" + r"\s*\.\s*".join(re.escape(t) for t in tables)
+                           + r"\s*\]", text, re.M)
+        start = header.end() if header else 0
+    found = re.compile(r"^[ \t]*" + re.escape(leaf) + r"[ \t]*=", re.M).search(text, start)
+    return text.count("\n", 0, found.start() if found else start) + 1
+
+
+def _check_value(key: str, value, path: str, line: int):
+    if key == "budget":
+        return _check(key, value, int, path, line)
+    if key == "ledger":
+        return _check(key, value, bool, path, line)
+    if key in _CHOICES:
+        if value not in _CHOICES[key]:
+            raise ConfigError(f"{path}:{line}: {key} must be one of {', '.join(_CHOICES[key])}")
+        return value
+    if key == "store.max_age_days":
+        return _check(key, value, float, path, line)
+    if not isinstance(value, (str, int)) or isinstance(value, bool):
+        raise ConfigError(f"{path}:{line}: {key} must be a string")
+    return str(value)
+
+
+def _check(key: str, value, kind: type, path: str, line: int):
+    ok = isinstance(value, kind) and not (kind is not bool and isinstance(value, bool))
+    if kind is float and isinstance(value, int) and not isinstance(value, bool):
+        value, ok = float(value), True
+    if not ok or (kind in (int, float) and value < 0):
+        noun = {int: "a whole number ≥ 0", float: "a number ≥ 0", bool: "true or false"}[kind]
+        raise ConfigError(f"{path}:{line}: {key} must be {noun}")
+    if key.endswith("_share") and value > 1:
+        raise ConfigError(f"{path}:{line}: {key} must be between 0 and 1")
+    return value
+
+
+def resolve(key: str, config: Config, environ) -> tuple[object, str]:
+    """A setting's value and where it came from (no flags: the caller knows those)."""
+    env = ENV.get(key)
+    if env and environ.get(env, "").strip():
+        return environ[env], f"env {env}"
+    if key in config.values:
+        return config.values[key], config.where(key)
+    return DEFAULTS[key], "default"
