@@ -1,0 +1,52 @@
+"""The savings ledger: concurrent writers lose no rows; summaries add up; failures are quiet."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from headroom_cli.ledger import Run, record, summary
+
+WRITER = """
+import sys
+from headroom_cli.ledger import Run, record
+path, worker = sys.argv[1], int(sys.argv[2])
+for i in range(25):
+    assert record(path, Run("clip", tool="Bash", kind="log", input_tokens=1000 + worker,
+                            output_tokens=100, clipped=True, store_id=f"{worker:012x}"))
+"""
+
+
+def test_32_concurrent_writers_lose_no_rows(tmp_path):
+    path = str(tmp_path / "state" / "ledger.sqlite3")
+    writers = [subprocess.Popen([sys.executable, "-c", WRITER, path, str(n)]) for n in range(32)]
+    assert all(w.wait(timeout=120) == 0 for w in writers)
+    totals = summary(path)["totals"]
+    assert totals["runs"] == 32 * 25
+    assert totals["input_tokens"] == sum((1000 + n) * 25 for n in range(32))
+    assert totals["saved_tokens"] == totals["input_tokens"] - 32 * 25 * 100
+
+
+def test_summary_groups_by_tool_kind_and_day(tmp_path):
+    path = str(tmp_path / "ledger.sqlite3")
+    day = 86400.0
+    record(path, Run("clip", "Bash", "log", 5000, 900, True), now=10 * day)
+    record(path, Run("clip", "Grep", "search", 3000, 800, True), now=10 * day + 60)
+    record(path, Run("clip", "Bash", "other", 100, 100, False), now=12 * day)
+    record(path, Run("show", store_id="abc"), now=12 * day + 5)
+    result = summary(path)
+    assert result["by_tool"]["Bash"]["runs"] == 2
+    assert result["by_tool"]["Bash"]["saved_tokens"] == 5000 - 900
+    assert result["by_kind"]["search"]["input_tokens"] == 3000
+    assert result["totals"]["shows"] == 1 and result["totals"]["clipped"] == 2
+    assert len(result["by_period"]) == 2
+
+
+def test_an_unwritable_ledger_is_reported_not_raised(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    assert record(str(blocker / "ledger.sqlite3"), Run("clip")) is False
+
+
+def test_a_missing_ledger_summarises_to_zero(tmp_path):
+    assert summary(str(tmp_path / "none.sqlite3"))["totals"]["runs"] == 0
