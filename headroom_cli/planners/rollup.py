@@ -14,10 +14,12 @@ def split(path: str) -> list[str]:
 
 
 def roll_up(paths: list[str], label: Label, cost: Callable[[str], int],
-            room: int) -> list[tuple[str, list[int]]]:
+            room: int, rest: Label | None = None) -> list[tuple[str, list[int]]]:
     """Entries (label, member indexes into paths) ordered as the paths are, whose labels cost
     at most `room` when possible. The deepest folders roll up first (the fullest first within
-    a depth), so the top of the tree stays readable longest."""
+    a depth), so the top of the tree stays readable longest. With `rest` (the label of what
+    remains of a folder, "dir/ (150 more files)"), budget left over names the first members
+    of the biggest folders one by one."""
     groups: dict[str, list[int]] = {}
     for index, path in enumerate(paths):
         groups.setdefault(path, []).append(index)
@@ -37,8 +39,36 @@ def roll_up(paths: list[str], label: Label, cost: Callable[[str], int],
             used += cost(text[folder])
             if used <= room:
                 break
-    order = sorted(groups, key=lambda key: groups[key][0])
-    return [(text[key], groups[key]) for key in order]
+    entries = [(text[key], groups[key]) for key in groups]
+    if rest is not None:
+        entries = _spend_leftover(entries, groups, paths, label, rest, cost, room - used)
+    return sorted(entries, key=lambda entry: entry[1][0])
+
+
+def _spend_leftover(entries, groups, paths, label, rest, cost, leftover):
+    """Name the first members of the biggest folders individually while the budget lasts."""
+    folders = sorted((key for key in groups if len(groups[key]) > 1),
+                     key=lambda key: (-len(groups[key]), groups[key][0]))
+    result = [entry for entry in entries if len(entry[1]) == 1]
+    for folder in folders:
+        members = groups[folder]
+        named, spent = [], 0
+        current = cost(label(folder, members))
+        while len(named) + 1 < len(members):
+            candidate = members[len(named)]
+            single = cost(label(paths[candidate], [candidate]))
+            remainder = cost(rest(folder, members[len(named) + 1:]))
+            step = spent + single + remainder - current
+            if step > leftover:
+                break
+            named.append(candidate)
+            spent += single
+            current = remainder
+        leftover -= spent + (current - cost(label(folder, members)) if named else 0)
+        result += [(label(paths[i], [i]), [i]) for i in named]
+        remaining = members[len(named):]
+        result.append((rest(folder, remaining) if named else label(folder, members), remaining))
+    return result
 
 
 def _deepest_folders(groups: dict[str, list[int]]) -> list[tuple[str, list[str]]]:

@@ -302,7 +302,13 @@ def _rolled_up(files: list[FileHits], rows: list[str], lines: Lines, room: int, 
         counts = f"{len(hits):,} files" + ("" if parsed.file_list else f", {matches:,} matches")
         return f"{key or './'} ({counts})"
 
-    entries = roll_up([f.path for f in files], label, costs.note, room)
+    def rest(key: str, members: list[int]) -> str:
+        matches = sum(len(files[i].matches) for i in members)
+        counts = f"{len(members):,} more files" + ("" if parsed.file_list
+                                                   else f", {matches:,} matches")
+        return f"{key or './'} ({counts})"
+
+    entries = roll_up([f.path for f in files], label, costs.note, room, rest)
     items = [Note(entry) for entry, _ in entries] + [_keep_line(i, rows, lines) for i in strays]
     total = sum(len(f.matches) for f in files)
     what = "paths" if parsed.file_list else "matched lines"
