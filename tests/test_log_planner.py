@@ -1,0 +1,411 @@
+"""The log planner: keep every error with its trace, dedup every warning, within the budget.
+
+Inputs are small real-looking logs written here; expected numbers are counted from the inputs,
+never copied from the planner's output. The corpus tests check the needles a person debugging
+looks for at budget 4000.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from headroom_cli.clean import clean
+from headroom_cli.fit import fit
+from headroom_cli.plan import Gap, Keep, Lines, Note
+from headroom_cli.planners import log
+from headroom_cli.render import Context
+from headroom_cli.tokens import load_counter
+from headroom_cli.tools import lookup
+
+CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+
+
+@pytest.fixture(scope="module")
+def cl100k():
+    return load_counter("cl100k_base")
+
+
+def clip(text: str, budget: int, counter, tool: str = "Bash") -> tuple[object, str]:
+    """The log planner through the exact token check, as the CLI runs it."""
+    lines = Lines(text)
+    return fit(text, lines, log.plan, budget, counter, Context(lookup(tool)))
+
+
+def sniff(text: str, tool: str) -> bool:
+    return log.looks_like(text.splitlines(), lookup(tool))
+
+
+def check_plan_shape(plan, text: str) -> None:
+    """Keeps and gaps tile the text in order; the omitted count is the gaps' line count."""
+    position, omitted = 0, 0
+    for item in plan.items:
+        if isinstance(item, Note):
+            continue
+        assert item.start == position
+        position = item.end
+        if isinstance(item, Gap):
+            omitted += item.last_line - item.first_line + 1
+    assert position == len(text)
+    assert plan.omitted_lines == omitted
+
+
+# ------------------------------------------------------------------------------ test runners
+
+PYTEST_FAILURE = "\n".join([
+    "============================= test session starts ==============================",
+    "platform linux -- Python 3.11.7, pytest-8.0.0, pluggy-1.4.0",
+    "rootdir: /home/dev/calc",
+    "collected 412 items",
+    "",
+    *[f"tests/test_module_{i:02d}.py {'.' * 40}{' ' * 20}[{i * 2:3d}%]" for i in range(45)],
+    "tests/test_calc.py ....F.......                                          [ 95%]",
+    "",
+    "=================================== FAILURES ===================================",
+    "_________________________________ test_divide __________________________________",
+    "",
+    "    def test_divide():",
+    "        calc = Calculator()",
+    ">       assert calc.divide(6, 3) == 2",
+    "E       assert 2.5 == 2",
+    "E        +  where 2.5 = <bound method Calculator.divide>(6, 3)",
+    "",
+    "tests/test_calc.py:14: AssertionError",
+    "=========================== short test summary info ============================",
+    "FAILED tests/test_calc.py::test_divide - assert 2.5 == 2",
+    "========================= 1 failed, 411 passed in 3.21s =========================",
+]) + "\n"
+
+
+def test_pytest_failure_keeps_the_failure_and_the_summaries(cl100k):
+    plan, out = clip(PYTEST_FAILURE, 400, cl100k)
+    assert plan.kind == "log" and plan.omitted_lines > 0
+    for needle in ("E       assert 2.5 == 2", "tests/test_calc.py:14: AssertionError",
+                   "FAILED tests/test_calc.py::test_divide - assert 2.5 == 2",
+                   "1 failed, 411 passed in 3.21s", "collected 412 items",
+                   ">       assert calc.divide(6, 3) == 2"):
+        assert needle in out
+    assert cl100k.count(out) <= 400
+    check_plan_shape(plan, PYTEST_FAILURE)
+
+
+def test_pytest_output_is_sniffed_as_log_for_shell_tools_only():
+    assert sniff(PYTEST_FAILURE, "Bash")
+    # A Read of the same text is not a log file: its lines are not log records.
+    assert not sniff(PYTEST_FAILURE, "Read")
+
+
+def test_all_green_pytest_run_still_plans_as_log(cl100k):
+    lines = ["============================= test session starts ==============================",
+             "collecting ... collected 1500 items", ""]
+    lines += [f"tests/test_api.py::test_case_{i} PASSED{' ' * 30}[{i * 100 // 1500:3d}%]"
+              for i in range(1500)]
+    lines += ["", "============================= 1500 passed in 9.87s ============================="]
+    text = "\n".join(lines) + "\n"
+    assert sniff(text, "Bash")
+    plan, out = clip(text, 600, cl100k)
+    assert plan.kind == "log"
+    assert "collecting ... collected 1500 items" in out
+    assert "1500 passed in 9.87s" in out
+    assert lines[-3] in out  # the last test line: the run completed
+    assert "omitted errors" not in out  # nothing failed, nothing to count
+    assert cl100k.count(out) <= 600
+
+
+def test_unittest_failure_report_keeps_header_exception_and_innermost_frame(cl100k):
+    verbose = [f"test_case_{i} (tests.test_more.Cases.test_case_{i}) ... ok" for i in range(600)]
+    report = [
+        "======================================================================",
+        "ERROR: test_empty (tests.test_more.FirstTests.test_empty)",
+        "----------------------------------------------------------------------",
+        "Traceback (most recent call last):",
+        '  File "/src/tests/test_more.py", line 132, in test_empty',
+        "    mi.first([])",
+        '  File "/src/more_itertools/more.py", line 272, in first',
+        "    raise ValueError.with_message(",
+        "AttributeError: type object 'ValueError' has no attribute 'with_message'",
+        "",
+        "----------------------------------------------------------------------",
+        "Ran 601 tests in 2.512s",
+        "",
+        "FAILED (errors=1)",
+    ]
+    text = "\n".join(verbose + report) + "\n"
+    plan, out = clip(text, 500, cl100k)
+    for needle in ("ERROR: test_empty (tests.test_more.FirstTests.test_empty)",
+                   "AttributeError: type object 'ValueError' has no attribute 'with_message'",
+                   'File "/src/more_itertools/more.py", line 272, in first',
+                   "Ran 601 tests in", "FAILED (errors=1)"):
+        assert needle in out
+    assert cl100k.count(out) <= 500
+
+
+# ------------------------------------------------------------------------------ compilers
+
+def rustc_log(unresolved: int) -> str:
+    blocks = []
+    for i in range(unresolved):
+        blocks += [
+            "error[E0432]: unresolved import `crate::sorting`",
+            f"  --> src/sorting/sort_{i}.rs:{20 + i}:16",
+            "   |",
+            f"{20 + i} |     use crate::sorting::is_sorted;",
+            "   |                ^^^^^^^ could not find `sorting` in the crate root",
+            "",
+        ]
+        if i == unresolved // 2:
+            blocks += [
+                "error[E0308]: mismatched types",
+                " --> src/sorting/bubble_sort.rs:6:22",
+                "  |",
+                "6 |     let mut n: i32 = arr.len();",
+                "  |                ---   ^^^^^^^^^ expected `i32`, found `usize`",
+                "",
+            ]
+    blocks += ["error: aborting due to 41 previous errors", "",
+               "Some errors have detailed explanations: E0308, E0432.",
+               "For more information about an error, try `rustc --explain E0308`."]
+    return "\n".join(blocks) + "\n"
+
+
+def test_rustc_keeps_the_rare_error_and_counts_the_flood_by_code(cl100k):
+    text = rustc_log(40)
+    plan, out = clip(text, 500, cl100k)
+    assert "error[E0308]: mismatched types" in out
+    assert " --> src/sorting/bubble_sort.rs:6:22" in out
+    assert "For more information about an error, try `rustc --explain E0308`." in out
+    unresolved_in = text.count("error[E0432]")
+    unresolved_out = out.count("error[E0432]")
+    assert 0 < unresolved_out < unresolved_in
+    assert f"E0432 ×{unresolved_in - unresolved_out}" in out
+    assert cl100k.count(out) <= 500
+    check_plan_shape(plan, text)
+
+
+GCC_LINK = "\n".join([
+    *[f"gcc -Wall -O2 -Wextra -Wshadow -Wundef -std=gnu99 -DLUA_COMPAT_5_3 -c -o l{name}.o "
+      f"l{name}.c -I/usr/include/lua -fPIC -fno-common -march=native" for name in
+      ("api", "code", "ctype", "debug", "do", "dump", "func", "gc", "lex", "mem", "object",
+       "opcodes", "parser", "state", "string", "table", "tm", "undump", "vm", "zio")],
+    "lauxlib.c:988:16: warning: no previous prototype for 'luaL_getsubtab' [-Wmissing-prototypes]",
+    "  988 | LUALIB_API int luaL_getsubtab (lua_State *L, int idx, const char *fname) {",
+    "      |                ^~~~~~~~~~~~~~",
+    "ar rc liblua.a lapi.o lcode.o lctype.o ldebug.o ldo.o ldump.o lfunc.o lgc.o llex.o",
+    "gcc -o lua -Wl,-E lua.o liblua.a -lm -ldl",
+    "/usr/bin/ld: lua.o: in function `msghandler':",
+    "lua.c:(.text+0xc4): undefined reference to `luaL_traceback'",
+    "/usr/bin/ld: liblua.a(linit.o): in function `luaL_openselectedlibs':",
+    "linit.c:(.text+0x2a): undefined reference to `luaL_getsubtable'",
+    "/usr/bin/ld: liblua.a(loadlib.o): in function `luaopen_package':",
+    "loadlib.c:(.text+0xddd): undefined reference to `luaL_getsubtable'",
+    "collect2: error: ld returned 1 exit status",
+    "make: *** [makefile:125: lua] Error 1",
+    "make: Target 'all' not remade because of errors.",
+]) + "\n"
+
+
+def test_gcc_link_failure_keeps_every_undefined_reference(cl100k):
+    plan, out = clip(GCC_LINK, 600, cl100k)
+    undefined = [line for line in GCC_LINK.splitlines() if "undefined reference" in line]
+    assert len(undefined) == 3
+    for line in undefined:
+        assert line in out
+    for needle in ("collect2: error: ld returned 1 exit status",
+                   "make: *** [makefile:125: lua] Error 1",
+                   "make: Target 'all' not remade because of errors.",
+                   "warning: no previous prototype for 'luaL_getsubtab'",
+                   "/usr/bin/ld: lua.o: in function `msghandler':"):  # leading context
+        assert needle in out
+    assert cl100k.count(out) <= 600
+
+
+# ------------------------------------------------------------------------------ java
+
+def java_trace(frames: int) -> str:
+    lines = [f"[INFO] Compiling module {i} of 120" for i in range(120)]
+    lines.append('Exception in thread "main" java.lang.IllegalStateException: Failed to start')
+    lines += [f"\tat org.example.boot.Starter.step{i}(Starter.java:{100 + i})"
+              for i in range(frames)]
+    lines.append("Caused by: java.io.UncheckedIOException: Could not open config")
+    lines += [f"\tat org.example.config.Loader.load{i}(Loader.java:{40 + i})" for i in range(30)]
+    lines.append("\t... 12 more")
+    lines.append("Caused by: java.net.ConnectException: Connection refused (Connection refused)")
+    lines.append("\tat java.base/sun.nio.ch.Net.connect0(Native Method)")
+    lines.append("\tat java.base/sun.nio.ch.Net.connect(Net.java:579)")
+    lines.append("\t... 57 more")
+    lines += [f"[INFO] Shutdown hook {i} finished" for i in range(80)]
+    return "\n".join(lines) + "\n"
+
+
+def test_java_caused_by_chain_keeps_the_root_cause_and_its_frame(cl100k):
+    text = java_trace(500)
+    plan, out = clip(text, 700, cl100k)
+    for needle in ("java.lang.IllegalStateException: Failed to start",
+                   "Caused by: java.io.UncheckedIOException: Could not open config",
+                   "Caused by: java.net.ConnectException: Connection refused",
+                   "at java.base/sun.nio.ch.Net.connect0(Native Method)"):
+        assert needle in out
+    # The 500-frame trace cannot fit: its start and end stay, its middle is a gap.
+    assert "Starter.step0(" in out and "Starter.step499(" in out
+    assert "Starter.step250(" not in out
+    assert cl100k.count(out) <= 700
+    check_plan_shape(plan, text)
+
+
+# ------------------------------------------------------------------------------ lint floods
+
+def lint_flood(per_rule: dict[str, int], rare_at: int) -> str:
+    messages = {"S101": "Use of `assert` detected",
+                "ANN001": "Missing type annotation for function argument `value`",
+                "D103": "Missing docstring in public function"}
+    lines, index = [], 0
+    for rule, count in per_rule.items():
+        for _ in range(count):
+            lines.append(f"tests/test_mod{index % 40}.py:{index + 1}:{index % 9 + 1}: "
+                         f"{rule} {messages[rule]}")
+            index += 1
+    lines.insert(rare_at, "src/pkg/utils.py:157:12: F821 Undefined name `sequence`")
+    total = sum(per_rule.values()) + 1
+    lines += [f"Found {total} errors.", "[*] 93 fixable with the `--fix` option."]
+    return "\n".join(lines) + "\n"
+
+
+def test_lint_flood_keeps_the_one_rare_error_and_counts_the_rest_by_rule(cl100k):
+    text = lint_flood({"S101": 1203, "ANN001": 802, "D103": 300}, rare_at=1500)
+    plan, out = clip(text, 500, cl100k)
+    assert "src/pkg/utils.py:157:12: F821 Undefined name `sequence`" in out
+    assert "Found 2306 errors." in out
+    assert "[*] 93 fixable with the `--fix` option." in out
+    for rule in ("S101", "ANN001", "D103"):
+        diagnostic = re.compile(rf"^\S+\.py:\d+:\d+: {rule} ", re.MULTILINE)
+        omitted = len(diagnostic.findall(text)) - len(diagnostic.findall(out))
+        assert f"{rule} ×{omitted:,}" in out
+    assert cl100k.count(out) <= 500
+
+
+def test_ruff_full_format_rule_line_is_an_error_with_its_location(cl100k):
+    frame = ["  |", "5 | def handler(value):", "  |     ^^^^^^^", ""]
+    blocks = []
+    for i in range(200):
+        blocks += [f"D103 Missing docstring in public function", f"  --> src/mod{i}.py:5:5", *frame]
+    blocks[900:900] = ["F821 Undefined name `sequence`", "   --> src/requests/utils.py:157:12",
+                       *frame]
+    text = "\n".join(blocks + ["Found 201 errors."]) + "\n"
+    assert sniff(text, "Bash")
+    plan, out = clip(text, 400, cl100k)
+    assert "F821 Undefined name `sequence`\n   --> src/requests/utils.py:157:12" in out
+    assert "Found 201 errors." in out
+
+
+# ------------------------------------------------------------------------------ dedup
+
+def test_repeated_warning_is_kept_once_with_its_exact_count(cl100k):
+    lines = ["Building project..."]
+    for i in range(500):
+        lines.append(f"src/mod{i % 37}.c:{i + 10}:5: warning: unused variable 'tmp' "
+                     "[-Wunused-variable]")
+        lines.append(f"cc -c src/mod{i % 37}.c -o build/mod{i % 37}.o -O2 -Wall")
+    lines.append("src/main.c:88:3: warning: implicit declaration of function 'frob' "
+                 "[-Wimplicit-function-declaration]")
+    lines.append("Build finished with warnings.")
+    text = "\n".join(lines) + "\n"
+    repeats = sum(1 for line in lines if "unused variable 'tmp'" in line)
+    plan, out = clip(text, 500, cl100k)
+    first = lines[1]
+    assert f"{first}  (×{repeats})" in out
+    assert "implicit declaration of function 'frob'" in out  # a different warning: its own line
+    assert cl100k.count(out) <= 500
+
+
+def test_identical_errors_keep_first_and_last_and_count_the_rest(cl100k):
+    lines = []
+    for i in range(200):
+        lines.append(f"2015-07-29 19:{i // 60:02d}:{i % 60:02d},413 - INFO  [Worker:{i}] - "
+                     f"heartbeat {i} ok")
+        lines.append(f"2015-07-29 19:{i // 60:02d}:{i % 60:02d},500 - ERROR [Handler-{1000 + i}]"
+                     " - Unexpected exception causing shutdown while sock still open")
+    text = "\n".join(lines) + "\n"
+    assert sniff(text, "Read")  # every line is a log record
+    plan, out = clip(text, 500, cl100k, tool="Read")
+    errors = [line for line in lines if " ERROR " in line]
+    assert errors[0] in out and errors[-1] in out
+    kept = sum(1 for line in errors if line in out)
+    assert f"Unexpected exception causing shutdown while sock… ×{len(errors) - kept}" in out
+    assert cl100k.count(out) <= 500
+
+
+# ------------------------------------------------------------------------------ sniffing
+
+def test_prose_that_mentions_errors_is_not_a_log_when_read():
+    prose = "\n".join(
+        [f"Section {i}. An error in the configuration can lead to surprising behaviour, and "
+         "error handling deserves care.\nError: this prefix is printed when something fails."
+         for i in range(100)]) + "\n"
+    assert not sniff(prose, "Read")
+    assert not sniff(prose, "WebFetch")
+
+
+def test_a_log_file_is_sniffed_when_read():
+    records = "\n".join(f"2024-03-0{i % 9 + 1}T10:00:{i % 60:02d}.123Z INFO  api: served /x "
+                        f"in {i} ms" for i in range(50)) + "\n"
+    assert sniff(records, "Read")
+    json_lines = "\n".join('{"ts": %d, "level": "info", "msg": "tick"}' % i
+                           for i in range(50)) + "\n"
+    assert sniff(json_lines, "Read")
+
+
+def test_source_code_read_through_the_shell_is_not_a_log():
+    code = "\n".join(["def parse(value):", "    try:", "        return int(value)",
+                      "    except ValueError:", "        logger.error('bad value %r', value)",
+                      "        raise ValueError('not a number')"] * 30) + "\n"
+    assert not sniff(code, "Bash")
+
+
+# ------------------------------------------------------------------------------ edges
+
+def test_crlf_log_keeps_its_error(cl100k):
+    text = "\r\n".join([f"step {i} done" for i in range(300)] +
+                       ["error: could not open 'config.yml'", "Build failed."]) + "\r\n"
+    plan, out = clip(clean(text), 200, cl100k)
+    assert "error: could not open 'config.yml'" in out
+    assert cl100k.count(out) <= 200
+
+
+def test_output_that_fits_is_kept_whole(cl100k):
+    text = PYTEST_FAILURE
+    plan = log.plan(text, Lines(text), 10_000, cl100k, lookup("Bash"))
+    assert plan.omitted_lines == 0
+    assert [item for item in plan.items if isinstance(item, Keep)] == [Keep(0, len(text))]
+
+
+def test_too_few_lines_declines(cl100k):
+    assert log.plan("error: x\n", Lines("error: x\n"), 500, cl100k, lookup("Bash")) is None
+
+
+# ------------------------------------------------------------------------------ corpus
+
+def corpus_log_cases() -> list[str]:
+    if not CORPUS.is_dir():
+        return []
+    return sorted(case.name for case in CORPUS.iterdir()
+                  if (case / "meta.json").is_file()
+                  and json.loads((case / "meta.json").read_text())["kind"] == "log")
+
+
+@pytest.mark.parametrize("case", corpus_log_cases())
+def test_corpus_needles_survive_at_4000(case, cl100k):
+    meta = json.loads((CORPUS / case / "meta.json").read_text())
+    raw = (CORPUS / case / "output.txt").read_bytes().decode("utf-8", "surrogateescape")
+    text = clean(raw)
+    assert sniff(text, meta["tool"])
+    for budget in (4000, 1000):
+        plan, out = clip(text, budget, cl100k, tool=meta["tool"])
+        assert cl100k.count(out) <= budget
+        if plan.omitted_lines:
+            assert re.search(r"omitted", out)
+        if budget == 4000:
+            missing = [n["text"] for n in meta["needles"] if n["text"] not in out]
+            assert not missing
