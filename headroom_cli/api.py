@@ -39,7 +39,7 @@ class Result:
         return count_large(self.counter, [self.text]) if self.clipped else self.input_tokens
 
 
-def compress(text: str, *, tool: str | None = "Bash", budget: int = DEFAULT_BUDGET,
+def compress(text: str, *, tool: str | tools.Tool | None = "Bash", budget: int = DEFAULT_BUDGET,
              kind: str = "auto", encoding: str = DEFAULT_ENCODING,
              counter: Counter | None = None, store_id: str | None = None,
              exit_status: int | None = None) -> Result:
@@ -54,7 +54,8 @@ def compress(text: str, *, tool: str | None = "Bash", budget: int = DEFAULT_BUDG
         return Result(text, "passthrough", False, (), counter.name, text, counter)
     if counter.prefix_chars(text, budget) >= len(text):
         return Result(text, "passthrough", False, (), counter.name, text, counter)
-    return clip(text, tools.lookup(tool), budget, kind, counter, store_id, exit_status)
+    row = tool if isinstance(tool, tools.Tool) else tools.lookup(tool)
+    return clip(text, row, budget, kind, counter, store_id, exit_status)
 
 
 def _fits_by_size(text: str, budget: int) -> bool:

@@ -83,7 +83,7 @@ def parse(text: str, path: str) -> Config:
                 raise ConfigError(f"{path}:{line}: unknown setting {key!r} (tools: "
                                   f"Bash, Read, Grep, Glob, WebFetch; keys: {', '.join(_TOOL_KEYS)})")
             tools.setdefault(tool, {})[field] = _check(key, value, _TOOL_KEYS[field], path, line)
-            lines[key] = line
+            lines[f"tools.{tool}.{field}"] = line
             continue
         if key not in DEFAULTS:
             raise ConfigError(f"{path}:{line}: unknown setting {key!r}; known: "

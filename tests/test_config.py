@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import json
+import os
+import pathlib
+import subprocess
+import sys
+
 import pytest
 
 from headroom_cli.config import DEFAULTS, ConfigError, parse, resolve
@@ -24,7 +30,7 @@ def test_values_tools_and_lines_are_read():
     assert config.values == {"budget": 6000, "encoding": "estimate", "store.max_age_days": 3.0}
     assert config.tools == {"Bash": {"budget": 8000, "head_share": 0.5}}
     assert config.where("store.max_age_days") == "/cfg.toml:5"
-    assert config.where("tools.bash.head_share") == "/cfg.toml:9"
+    assert config.where("tools.Bash.head_share") == "/cfg.toml:9"
 
 
 @pytest.mark.parametrize("text, line, words", [
@@ -52,3 +58,89 @@ def test_precedence_env_over_file_over_default():
     assert resolve("budget", config, {"HEADROOM_BUDGET": "123"}) == ("123", "env HEADROOM_BUDGET")
     assert resolve("budget", config, {}) == (6000, "/cfg.toml:1")
     assert resolve("format", config, {}) == (DEFAULTS["format"], "default")
+
+
+# --------------------------------------------------------------------------- through the CLI
+
+
+
+def headroom(args, data: bytes, env: dict):
+    full = {"PATH": os.environ["PATH"], "HOME": env["HOME"], **env}
+    return subprocess.run([sys.executable, "-m", "headroom_cli", *args], input=data,
+                          capture_output=True, env=full, timeout=120)
+
+
+
+
+@pytest.fixture
+def home(tmp_path):
+    config = tmp_path / "config" / "headroom" / "config.toml"
+    config.parent.mkdir(parents=True)
+    env = {"HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path / "config"),
+           "XDG_STATE_HOME": str(tmp_path / "state"), "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    return config, env
+
+
+NUMBERS = b"".join(b"%d\n" % i for i in range(1, 2001))
+
+
+def test_the_config_budget_applies_on_both_paths(home):
+    config, env = home
+    config.write_text("budget = 80\n")
+    clipped = headroom([], NUMBERS, env)
+    assert clipped.returncode == 0 and b"headroom" in clipped.stdout
+    small = headroom([], b"1\n2\n", env)  # the pass-through reads the config too
+    assert small.stdout == b"1\n2\n"
+
+
+def test_flags_and_environment_beat_the_config(home):
+    config, env = home
+    config.write_text("budget = 80\n")
+    assert headroom(["--budget", "0"], NUMBERS, env).stdout == NUMBERS
+    assert headroom([], NUMBERS, {**env, "HEADROOM_BUDGET": "0"}).stdout == NUMBERS
+
+
+def test_a_per_tool_budget_applies_to_that_tool_only(home):
+    config, env = home
+    config.write_text("budget = 80\n[tools.Grep]\nbudget = 0\n")
+    assert headroom(["--tool", "grep"], NUMBERS, env).stdout == NUMBERS
+    assert b"headroom" in headroom(["--tool", "Read"], NUMBERS, env).stdout
+
+
+def test_a_broken_config_is_one_line_and_status_1(home):
+    config, env = home
+    config.write_text("budget = 80\nbudgte = 3\n")
+    run = headroom([], b"hi\n", env)
+    assert run.returncode == 1 and run.stdout == b""
+    message = run.stderr.decode().strip()
+    assert "\n" not in message and f"{config}:2" in message
+
+
+def test_headroom_config_names_each_source(home):
+    config, env = home
+    config.write_text("encoding = \"estimate\"\n")
+    run = headroom(["config", "--json"], b"", {**env, "HEADROOM_BUDGET": "900"})
+    settings = json.loads(run.stdout)["settings"]
+    assert settings["budget"] == {"value": "900", "source": "env HEADROOM_BUDGET"}
+    assert settings["encoding"] == {"value": "estimate", "source": f"{config}:1"}
+    assert settings["format"]["source"] == "default"
+
+
+def test_clips_and_shows_are_recorded_in_the_ledger(home):
+    _, env = home
+    env = {**env, "HEADROOM_BUDGET": "100"}
+    out = headroom([], NUMBERS, env).stdout.decode()
+    store_id = out.split("headroom show ")[1].split()[0]
+    headroom(["show", store_id, "--lines", "1:2"], b"", env)
+    totals = json.loads(headroom(["stats", "--json"], b"", env).stdout)["totals"]
+    assert totals["runs"] == 1 and totals["clipped"] == 1 and totals["shows"] == 1
+    assert totals["output_tokens"] <= 100 < totals["input_tokens"]
+
+
+def test_the_ledger_can_be_turned_off(home):
+    _, env = home
+    env = {**env, "HEADROOM_BUDGET": "100", "HEADROOM_LEDGER": "off"}
+    headroom([], NUMBERS, env)
+    assert not (pathlib.Path(env["XDG_STATE_HOME"]) / "headroom" / "ledger.sqlite3").exists()
+
+

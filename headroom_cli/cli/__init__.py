@@ -13,10 +13,12 @@ import os
 import sys
 
 # Subcommands take everything after them, `--` included; only the filter wraps a command.
-SUBCOMMANDS = ("show", "store")
+SUBCOMMANDS = ("show", "store", "init", "hook", "config", "stats")
 DEFAULT_BUDGET = 4000
+# Set by the shell completion scripts (completions/): the full app answers, whatever stdin holds.
+COMPLETE_VAR = "_HEADROOM_COMPLETE"
 # The filter options the pass-through understands; anything else goes to the full parser.
-_VALUED = {"--budget": "budget", "-b": "budget", "--tool": None, "-t": None,
+_VALUED = {"--budget": "budget", "-b": "budget", "--tool": "tool", "-t": "tool",
            "--encoding": "encoding", "-e": "encoding"}
 _FLAGS = {"--no-store"}
 
@@ -29,8 +31,9 @@ def main(argv: list[str] | None = None) -> None:
         split = args.index("--")
         args, command = args[:split], args[split + 1:]
     stdin = None
-    if command is None:
-        budget = _plain_filter_budget(args, os.environ)
+    settings = config()
+    if command is None and not os.environ.get(COMPLETE_VAR):
+        budget = _plain_filter_budget(args, os.environ, settings)
         if budget is not None and sys.stdin is not None and not sys.stdin.isatty():
             stdin = _read_all()
             if stdin is not None and (budget == 0 or len(stdin) <= budget):
@@ -41,9 +44,12 @@ def main(argv: list[str] | None = None) -> None:
     run_app(args, command, stdin)
 
 
-def _plain_filter_budget(args: list[str], environ) -> int | None:
+def _plain_filter_budget(args: list[str], environ, settings=None) -> int | None:
     """The budget when args are only plain filter options (else None: let typer parse them)."""
-    values = {"budget": environ.get("HEADROOM_BUDGET") or str(DEFAULT_BUDGET),
+    if settings is not None and settings.values.get("format", "text") != "text" \
+            or environ.get("HEADROOM_FORMAT", "text") != "text":
+        return None  # a wrapped format is never a plain pass-through
+    values = {"budget": None, "tool": environ.get("HEADROOM_TOOL"),
               "encoding": environ.get("HEADROOM_ENCODING") or "cl100k_base"}
     position = 0
     while position < len(args):
@@ -63,10 +69,68 @@ def _plain_filter_budget(args: list[str], environ) -> int | None:
             values[_VALUED[name]] = value
     from ..tokens import ENCODINGS
 
-    budget = values["budget"].strip()
+    budget = (values["budget"] or environ.get("HEADROOM_BUDGET")
+              or str(configured_budget(settings, values["tool"]))).strip()
     if not budget.isdigit() or values["encoding"] not in ENCODINGS:
         return None
     return int(budget)
+
+
+def configured_budget(settings, tool: str | None) -> int:
+    """The config file's budget for this tool, else its default budget, else the built-in."""
+    if settings is None:
+        return DEFAULT_BUDGET
+    if settings.tools:
+        from ..tools import lookup
+
+        override = settings.tools.get(lookup(tool).name, {}).get("budget")
+        if override is not None:
+            return override
+    return settings.values.get("budget", DEFAULT_BUDGET)
+
+
+_CONFIG: list = []
+
+
+def config_path(environ) -> str:
+    """$HEADROOM_CONFIG, else $XDG_CONFIG_HOME/headroom/config.toml."""
+    if environ.get("HEADROOM_CONFIG"):
+        return os.path.expanduser(environ["HEADROOM_CONFIG"])
+    base = environ.get("XDG_CONFIG_HOME", "")
+    if not os.path.isabs(base):  # the XDG spec says to ignore a relative path
+        base = os.path.join(os.path.expanduser("~"), ".config")
+    return os.path.join(base, "headroom", "config.toml")
+
+
+def config():
+    """The config file's settings (None when there is none), read once per run. A broken file
+    ends the run: one line naming the file and the line, exit status 1."""
+    if not _CONFIG:
+        _CONFIG.append(_read_config(config_path(os.environ)))
+    return _CONFIG[0]
+
+
+def _read_config(path: str):
+    try:
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+    except FileNotFoundError:
+        return None
+    except (OSError, UnicodeDecodeError) as err:
+        _die(f"cannot read {path}: {getattr(err, 'strerror', None) or err}")
+    from ..config import ConfigError, parse
+
+    try:
+        return parse(text, path)
+    except ConfigError as err:
+        _die(str(err))
+
+
+def _die(message: str) -> None:
+    from ..status import ExitStatus
+
+    print(f"headroom: {message}", file=sys.stderr)
+    sys.exit(ExitStatus.ERROR)
 
 
 def _read_all() -> bytes | None:

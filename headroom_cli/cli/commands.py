@@ -15,14 +15,15 @@ from typing import List, NoReturn, Optional
 import typer
 
 from .. import __version__
-from . import quiet_broken_pipe, write
+from . import COMPLETE_VAR, quiet_broken_pipe, write
 from ..status import EXIT_STATUS_HELP, ExitStatus
 
 HELP = f"""Clip a tool's output to a token budget before it enters an LLM agent's context.
 
-Reads stdin (or runs CMD after --), sniffs its shape (search results, build/test log, other),
-keeps what a person debugging would look for, and replaces whatever it drops with a marker that
-says how much was dropped and how to get it back. Output that fits passes through unchanged.
+Reads stdin (or runs CMD after --), sniffs its shape (search results, a diff, JSON, source code,
+a build/test log, a listing, other: see --kind), keeps what a person debugging would look for,
+and replaces whatever it drops with a marker that says how much was dropped and how to get it
+back. Output that fits passes through unchanged.
 Whatever is dropped is kept whole in a private local store ($HEADROOM_STORE, else
 $XDG_STATE_HOME/headroom/store) under the id the marker names; `headroom show ID` prints it.
 
@@ -55,6 +56,48 @@ app = typer.Typer(
 )
 
 
+# --- shell completion: the scripts in completions/ call back with $_HEADROOM_COMPLETE set ------
+# Options whose type is a fixed set (an Enum, a click.Choice) complete their values on their own;
+# these callbacks serve options that take any string but have known values. Each imports what it
+# needs only when asked, so none of this costs a normal run anything.
+
+def _complete_tool(incomplete: str) -> List[tuple]:
+    from ..tools import known_names, lookup
+
+    return [(name, "" if lookup(name).name == name else f"alias of {lookup(name).name}")
+            for name in known_names()]
+
+
+def _complete_kind(incomplete: str) -> List[str]:
+    from ..sniff import KINDS
+
+    return ["auto", *KINDS]
+
+
+def _complete_format(incomplete: str) -> List[str]:
+    from ..formats import FORMATS
+
+    return list(FORMATS)
+
+
+def _complete_agent(incomplete: str) -> List[tuple]:
+    from ..agents import AGENTS
+
+    return list(AGENTS.items())
+
+
+def _complete_id(incomplete: str) -> List[tuple]:
+    # Newest first; the help (size and time) shows in zsh and fish menus.
+    import time
+
+    store = _store()
+    if store is None:
+        return []
+    return [(entry.id, f"{entry.size:,} bytes, "
+                       f"{time.strftime('%Y-%m-%d %H:%M', time.localtime(entry.mtime))}")
+            for entry in reversed(store.entries())]
+
+
 def _version(value: bool) -> None:
     if value:
         print(f"headroom {__version__}")
@@ -65,19 +108,21 @@ def _version(value: bool) -> None:
 def run(
     ctx: typer.Context,
     budget: int = typer.Option(4000, "--budget", "-b", envvar="HEADROOM_BUDGET", min=0,
-                               help="Token budget for the output; 0 = no clipping."),
+                               metavar="N", help="Token budget for the output; 0 = no clipping."),
     tool: Optional[str] = typer.Option(
-        None, "--tool", "-t", envvar="HEADROOM_TOOL",
+        None, "--tool", "-t", envvar="HEADROOM_TOOL", metavar="NAME",
+        autocompletion=_complete_tool,
         help="Agent tool that produced the output: Bash, Read, Grep, Glob, WebFetch (or an "
              "alias). Default: Bash when wrapping a command, else generic."),
     kind: str = typer.Option("auto", "--kind", "-k", metavar="SHAPE",
-                             help="Shape: auto (sniff it), search, log, other, ... (the "
-                                  "planners' names)."),
+                             autocompletion=_complete_kind,
+                             help="Shape: auto (sniff it), or a planner's name: search, "
+                                  "diff, json, code, log, listing, other."),
     encoding: Encoding = typer.Option(Encoding.cl100k_base, "--encoding", "-e",
                                       envvar="HEADROOM_ENCODING",
                                       help="Tokenizer that counts the budget."),
     fmt: str = typer.Option("text", "--format", "-f", envvar="HEADROOM_FORMAT",
-                            metavar="[text|markdown|json]",
+                            metavar="[text|markdown|json]", autocompletion=_complete_format,
                             help="text: the output itself; markdown: a header line and the "
                                  "output fenced (CI summaries); json: the output and its "
                                  "figures, for harnesses."),
@@ -92,14 +137,19 @@ def run(
     command: Optional[List[str]] = (ctx.obj or {}).get("command")
     if command is not None and not command:
         _fail("nothing to run after --", ExitStatus.USAGE)
+    tool = tool or ("Bash" if command else None)
+    budget, encoding_name, fmt = _configured(ctx, tool, budget, encoding.value, fmt)
     _check_kind(kind)
     _check_format(fmt)
     prefetched = (ctx.obj or {}).get("stdin")
     data, status = (_run_command(command) if command
                     else (prefetched if prefetched is not None else _read_stdin(), None))
-    options = dict(tool=tool or ("Bash" if command else None), budget=budget, kind=kind,
-                   counter=_counter(encoding.value), exit_status=status)
+    options = dict(tool=_tool_with_split(tool), budget=budget, kind=kind,
+                   counter=_counter(encoding_name), exit_status=status)
     result, store_id = _clip_and_store(data, options, None if no_store else _store())
+    options["tool"] = tool
+    _record("clip", tool=_canonical(tool), kind=result.kind, input_tokens=result.input_tokens,
+            output_tokens=result.output_tokens, clipped=result.clipped, store_id=store_id)
     if fmt == "text":
         write(result.text.encode("utf-8", "surrogateescape") if result.clipped else data)
     else:
@@ -109,6 +159,78 @@ def run(
                    exit_status=status).encode("utf-8", "surrogateescape"))
     if status:
         raise typer.Exit(status)
+
+
+def _configured(ctx: typer.Context, tool: Optional[str], budget: int, encoding: str,
+                fmt: str) -> tuple[int, str, str]:
+    """Flags and HEADROOM_* variables win; the config file fills in what they left at default."""
+    from typer._click.core import ParameterSource
+
+    from . import config, configured_budget
+
+    settings = config()
+    if settings is None:
+        return budget, encoding, fmt
+
+    def defaulted(name: str) -> bool:
+        return ctx.get_parameter_source(name) in (ParameterSource.DEFAULT, None)
+
+    return (configured_budget(settings, tool) if defaulted("budget") else budget,
+            settings.values.get("encoding", encoding) if defaulted("encoding") else encoding,
+            settings.values.get("format", fmt) if defaulted("fmt") else fmt)
+
+
+def _tool_with_split(tool: Optional[str]):
+    """The tool's row of the table, with the config file's head/tail split if it sets one."""
+    from . import config
+
+    settings = config()
+    if settings is None or not settings.tools:
+        return tool
+    import dataclasses
+
+    from ..tools import lookup
+
+    row = lookup(tool)
+    split = {k: v for k, v in settings.tools.get(row.name, {}).items() if k.endswith("_share")}
+    return dataclasses.replace(row, **split) if split else tool
+
+
+def _canonical(tool: Optional[str]) -> str:
+    from ..tools import lookup
+
+    return lookup(tool).name
+
+
+def _record(event: str, **figures) -> None:
+    """One row in the savings ledger; recording never slows or breaks the main job."""
+    path = _ledger_path()
+    if path is None:
+        return
+    from ..ledger import Run, record
+
+    record(path, Run(event, **figures))
+
+
+def _ledger_path() -> Optional[str]:
+    """$XDG_STATE_HOME/headroom/ledger.sqlite3; None when HEADROOM_LEDGER (or the config
+    file's `ledger`) turns it off."""
+    from ..config import resolve
+    from . import config
+
+    settings = config()
+    value, _ = resolve("ledger", settings, os.environ) if settings else (
+        os.environ.get("HEADROOM_LEDGER", "on"), "")
+    if str(value).strip().lower() in ("off", "0", "false", "no"):
+        return None
+    return os.path.join(_state_dir(), "headroom", "ledger.sqlite3")
+
+
+def _state_dir() -> str:
+    state = os.environ.get("XDG_STATE_HOME", "")
+    if not os.path.isabs(state):  # the XDG spec says to ignore a relative path
+        state = os.path.join(os.path.expanduser("~"), ".local", "state")
+    return state
 
 
 def _check_format(fmt: str) -> None:
@@ -230,16 +352,18 @@ def _fail(message: str, status: ExitStatus) -> NoReturn:
 # --- the store: where it is, how long it keeps, and the commands that read and clean it ----
 
 def _store_dir() -> Optional[str]:
-    """$HEADROOM_STORE, else $XDG_STATE_HOME/headroom/store; None when HEADROOM_STORE=off."""
-    configured = os.environ.get("HEADROOM_STORE", "")
+    """$HEADROOM_STORE, else the config file's store.path, else $XDG_STATE_HOME/headroom/store;
+    None when either says `off`."""
+    from . import config
+
+    settings = config()
+    configured = os.environ.get("HEADROOM_STORE", "") or (
+        settings.values.get("store.path", "") if settings else "")
     if configured.strip().lower() == "off":
         return None
     if configured:
         return os.path.expanduser(configured)
-    state = os.environ.get("XDG_STATE_HOME", "")
-    if not os.path.isabs(state):  # the XDG spec says to ignore a relative path
-        state = os.path.join(os.path.expanduser("~"), ".local", "state")
-    return os.path.join(state, "headroom", "store")
+    return os.path.join(_state_dir(), "headroom", "store")
 
 
 def _store():
@@ -285,7 +409,9 @@ def _retention(max_bytes: Optional[str] = None, max_age_days: Optional[str] = No
     a bad option value is a usage error.
     """
     from ..store import Retention
+    from . import config
 
+    settings = config()
     caps = {}
     for field, option, env, parse in (
             ("max_bytes", max_bytes, "HEADROOM_STORE_MAX_BYTES", _parse_size),
@@ -300,20 +426,36 @@ def _retention(max_bytes: Optional[str] = None, max_age_days: Optional[str] = No
                 caps[field] = parse(os.environ[env])
             except ValueError:
                 _warn(f"ignoring {env}={os.environ[env]!r}: not a number")
+        elif settings is not None and f"store.{field}" in settings.values:
+            try:
+                caps[field] = parse(str(settings.values[f"store.{field}"]))
+            except ValueError:
+                _warn(f"ignoring {settings.where('store.' + field)}: not a size or number")
     return Retention(**caps)
 
 
-@app.command(help="""Print a stored output, or part of it, exactly as the command wrote it.
+def _exit_status_help(done: str, error: str) -> str:
+    """A subcommand's exit statuses, laid out as in the app's help (statuses from status.py)."""
+    return (f"\b\nExit status:\n  {ExitStatus.OK:<4} {done}\n  {ExitStatus.ERROR:<4} {error}\n"
+            f"  {ExitStatus.USAGE:<4} usage error: bad option or argument\n")
+
+
+@app.command(short_help="Print a stored output, or part of it.", help=f"""\
+Print a stored output, or part of it, exactly as the command wrote it.
+
+ID is the one a marker names. With no option, prints the whole output.
 
 \b
-ID is the one a marker names. With no option, prints the whole output.
+Examples:
   headroom show ID --lines 301:4870    lines 301 to 4,870 (1-based, inclusive)
   headroom show ID --grep 'error|FAIL' matching lines, numbered (clipped to --budget)
   headroom show ID --head 50           the first 50 lines (--tail: the last)
   headroom show ID --bytes 1:4096      bytes 1 to 4,096 (for binary output)
-""")
+
+{_exit_status_help("printed", "unknown, pruned or damaged id, or the store is off")}""")
 def show(
-    item_id: str = typer.Argument(..., metavar="ID", help="The id a marker names."),
+    item_id: str = typer.Argument(..., metavar="ID", autocompletion=_complete_id,
+                                  help="The id a marker names."),
     lines: Optional[str] = typer.Option(None, "--lines", "-n", metavar="A:B",
                                         help="Lines A to B, 1-based, inclusive."),
     grep: Optional[str] = typer.Option(None, "--grep", "-g", metavar="PATTERN",
@@ -327,6 +469,7 @@ def show(
     byte_span: Optional[str] = typer.Option(None, "--bytes", "-c", metavar="A:B",
                                             help="Bytes A to B, 1-based, inclusive."),
     budget: int = typer.Option(4000, "--budget", "-b", envvar="HEADROOM_BUDGET", min=0,
+                               metavar="N",
                                help="Token budget for --grep's output; 0 = no clipping."),
     encoding: Encoding = typer.Option(Encoding.cl100k_base, "--encoding", "-e",
                                       envvar="HEADROOM_ENCODING",
@@ -336,6 +479,7 @@ def show(
     if len(chosen) > 1:
         _fail("use one of --lines, --grep, --head, --tail, --bytes", ExitStatus.USAGE)
     data = _stored(item_id)
+    _record("show", store_id=item_id.strip().lower())
     from .. import retrieve
 
     if grep is not None:
@@ -397,20 +541,41 @@ def _show_grep(data: bytes, pattern: str, ignore_case: bool, budget: int, encodi
     write(result.text.encode("utf-8", "surrogateescape") if result.clipped else hits)
 
 
+_STORE_EXIT_HELP = _exit_status_help("done", "the store is off (HEADROOM_STORE=off)")
+
 store_app = typer.Typer(
-    help="Inspect and clean the store of full outputs that markers point to.",
+    help=f"""Inspect and clean the store of full outputs that markers point to.
+
+\b
+Example:
+  headroom store prune --max-age-days 1   keep only the last day's outputs
+
+{_STORE_EXIT_HELP}""",
     no_args_is_help=True,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 app.add_typer(store_app, name="store")
 
 
-@store_app.command("path", help="Print the store's directory.")
+@store_app.command("path", help=f"""Print the store's directory.
+
+\b
+Example:
+  du -sh "$(headroom store path)"
+
+{_STORE_EXIT_HELP}""")
 def store_path() -> None:
     write(f"{_store_or_fail().root}\n".encode("utf-8", "surrogateescape"))
 
 
-@store_app.command("list", help="List stored outputs, oldest first: id, bytes, when, first line.")
+@store_app.command("list", short_help="List stored outputs, oldest first.", help=f"""\
+List stored outputs, oldest first: id, bytes, when, first line.
+
+\b
+Example:
+  headroom store list | tail -3        the three newest stored outputs
+
+{_STORE_EXIT_HELP}""")
 def store_list() -> None:
     import time
 
@@ -436,13 +601,18 @@ def _preview(line: bytes, width: int = 60) -> str:
     return text if len(text) <= width else text[:width - 1] + "…"
 
 
-@store_app.command("prune", help="""Remove stored outputs past the age or size cap, oldest first.
+@store_app.command("prune", short_help="Remove stored outputs past the caps.", help=f"""\
+Remove stored outputs past the age or size cap, oldest first.
 
 \b
 Without options the caps are HEADROOM_STORE_MAX_AGE_DAYS (default 14) and
 HEADROOM_STORE_MAX_BYTES (default 1G); every clip that stores prunes to them too.
-`headroom store prune --max-bytes 0` empties the store.
-""")
+
+\b
+Example:
+  headroom store prune --max-bytes 0   empty the store
+
+{_STORE_EXIT_HELP}""")
 def store_prune(
     max_bytes: Optional[str] = typer.Option(None, "--max-bytes", metavar="SIZE",
                                             help="Size cap: bytes, or with K, M, G."),
@@ -460,6 +630,8 @@ def store_prune(
 
 
 def run_app(args: List[str], command: Optional[List[str]], stdin: Optional[bytes]) -> None:
+    if os.environ.get(COMPLETE_VAR):
+        _enable_completion()
     try:
         app(args=args, prog_name="headroom", obj={"command": command, "stdin": stdin},
             standalone_mode=True)
@@ -467,3 +639,127 @@ def run_app(args: List[str], command: Optional[List[str]], stdin: Optional[bytes
         quiet_broken_pipe()
     except KeyboardInterrupt:
         sys.exit(ExitStatus.SIGNAL_BASE + 2)
+
+
+def _enable_completion() -> None:
+    """Answer the $_HEADROOM_COMPLETE protocol (add_completion=False registers no shell).
+
+    `_HEADROOM_COMPLETE=source_bash headroom` prints the bash script (also zsh, fish), as
+    checked in under completions/; the scripts call `_HEADROOM_COMPLETE=complete_bash headroom`
+    (with the words typed so far in the environment) on every TAB.
+    """
+    from typer._click.shell_completion import add_completion_class, get_completion_class
+    from typer._completion_classes import completion_init
+
+    from . import SUBCOMMANDS
+
+    completion_init()
+    for shell in ("bash", "zsh", "fish"):
+        base = get_completion_class(shell)
+
+        def get_completions(self, args, incomplete, _base=base):
+            # After `--` comes the wrapped command and its arguments: none of ours. Nothing
+            # offered lets the shell complete file names instead.
+            if "--" in args and not (args and args[0] in SUBCOMMANDS):
+                return []
+            return _base.get_completions(self, args, incomplete)
+
+        body = {"get_completions": get_completions}
+        if shell == "zsh":
+            body["source_template"] = _ZSH_SCRIPT
+        add_completion_class(type(f"Headroom{base.__name__}", (base,), body), shell)
+
+
+# typer's zsh script starts with a blank line (compinit then skips the file: `#compdef` must be
+# its first line) and, autoloaded from $fpath, completes nothing on the first TAB (it only
+# registers itself). This one is typer's completer that also works as an autoloaded function.
+_ZSH_SCRIPT = """\
+#compdef %(prog_name)s
+
+%(complete_func)s() {
+  eval $(env _TYPER_COMPLETE_ARGS="${words[1,$CURRENT]}" %(autocomplete_var)s=complete_zsh %(prog_name)s)
+}
+
+if [[ $zsh_eval_context[-1] == loadautofunc || $funcstack[1] == _%(prog_name)s ]]; then
+  # autoloaded from $fpath (share/zsh/site-functions/_%(prog_name)s): complete, every time
+  %(complete_func)s "$@"
+else
+  # sourced: eval "$(%(autocomplete_var)s=source_zsh %(prog_name)s)"
+  compdef %(complete_func)s %(prog_name)s
+fi
+"""
+
+
+# --- agent integrations (headroom_cli/agents/): `headroom init AGENT`, `headroom hook AGENT` ---
+
+@app.command("init", short_help="Hook headroom into a coding agent.", help="""\
+Hook headroom into a coding agent, so every shell command's output is clipped.
+
+AGENT is claude (Claude Code), codex (Codex CLI), gemini (Gemini CLI), opencode or pi. The
+agent's configuration is edited in place (a backup is kept as FILE.headroom-backup); running it
+twice leaves one entry. Nothing is ever asked: it runs the same without a terminal.
+
+\b
+Examples:
+  headroom init claude              ~/.claude/settings.json gets a PreToolUse hook
+  headroom init gemini --dry-run    show the change, write nothing
+  headroom init opencode --uninstall
+""")
+def init_agent(
+    agent: str = typer.Argument(..., metavar="AGENT", autocompletion=_complete_agent,
+                                help="claude, codex, gemini, opencode or pi."),
+    uninstall: bool = typer.Option(False, "--uninstall", help="Remove headroom's hook."),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Show what would change; write "
+                                                          "nothing."),
+    config_file: Optional[str] = typer.Option(None, "--config", metavar="FILE",
+                                              help="Edit this file instead of the agent's "
+                                                   "default (e.g. a project's settings)."),
+) -> None:
+    from ..agents.cli import init_command
+
+    status = init_command(agent, uninstall, dry_run, config_file)
+    if status:
+        raise typer.Exit(status)
+
+
+@app.command("hook", short_help="The entry point an agent's hook runs.", help="""\
+The entry point an agent's hook runs: the agent's JSON on stdin, the reply on stdout.
+
+Installed by `headroom init AGENT`. On any internal error the tool call or its output goes
+through unchanged, and the exit status is always 0. Wrapped commands use two helpers:
+`hook tempfile` prints the path of a new private file, and `hook filter` prints a command's
+raw output (stdin, or --input FILE) clipped.
+""")
+def hook_agent(
+    agent: str = typer.Argument(..., metavar="AGENT",
+                                help="claude, codex, gemini, opencode, pi; or filter, "
+                                     "tempfile."),
+    # 6000 = agents.clip.DEFAULT_HOOK_BUDGET: under Claude Code's 30,000-byte output cap.
+    budget: int = typer.Option(6000, "--budget", "-b", min=0, metavar="N",
+                               help="Token budget for a tool's output; 0 = no clipping."),
+    exit_status: Optional[int] = typer.Option(None, "--exit-status", metavar="N",
+                                              help="filter: the command's exit status, for "
+                                                   "the marker."),
+    max_bytes: Optional[int] = typer.Option(None, "--max-bytes", min=1, metavar="N",
+                                            help="filter: also keep the output under N bytes."),
+    max_failure_bytes: Optional[int] = typer.Option(
+        None, "--max-failure-bytes", min=1, metavar="N",
+        help="filter: when the command failed, keep the output under N bytes."),
+    tool: Optional[str] = typer.Option(None, "--tool", "-t", metavar="NAME",
+                                       help="filter: the tool that produced the output "
+                                            "(default Bash)."),
+    input_file: Optional[str] = typer.Option(None, "--input", metavar="FILE",
+                                             help="filter: read FILE (then remove it), not "
+                                                  "stdin."),
+    no_store: bool = typer.Option(False, "--no-store", help="Keep no copy of clipped output."),
+) -> None:
+    from ..agents.cli import hook_command
+
+    status = hook_command(agent, budget, exit_status, max_bytes, tool, no_store,
+                          max_failure_bytes, input_file)
+    if status:
+        raise typer.Exit(status)
+
+
+# `config` and `stats` live in their own module; importing it registers them on the app.
+from . import report  # noqa: E402,F401
