@@ -125,8 +125,8 @@ def retrieval_hint(plan: Plan, gaps: list[Gap], text: str, context: Context) -> 
     if hint == "fetch":
         return "fetch again asking for the section you need"
     if single and _inside_one_line(text, single):
-        first, last, _ = _char_span(text, single)
-        return f"re-run piped through sed -n '{single.first_line}p' | cut -c {first}-{last}"
+        first, last = _line_byte_span(text, single)
+        return f"re-run piped through sed -n '{single.first_line}p' | cut -b {first}-{last}"
     if single:
         return (f"re-run piped through sed -n '{single.first_line},{single.last_line}p' "
                 "(or head, tail, grep)")
@@ -145,6 +145,13 @@ def _char_span(text: str, gap: Gap) -> tuple[int, int, int]:
     line_end = text.find("\n", gap.end)
     line_end = len(text) if line_end == -1 else line_end
     return gap.start - line_start + 1, gap.end - line_start, line_end - line_start
+
+
+def _line_byte_span(text: str, gap: Gap) -> tuple[int, int]:
+    """1-based first and last byte of a gap inside its line (`cut -b` counts bytes)."""
+    line_start = text.rfind("\n", 0, gap.start) + 1
+    first = len(text[line_start:gap.start].encode("utf-8", "surrogateescape")) + 1
+    return first, first + len(text[gap.start:gap.end].encode("utf-8", "surrogateescape")) - 1
 
 
 def _partly_shown(text: str, gap: Gap) -> str:

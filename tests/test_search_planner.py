@@ -352,8 +352,6 @@ def test_file_list_rolls_up_with_file_counts(counter):
     assert f"{len(paths):,} of {len(paths):,} paths omitted" in result.text
 
 
-@pytest.mark.xfail(strict=True, reason="bug: roll-up drops the leading '/' of absolute paths, "
-                   "naming a folder 'usr/src/' that is no prefix of '/usr/src/…'")
 def test_absolute_paths_roll_up_under_folders_that_are_their_prefixes(counter):
     counts = {f"/usr/src/pkg_{d}/module_{f}.py": 3 for d in range(30) for f in range(5)}
     result = compress(grep_n(make_files(counts)), tool="Grep", budget=200, counter=counter)
@@ -368,8 +366,6 @@ def test_windows_paths_roll_up_with_counts(counter):
                     {path.replace("\\", "/"): n for path, n in counts.items()})
 
 
-@pytest.mark.xfail(strict=True, reason="bug: with CRLF line endings the '\\r' of an rg --heading "
-                   "path stays in the file's key, so its header reads 'path\\r (N matches, …)'")
 def test_crlf_heading_output_has_no_carriage_return_inside_a_line(counter):
     parts = []
     for f in range(6):

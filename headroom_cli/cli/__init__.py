@@ -71,7 +71,7 @@ def _plain_filter_budget(args: list[str], environ, settings=None) -> int | None:
 
     budget = (values["budget"] or environ.get("HEADROOM_BUDGET")
               or str(configured_budget(settings, values["tool"]))).strip()
-    if not budget.isdigit() or values["encoding"] not in ENCODINGS:
+    if not (budget.isascii() and budget.isdigit()) or values["encoding"] not in ENCODINGS:
         return None
     return int(budget)
 

@@ -77,8 +77,9 @@ def _deepest_folders(groups: dict[str, list[int]]) -> list[tuple[str, list[str]]
     under: dict[str, list[str]] = {}
     for key in groups:
         parts = split(key)
+        root = "/" if key[:1] in "/\\" else ""  # an absolute path's folders stay absolute
         for level in range(1, len(parts)):  # the key's ancestors, never the key itself
-            under.setdefault("/".join(parts[:level]) + "/", []).append(key)
+            under.setdefault(root + "/".join(parts[:level]) + "/", []).append(key)
     full = {folder: keys for folder, keys in under.items() if len(keys) >= 2}
     if not full:
         return [("", list(groups))] if len(groups) >= 2 else []

@@ -100,14 +100,17 @@ def parse(rows: list[str]) -> Parsed:
         elif heading and _HEADING_ENTRY.match(row):
             _add_heading_entry(heading, index, row)
             recognised += 1
-        elif _is_path(row) and index + 1 < len(rows) and _HEADING_ENTRY.match(rows[index + 1]):
-            heading = files.setdefault(row, FileHits(row))
+        elif _is_path(row.rstrip("\r")) and index + 1 < len(rows) \
+                and _HEADING_ENTRY.match(rows[index + 1]):
+            path = row.rstrip("\r")  # CRLF output: the CR is the line's end, not the path's
+            heading = files.setdefault(path, FileHits(path))
             heading.heading = index
             recognised += 1
         else:
             strays.append(index)
-    if not files and strays and all(_is_path(rows[i]) for i in strays):
-        return Parsed({rows[i]: FileHits(rows[i], heading=i) for i in strays}, [],
+    if not files and strays and all(_is_path(rows[i].rstrip("\r")) for i in strays):
+        return Parsed({rows[i].rstrip("\r"): FileHits(rows[i].rstrip("\r"), heading=i)
+                       for i in strays}, [],
                       len(strays), file_list=True)
     return Parsed(files, strays, recognised)
 
@@ -313,6 +316,7 @@ def _rolled_up(files: list[FileHits], rows: list[str], lines: Lines, room: int, 
     total = sum(len(f.matches) for f in files)
     what = "paths" if parsed.file_list else "matched lines"
     count = len(files) if parsed.file_list else total
+    groups = "group" if len(entries) == 1 else "groups"
     summary = (f"{count:,} of {count:,} {what} omitted ({len(files):,} files in "
-               f"{len(entries):,} groups named above with their counts)")
+               f"{len(entries):,} {groups} named above with their counts)")
     return Plan("search", tuple(items), len(lines), len(lines) - len(strays), summary=summary)
