@@ -51,7 +51,7 @@ def render(plan: Plan, text: str, counter: Counter, context: Context) -> str:
             parts.append(closing_marker(plan, text, counter, context) if inline_closing
                          else inline_marker(item))
             parts.append("\n")
-    if not inline_closing and (gaps or plan.omitted_lines):
+    if not inline_closing and (gaps or plan.omitted_lines or plan.summary):
         _end_line(parts)
         parts.append(closing_marker(plan, text, counter, context) + "\n")
     return "".join(parts)

@@ -281,6 +281,10 @@ def _listing(files: list[FileHits], picks: dict[str, list[int]], rows: list[str]
         partial = sum(len(picks[f.path]) < len(f.matches) for f in files)
         summary = (f"{total - shown_total:,} of {total:,} matched lines omitted ({partial:,} of "
                    f"{len(files):,} files cut short, each named above with its match count)")
+    cut = sum(1 for item in items if isinstance(item, Keep) and item.suffix)
+    if cut:
+        summary = (summary + "; " if summary else "") + (
+            f"{cut:,} long lines cut after {MAX_LINE_CHARS} characters")
     return Plan("search", tuple(items), len(lines), len(lines) - kept_lines,
                 summary=summary or f"{len(lines) - kept_lines:,} of {len(lines):,} lines omitted")
 
