@@ -22,7 +22,7 @@ SHAPES = {
 }
 KINDS = tuple(SHAPES)
 # Sniffing looks at a bounded sample: the head and the tail of the output.
-_SAMPLE_LINES = 4000
+_SAMPLE_LINES = 1500
 
 
 def sniff(lines: Lines, tool: Tool) -> str:
