@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from ..plan import Keep, Lines, Note, Plan
 from ..tokens import Counter
@@ -131,6 +132,7 @@ def _context_path(row: str, files: dict[str, FileHits]) -> str | None:
     return None
 
 
+@lru_cache(maxsize=8192)  # a flood repeats each path hundreds of times
 def _is_path(candidate: str) -> bool:
     if not candidate or candidate[0].isspace() or "\t" in candidate or candidate.startswith("["):
         return False
@@ -229,7 +231,7 @@ def _pick_matches(files: list[FileHits], room: int, costs: _Costs,
     best = None
     cap = 0
     while True:
-        used = sum(_file_cost(f, orders[f.path][:cap], costs) for f in files)
+        used = _total_within(files, orders, cap, costs, room)
         if used > room:
             break
         best = (cap, used)
@@ -249,6 +251,17 @@ def _pick_matches(files: list[FileHits], room: int, costs: _Costs,
                 picks[f.path] = picks[f.path] + extra
                 used += grown
     return picks
+
+
+def _total_within(files: list[FileHits], orders: dict, cap: int, costs: _Costs,
+                  room: int) -> int:
+    """The map's cost at `cap` matches a file, counted only until it passes room."""
+    used = 0
+    for f in files:
+        used += _file_cost(f, orders[f.path][:cap], costs)
+        if used > room:
+            break
+    return used
 
 
 def _file_cost(hits: FileHits, shown: list[int], costs: _Costs) -> int:
@@ -297,6 +310,13 @@ def _keep_line(index: int, rows: list[str], lines: Lines) -> Keep:
     return Keep(start, start + MAX_LINE_CHARS, suffix=_cut_note(row))
 
 
+_EXACT_ROLL_UP = 1000
+
+
+def _estimate(text: str) -> int:
+    return len(text) // 3 + 2  # paths run about 3-4 characters a token; err on the high side
+
+
 def _rolled_up(files: list[FileHits], rows: list[str], lines: Lines, room: int, costs: _Costs,
                strays: list[int], parsed: Parsed) -> Plan:
     """Files rolled up under their directories, with counts, as deep as the budget allows."""
@@ -315,7 +335,10 @@ def _rolled_up(files: list[FileHits], rows: list[str], lines: Lines, room: int, 
                                                    else f", {matches:,} matches")
         return f"{key or './'} ({counts})"
 
-    entries = roll_up([f.path for f in files], label, costs.note, room, rest)
+    # Thousands of files: estimate each line's tokens while rolling up (counting them all
+    # would cost more than the clip); fit.py checks the rendered result exactly.
+    cost = costs.note if len(files) <= _EXACT_ROLL_UP else _estimate
+    entries = roll_up([f.path for f in files], label, cost, room, rest)
     items = [Note(entry) for entry, _ in entries] + [_keep_line(i, rows, lines) for i in strays]
     total = sum(len(f.matches) for f in files)
     what = "paths" if parsed.file_list else "matched lines"
