@@ -1,0 +1,1 @@
+complete --command headroom --no-files --arguments "(env _HEADROOM_COMPLETE=complete_fish _TYPER_COMPLETE_FISH_ACTION=get-args _TYPER_COMPLETE_ARGS=(commandline -cp) headroom)" --condition "env _HEADROOM_COMPLETE=complete_fish _TYPER_COMPLETE_FISH_ACTION=is-args _TYPER_COMPLETE_ARGS=(commandline -cp) headroom"

@@ -57,9 +57,10 @@ app = typer.Typer(
 
 
 # --- shell completion: the scripts in completions/ call back with $_HEADROOM_COMPLETE set ------
-# Options whose type is a fixed set (an Enum, a click.Choice) complete their values on their own;
-# these callbacks serve options that take any string but have known values. Each imports what it
-# needs only when asked, so none of this costs a normal run anything.
+# Options whose type is a fixed set (an Enum, a click.Choice) complete their values on their own,
+# and so does any option whose metavar lists its values (`[day|week]`: _metavar_values); these
+# callbacks serve the rest that have known values. Each imports what it needs only when asked,
+# so none of this costs a normal run anything.
 
 def _complete_tool(incomplete: str) -> List[tuple]:
     from ..tools import known_names, lookup
@@ -96,6 +97,27 @@ def _complete_id(incomplete: str) -> List[tuple]:
     return [(entry.id, f"{entry.size:,} bytes, "
                        f"{time.strftime('%Y-%m-%d %H:%M', time.localtime(entry.mtime))}")
             for entry in reversed(store.entries())]
+
+
+def _metavar_values(param) -> List[str]:
+    """The values a plain-string option's metavar spells out: `[text|markdown|json]`."""
+    import re
+
+    found = re.fullmatch(r"\[(\w[\w.-]*(?:\|\w[\w.-]*)+)\]", getattr(param, "metavar", None) or "")
+    return found.group(1).split("|") if found else []
+
+
+def _complete_metavar_values(command) -> None:
+    """Give every parameter with no completion of its own the values its metavar lists."""
+    from typer._click.shell_completion import CompletionItem
+
+    for param in command.params:
+        values = _metavar_values(param)
+        if values and param._custom_shell_complete is None:
+            param._custom_shell_complete = lambda ctx, param, incomplete, values=values: [
+                CompletionItem(value) for value in values if value.startswith(incomplete)]
+    for sub in getattr(command, "commands", {}).values():
+        _complete_metavar_values(sub)
 
 
 def _version(value: bool) -> None:
@@ -662,6 +684,7 @@ def _enable_completion() -> None:
             # offered lets the shell complete file names instead.
             if "--" in args and not (args and args[0] in SUBCOMMANDS):
                 return []
+            _complete_metavar_values(self.cli)
             return _base.get_completions(self, args, incomplete)
 
         body = {"get_completions": get_completions}
@@ -692,7 +715,7 @@ fi
 
 # --- agent integrations (headroom_cli/agents/): `headroom init AGENT`, `headroom hook AGENT` ---
 
-@app.command("init", short_help="Hook headroom into a coding agent.", help="""\
+@app.command("init", short_help="Hook headroom into a coding agent.", help=f"""\
 Hook headroom into a coding agent, so every shell command's output is clipped.
 
 AGENT is claude (Claude Code), codex (Codex CLI), gemini (Gemini CLI), opencode or pi. The
@@ -704,7 +727,9 @@ Examples:
   headroom init claude              ~/.claude/settings.json gets a PreToolUse hook
   headroom init gemini --dry-run    show the change, write nothing
   headroom init opencode --uninstall
-""")
+
+{_exit_status_help("hooked in, or already hooked in (or out, with --uninstall)",
+                   "the agent's configuration cannot be read or written")}""")
 def init_agent(
     agent: str = typer.Argument(..., metavar="AGENT", autocompletion=_complete_agent,
                                 help="claude, codex, gemini, opencode or pi."),
@@ -726,14 +751,23 @@ def init_agent(
 The entry point an agent's hook runs: the agent's JSON on stdin, the reply on stdout.
 
 Installed by `headroom init AGENT`. On any internal error the tool call or its output goes
-through unchanged, and the exit status is always 0. Wrapped commands use two helpers:
-`hook tempfile` prints the path of a new private file, and `hook filter` prints a command's
-raw output (stdin, or --input FILE) clipped.
+through unchanged, and the exit status is 0. AGENT `filter` reads a command's raw output
+instead (stdin, or --input FILE) and prints it clipped: the last step of a command that a hook
+wrapped.
+
+\b
+Examples:
+  echo '{"tool": "bash", "output": "…", "metadata": {"exit": 1}}' | headroom hook opencode
+  make 2>&1 | headroom hook filter --exit-status 2 --max-bytes 10000
+
+\b
+Exit status:
+  0    replied (or, on an internal error, left the call unchanged)
+  2    usage error: bad option or argument (an unknown AGENT)
 """)
 def hook_agent(
     agent: str = typer.Argument(..., metavar="AGENT",
-                                help="claude, codex, gemini, opencode, pi; or filter, "
-                                     "tempfile."),
+                                help="claude, codex, gemini, opencode, pi, or filter."),
     # 6000 = agents.clip.DEFAULT_HOOK_BUDGET: under Claude Code's 30,000-byte output cap.
     budget: int = typer.Option(6000, "--budget", "-b", min=0, metavar="N",
                                help="Token budget for a tool's output; 0 = no clipping."),

@@ -1,0 +1,61 @@
+"""Agent integrations: `headroom init AGENT` edits the agent's configuration, and the agent then
+runs `headroom hook AGENT`, which reads the agent's JSON on stdin and writes its JSON reply.
+
+One module per agent, each with the same small surface:
+
+    default_path() -> Path                    the file `init` edits
+    install(path, headroom, uninstall) -> [config.Change]
+    handle(payload: bytes, options: HookOptions) -> bytes    the hook's reply ("" = no change)
+    NOTES: str                                printed after a successful install
+
+A hook fails open: on any internal error the reply leaves the tool call or its output exactly
+as the agent had it, and the hook exits 0 (see run_hook).
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from dataclasses import dataclass, field
+
+from .clip import DEFAULT_HOOK_BUDGET
+
+AGENTS = {
+    "claude": "Claude Code",
+    "codex": "Codex CLI",
+    "gemini": "Gemini CLI",
+    "opencode": "opencode",
+    "pi": "pi",
+}
+ALIASES = {"claude-code": "claude", "claudecode": "claude", "gemini-cli": "gemini",
+           "codex-cli": "codex", "pi-coding-agent": "pi"}
+
+
+@dataclass(frozen=True)
+class HookOptions:
+    budget: int = DEFAULT_HOOK_BUDGET
+    headroom: list[str] = field(default_factory=list)  # how to run headroom: for wrappers
+    store: bool = True
+
+
+def canonical(name: str) -> str | None:
+    key = name.strip().lower()
+    key = ALIASES.get(key, key)
+    return key if key in AGENTS else None
+
+
+def load(name: str):
+    return importlib.import_module(f"{__name__}.{name}")
+
+
+def run_hook(name: str, payload: bytes, options: HookOptions) -> bytes:
+    """The agent module's reply to `payload`; b"" (change nothing) on any internal error."""
+    try:
+        return load(name).handle(payload, options)
+    except Exception as err:  # noqa: BLE001 - a hook must never break the agent's tool call
+        try:
+            print(f"headroom: hook {name}: {type(err).__name__}: {err}; left the tool call "
+                  "unchanged", file=sys.stderr)
+        except (OSError, ValueError):
+            pass
+        return b""

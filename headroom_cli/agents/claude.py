@@ -1,0 +1,115 @@
+"""Claude Code: a PreToolUse hook on Bash that wraps the command so its output is clipped.
+
+Why before, not after (observed with @anthropic-ai/claude-code 2.1.330): a PostToolUse hook's
+`updatedToolOutput` is applied only when the command exited 0, and the hook gets a copy already
+cut to 30,000 characters; a failing command's output is cut by Claude Code itself to its first
+and last 5,000 characters, so the end of a long failing log never reaches the model. A
+PreToolUse hook that returns `updatedInput` with the command wrapped (shell.wrap: the command
+runs unchanged in Claude Code's own shell, `cd` and exit status included) works for success
+and failure alike, under the caps below. Claude Code applies `updatedInput` only together
+with a permissionDecision, and "allow" skips its permission prompt — so the hook rewrites only
+commands Claude Code would have run without asking anyway (permissions.claude_would_run), and
+leaves every other command untouched.
+
+Input (stdin):  {"hook_event_name": "PreToolUse", "tool_name": "Bash", "permission_mode": …,
+                 "tool_input": {"command": …, "description": …, "timeout": …, …}, "cwd": …}
+Reply (stdout): {"hookSpecificOutput": {"hookEventName": "PreToolUse",
+                 "permissionDecision": "allow", "updatedInput": {…every original key…,
+                 "command": WRAPPED}}}    — or nothing at all: run the command as written.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from . import HookOptions, config, permissions, shell
+
+NAME = "claude"
+EVENT = "PreToolUse"
+MATCHER = "Bash"
+# Measured with 2.1.330: a successful output over 30,000 bytes is saved to a file and the model
+# sees a 2 KB preview; a failing output over about 11,000 characters (11,000 passed whole,
+# 12,000 did not) is cut to its first and last 5,000. Clipped output stays under these caps,
+# with room for Claude Code's own "Exit code N" line.
+MAX_BYTES = 28_000
+MAX_FAILURE_BYTES = 10_000
+
+NOTES = """\
+Claude Code now runs every Bash command it would run without asking you through headroom: the
+command itself runs unchanged (same shell, same directory, same exit status); only its output
+is clipped to the budget, with a marker saying how to get the rest (`headroom show ID`).
+Commands that Claude Code would ask about, that write to a file, or that run in the
+background are left exactly as written. Start a new Claude Code session to load the hook."""
+
+
+def default_path() -> Path:
+    base = os.environ.get("CLAUDE_CONFIG_DIR") or os.path.join(os.path.expanduser("~"), ".claude")
+    return Path(base) / "settings.json"
+
+
+def _ours(entry: dict) -> bool:
+    return config.is_hook_command(entry.get("command"), NAME)
+
+
+def install(path: Path, headroom: list[str], uninstall: bool = False) -> list[config.Change]:
+    before = config.read_bytes(path)
+    settings = config.load_json(path, before)
+    if uninstall:
+        settings = config.without_hook(settings, EVENT, _ours)
+    else:
+        group = {"matcher": MATCHER,
+                 "hooks": [{"type": "command", "command": config.hook_command(NAME, headroom),
+                            "timeout": 30}]}
+        settings = config.with_hook(settings, EVENT, group, _ours)
+    after = config.dump_json(settings)
+    if before is not None and config.load_json(path, before) == settings:
+        after = before  # nothing to do: keep the file byte for byte
+    return [config.Change(path, before, after)]
+
+
+def handle(payload: bytes, options: HookOptions) -> bytes:
+    try:
+        event = json.loads(payload)
+    except ValueError:
+        return b""  # not JSON: let the call run as the agent had it
+    command = rewrite(event, options)
+    if command is None:
+        return b""
+    updated = dict(event["tool_input"], command=command)
+    reply = {"hookSpecificOutput": {
+        "hookEventName": EVENT,
+        "permissionDecision": "allow",
+        "permissionDecisionReason": "headroom: output clipped to the token budget",
+        "updatedInput": updated}}
+    return json.dumps(reply).encode()
+
+
+def rewrite(event: object, options: HookOptions) -> str | None:
+    """The wrapped command, or None to leave the call exactly as it is."""
+    if not isinstance(event, dict) or event.get("hook_event_name", EVENT) != EVENT:
+        return None
+    if event.get("tool_name") != MATCHER:
+        return None
+    tool_input = event.get("tool_input")
+    if not isinstance(tool_input, dict) or not isinstance(tool_input.get("command"), str):
+        return None
+    if tool_input.get("run_in_background"):
+        return None  # its output is read while it runs: it must reach the file as it comes
+    command = tool_input["command"]
+    if shell.reason_not_to_wrap(command) is not None:
+        return None
+    if not permissions.claude_would_run(command, event):
+        return None
+    return shell.wrap_checked(command, filter_argv(options))
+
+
+def filter_argv(options: HookOptions) -> list[str]:
+    headroom = options.headroom or config.headroom_argv()
+    argv = [*headroom, "hook", "filter", "--budget", str(options.budget),
+            "--max-bytes", str(MAX_BYTES), "--max-failure-bytes", str(MAX_FAILURE_BYTES),
+            "--tool", "Bash"]
+    if not options.store:
+        argv.append("--no-store")
+    return argv

@@ -1,0 +1,133 @@
+"""The bodies of `headroom init AGENT` and `headroom hook AGENT` (registered in cli/commands.py).
+
+`headroom hook filter` is the step wrapped commands end with: raw output on stdin, the clipped
+output on stdout (`--exit-status` puts the command's status in the marker). Like every hook it
+exits 0 and, on any internal error, prints its input unchanged.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from . import AGENTS, HookOptions, canonical, config, load, run_hook
+from .clip import clip
+
+FILTER = "filter"
+STALE_SECONDS = 24 * 3600  # output files of wrapped commands that never ran (declined)
+
+
+def init_command(agent: str, uninstall: bool, dry_run: bool, config_path: str | None) -> int:
+    name = canonical(agent)
+    if name is None:
+        print(f"headroom: unknown agent {agent!r}: use one of {', '.join(AGENTS)}",
+              file=sys.stderr)
+        return 2
+    module = load(name)
+    path = Path(os.path.expanduser(config_path)) if config_path else module.default_path()
+    try:
+        changes = module.install(path, config.headroom_argv(), uninstall=uninstall)
+        config.apply(changes, dry_run=dry_run)
+    except config.ConfigError as err:
+        print(f"headroom: {err}", file=sys.stderr)
+        return 1
+    except OSError as err:
+        print(f"headroom: cannot write {getattr(err, 'filename', '') or path}: "
+              f"{err.strerror or err}", file=sys.stderr)
+        return 1
+    if dry_run:
+        print("(dry run: nothing was written)")
+    elif uninstall:
+        print(f"headroom is no longer hooked into {AGENTS[name]}.")
+    elif any(change.changed for change in changes):
+        print(module.NOTES)
+    else:
+        print(f"headroom is already hooked into {AGENTS[name]}.")
+    return 0
+
+
+def hook_command(agent: str, budget: int, exit_status: int | None, max_bytes: int | None,
+                 tool: str | None, no_store: bool, max_failure_bytes: int | None = None,
+                 input_file: str | None = None) -> int:
+    name = FILTER if agent.strip().lower() == FILTER else canonical(agent)
+    if name is None:
+        print(f"headroom: unknown agent {agent!r}: use one of {', '.join(AGENTS)} "
+              f"(or {FILTER})", file=sys.stderr)
+        return 2
+    data = _read_input(input_file) if input_file else _read_stdin()
+    if name == FILTER:
+        if exit_status and max_failure_bytes:
+            max_bytes = min(max_bytes or max_failure_bytes, max_failure_bytes)
+        reply = clip(data, tool=tool or "Bash", budget=budget, exit_status=exit_status,
+                     max_bytes=max_bytes, store=not no_store)
+    else:
+        reply = run_hook(name, data, HookOptions(budget=budget, headroom=config.headroom_argv(),
+                                                 store=not no_store))
+    _write(reply)
+    return 0
+
+
+def _read_input(path: str) -> bytes:
+    """All of FILE, which is removed: the output of a wrapped command, read once."""
+    try:
+        with open(path, "rb") as stream:
+            data = stream.read()
+    except OSError as err:
+        print(f"headroom: cannot read {path}: {err.strerror or err}", file=sys.stderr)
+        return b""
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+    _remove_stale_outputs(os.path.dirname(path) or ".")
+    return data
+
+
+def _remove_stale_outputs(directory: str) -> None:
+    """Output files of wrapped commands that never ran (the user declined) are removed a day
+    later; only this user's, only empty ones (a running command's file is fresh anyway)."""
+    import time
+
+    from .shell import OUTPUT_PREFIX, OUTPUT_SUFFIX
+
+    cutoff = time.time() - STALE_SECONDS
+    try:
+        entries = list(os.scandir(directory))
+    except OSError:
+        return
+    for entry in entries:
+        if not (entry.name.startswith(OUTPUT_PREFIX) and entry.name.endswith(OUTPUT_SUFFIX)):
+            continue
+        try:
+            info = entry.stat(follow_symlinks=False)
+            if info.st_uid == os.getuid() and info.st_mtime < cutoff and info.st_size == 0 \
+                    and entry.is_file(
+                    follow_symlinks=False):
+                os.unlink(entry.path)
+        except OSError:
+            continue
+
+
+def _read_stdin() -> bytes:
+    # All of it, always: a writer that is cut off early would die of SIGPIPE.
+    if sys.stdin is None:
+        return b""
+    try:
+        return sys.stdin.buffer.read()
+    except (OSError, ValueError):
+        return b""
+
+
+def _write(data: bytes) -> None:
+    try:
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except OSError:
+            pass
+    except (OSError, ValueError):
+        pass

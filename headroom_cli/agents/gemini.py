@@ -1,0 +1,103 @@
+"""Gemini CLI: a BeforeTool hook on run_shell_command that wraps the command.
+
+Checked against @google/gemini-cli 0.61.0 (its bundled docs/hooks/reference.md and code): an
+AfterTool hook cannot replace a tool's output — `hookSpecificOutput.tool_output` is not
+implemented (the pull request that proposed it, google-gemini/gemini-cli#19505, was closed),
+and `decision: "deny"` turns the result into an error ("Tool result blocked: …"). So, as for
+Claude Code, the hook rewrites the command before it runs (shell.wrap: the command runs
+unchanged, exit status included; the wrapper uses no command substitution, which Gemini CLI's
+shell tool refuses). BeforeTool's `hookSpecificOutput.tool_input` replaces the tool's
+arguments, so the reply carries every original argument with the command changed. Gemini CLI
+then checks the rewritten command with its own policy and confirmation rules, as usual, and
+tells the model "[System] Tool input parameters were modified by a hook before execution."
+
+Input (stdin):  {"hook_event_name": "BeforeTool", "tool_name": "run_shell_command",
+                 "tool_input": {"command": …, "description": …, "dir_path": …}, "cwd": …}
+Reply (stdout): {"hookSpecificOutput": {"hookEventName": "BeforeTool",
+                 "tool_input": {…every original argument…, "command": WRAPPED}}}
+                — or {} : run the command as written (Gemini CLI wants JSON on stdout).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from . import HookOptions, config, shell
+
+NAME = "gemini"
+EVENT = "BeforeTool"
+MATCHER = "run_shell_command"
+HOOK_NAME = "headroom"
+
+NOTES = """\
+Gemini CLI now runs every shell command through headroom: the command itself runs unchanged
+(same directory, same exit status); only its output is clipped to the budget, with a marker
+saying how to get the rest (`headroom show ID`). Commands that write their output to a file
+are left exactly as written. When Gemini CLI asks you to confirm a shell command, it shows the
+wrapped command. Restart Gemini CLI to load the hook (`/hooks` lists it)."""
+
+
+def default_path() -> Path:
+    return Path(os.path.expanduser("~")) / ".gemini" / "settings.json"
+
+
+def _ours(entry: dict) -> bool:
+    return config.is_hook_command(entry.get("command"), NAME)
+
+
+def install(path: Path, headroom: list[str], uninstall: bool = False) -> list[config.Change]:
+    before = config.read_bytes(path)
+    settings = config.load_json(path, before, comments=True)
+    if uninstall:
+        settings = config.without_hook(settings, EVENT, _ours)
+    else:
+        group = {"matcher": MATCHER,
+                 "hooks": [{"type": "command", "name": HOOK_NAME,
+                            "command": config.hook_command(NAME, headroom),
+                            "description": "Clip shell output to a token budget (headroom)",
+                            "timeout": 30000}]}
+        settings = config.with_hook(settings, EVENT, group, _ours)
+    after = config.dump_json(settings)
+    if before is not None and config.load_json(path, before, comments=True) == settings:
+        after = before
+    return [config.Change(path, before, after)]
+
+
+def handle(payload: bytes, options: HookOptions) -> bytes:
+    try:
+        event = json.loads(payload)
+    except ValueError:
+        return b"{}"
+    command = rewrite(event, options)
+    if command is None:
+        return b"{}"
+    reply = {"hookSpecificOutput": {
+        "hookEventName": EVENT,
+        "tool_input": dict(event["tool_input"], command=command)}}
+    return json.dumps(reply).encode()
+
+
+def rewrite(event: object, options: HookOptions) -> str | None:
+    if not isinstance(event, dict) or event.get("hook_event_name", EVENT) != EVENT:
+        return None
+    if event.get("tool_name") != MATCHER:
+        return None
+    tool_input = event.get("tool_input")
+    if not isinstance(tool_input, dict) or not isinstance(tool_input.get("command"), str):
+        return None
+    if tool_input.get("is_background"):
+        return None  # its output is read while it runs
+    command = tool_input["command"]
+    if shell.reason_not_to_wrap(command) is not None:
+        return None
+    return shell.wrap_checked(command, filter_argv(options))
+
+
+def filter_argv(options: HookOptions) -> list[str]:
+    headroom = options.headroom or config.headroom_argv()
+    argv = [*headroom, "hook", "filter", "--budget", str(options.budget), "--tool", "Bash"]
+    if not options.store:
+        argv.append("--no-store")
+    return argv

@@ -1,0 +1,165 @@
+"""opencode: a plugin that replaces the output of bash, read and grep after they ran.
+
+opencode (1.18.33, checked in its binary and in @opencode-ai/plugin's types) calls a plugin's
+`tool.execute.after(input, output)` with `input = {tool, sessionID, callID, args}` and
+`output = {title, output, metadata}` after every tool, and uses whatever `output.output` holds
+afterwards. So nothing about the command changes: it runs exactly as written, and only the
+text the model sees is clipped. opencode cuts a long bash output to its last lines itself and
+keeps the whole of it in a file (`metadata.outputPath`); the exit status is in
+`metadata.exit`. The plugin is a thin shim: it hands {tool, args, output, metadata} to
+`headroom hook opencode` and takes back {"output": …} (or {} for "leave it").
+
+The plugin file is ~/.config/opencode/plugins/headroom.js ($XDG_CONFIG_HOME respected);
+opencode loads every file in that folder at start-up.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+
+from . import HookOptions, config
+from .clip import clip_text
+
+NAME = "opencode"
+SIGNATURE = "headroom: installed by `headroom init opencode`"
+TOOLS = {"bash": "Bash", "read": "Read", "grep": "Grep", "glob": "Glob"}
+_METADATA_SUFFIX = re.compile(r"\n\n<shell_metadata>\n.*\n</shell_metadata>\Z", re.S)
+
+NOTES = """\
+opencode now passes the output of bash, read, grep and glob through headroom after they ran:
+commands run exactly as written, and only the text the model sees is clipped to the budget,
+with a marker saying how to get the rest (`headroom show ID`). Restart opencode to load the
+plugin."""
+
+PLUGIN = """\
+// {signature}; `headroom init opencode --uninstall` removes it.
+// After bash, read, grep or glob ran, the text the model will see is passed through
+// `headroom hook opencode` and replaced by the clipped text. The tool itself is untouched;
+// on any error the output stays as it was.
+import {{ spawn }} from "node:child_process";
+
+const HEADROOM = {headroom};
+const TOOLS = new Set({tools});
+
+function askHeadroom(payload) {{
+  return new Promise((resolve) => {{
+    let child;
+    try {{
+      child = spawn(HEADROOM[0], [...HEADROOM.slice(1), "hook", "opencode"], {{
+        stdio: ["pipe", "pipe", "ignore"],
+      }});
+    }} catch {{
+      resolve(null);
+      return;
+    }}
+    const chunks = [];
+    child.on("error", () => resolve(null));
+    child.stdout.on("data", (chunk) => chunks.push(chunk));
+    child.on("close", () => {{
+      try {{
+        resolve(JSON.parse(Buffer.concat(chunks).toString("utf8") || "null"));
+      }} catch {{
+        resolve(null);
+      }}
+    }});
+    child.stdin.on("error", () => {{}});
+    child.stdin.end(JSON.stringify(payload));
+  }});
+}}
+
+export const HeadroomPlugin = async () => ({{
+  "tool.execute.after": async (input, output) => {{
+    if (!input || !TOOLS.has(input.tool) || !output || typeof output.output !== "string") return;
+    try {{
+      const reply = await askHeadroom({{
+        tool: input.tool,
+        args: input.args ?? null,
+        output: output.output,
+        metadata: output.metadata ?? null,
+      }});
+      if (reply && typeof reply.output === "string") output.output = reply.output;
+    }} catch {{
+      // leave the output as it was
+    }}
+  }},
+}});
+"""
+
+
+def default_path() -> Path:
+    base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+    return Path(base) / "opencode" / "plugins" / "headroom.js"
+
+
+def plugin_source(headroom: list[str]) -> bytes:
+    return PLUGIN.format(signature=SIGNATURE, headroom=json.dumps(headroom),
+                         tools=json.dumps(sorted(TOOLS))).encode()
+
+
+def install(path: Path, headroom: list[str], uninstall: bool = False) -> list[config.Change]:
+    return [plugin_change(path, plugin_source(headroom), SIGNATURE, uninstall)]
+
+
+def plugin_change(path: Path, source: bytes, signature: str, uninstall: bool) -> config.Change:
+    """Write (or remove) a plugin file of ours; never touch a file someone else wrote there."""
+    before = config.read_bytes(path)
+    if before is not None and signature.encode() not in before:
+        raise config.ConfigError(f"{path} exists and was not written by headroom; left "
+                                 "untouched (move it away, or pass --config to choose "
+                                 "another file)")
+    return config.Change(path, before, None if uninstall else source)
+
+
+def handle(payload: bytes, options: HookOptions) -> bytes:
+    try:
+        event = json.loads(payload)
+    except ValueError:
+        return b"{}"
+    if not isinstance(event, dict) or event.get("tool") not in TOOLS:
+        return b"{}"
+    output = event.get("output")
+    if not isinstance(output, str):
+        return b"{}"
+    metadata = event.get("metadata") if isinstance(event.get("metadata"), dict) else {}
+    tool = event["tool"]
+    clipped = clip_output(tool, output, metadata, options)
+    return json.dumps({} if clipped == output else {"output": clipped}).encode()
+
+
+def clip_output(tool: str, output: str, metadata: dict, options: HookOptions) -> str:
+    """The text the model should see instead of `output`."""
+    text, suffix, exit_status = output, "", None
+    if tool == "bash":
+        found = _METADATA_SUFFIX.search(text)
+        if found:  # opencode's note on a timeout or an abort: kept after the clip
+            text, suffix = text[:found.start()], text[found.start():]
+        if metadata.get("truncated"):
+            # opencode kept only the tail; the whole output is in its file
+            full = _read_full(metadata.get("outputPath"))
+            if full is not None:
+                text = full
+        status = metadata.get("exit")
+        if isinstance(status, int) and not isinstance(status, bool):
+            exit_status = status
+    clipped = clip_text(text, tool=TOOLS[tool], budget=options.budget, exit_status=exit_status,
+                        store=options.store)
+    return displayable(clipped) + suffix
+
+
+def displayable(text: str) -> str:
+    """Undecodable bytes (carried as lone surrogates) as U+FFFD, as the agent itself shows
+    them: a JSON reply must hold valid Unicode."""
+    return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
+def _read_full(path: object) -> str | None:
+    if not isinstance(path, str) or not path:
+        return None
+    try:
+        with open(path, "rb") as stream:
+            return stream.read().decode("utf-8", "surrogateescape")
+    except OSError:
+        return None

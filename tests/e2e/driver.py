@@ -1,0 +1,106 @@
+"""Runs one agent CLI against the scripted model server, both inside the caller's network
+namespace (the tests start this under `unshare -n`: loopback only, nothing leaves the machine).
+
+    python driver.py --agent claude|pi --bin PATH --work DIR --log LOG --command CMD [...]
+
+Brings loopback up, serves fake_model on 127.0.0.1, runs the agent in DIR/proj with HOME and
+every state directory under DIR and telemetry off, and exits with the agent's status. What the
+agent sent back as tool results is in LOG (JSON lines, see fake_model.py).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import threading
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from fake_model import MARKER, Script, serve  # noqa: E402
+
+PROMPT = f"{MARKER}: run the scripted commands"
+
+
+def loopback_up() -> None:
+    ip = shutil.which("ip") or "/sbin/ip"
+    done = subprocess.run([ip, "link", "set", "lo", "up"], capture_output=True)
+    if done.returncode:
+        sys.exit(f"cannot bring loopback up: {done.stderr.decode(errors='replace').strip()}")
+
+
+def base_env(work: str, extra_path: list[str]) -> dict:
+    home = os.path.join(work, "home")
+    env = {
+        "PATH": os.pathsep.join([*extra_path, "/usr/local/bin", "/usr/bin", "/bin"]),
+        "HOME": home, "TMPDIR": os.path.join(work, "tmp"), "TERM": "dumb", "LANG": "C.UTF-8",
+        "XDG_CONFIG_HOME": os.path.join(home, ".config"),
+        "XDG_STATE_HOME": os.path.join(home, ".local", "state"),
+        "XDG_CACHE_HOME": os.path.join(home, ".cache"),
+        "HEADROOM_STORE": os.path.join(work, "store"),
+    }
+    os.makedirs(env["TMPDIR"], exist_ok=True)
+    return env
+
+
+def claude(args, port: int, env: dict) -> list[str]:
+    env.update({
+        "ANTHROPIC_BASE_URL": f"http://127.0.0.1:{port}", "ANTHROPIC_API_KEY": "sk-e2e-dummy",
+        "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1", "DISABLE_TELEMETRY": "1",
+        "DISABLE_AUTOUPDATER": "1", "DISABLE_ERROR_REPORTING": "1",
+        "CLAUDE_CODE_DISABLE_FEEDBACK_SURVEY": "1", "SHELL": shutil.which("bash") or "/bin/bash",
+    })
+    return [args.bin, "-p", PROMPT, "--output-format", "json"]
+
+
+def pi(args, port: int, env: dict) -> list[str]:
+    agent_dir = os.path.join(args.work, "pi-agent")
+    os.makedirs(agent_dir, exist_ok=True)
+    models = {"providers": {"e2e": {
+        "baseUrl": f"http://127.0.0.1:{port}/v1", "api": "openai-completions",
+        "apiKey": "e2e-dummy",
+        "compat": {"supportsDeveloperRole": False, "supportsReasoningEffort": False},
+        "models": [{"id": "scripted"}]}}}
+    with open(os.path.join(agent_dir, "models.json"), "w") as out:
+        json.dump(models, out)
+    env.update({"PI_CODING_AGENT_DIR": agent_dir, "PI_OFFLINE": "1", "PI_TELEMETRY": "0",
+                "PI_SKIP_VERSION_CHECK": "1"})
+    return [args.bin, "-p", PROMPT, "--provider", "e2e", "--model", "scripted", "--no-session"]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--agent", choices=("claude", "pi"), required=True)
+    parser.add_argument("--bin", required=True)
+    parser.add_argument("--work", required=True)
+    parser.add_argument("--log", required=True)
+    parser.add_argument("--command", action="append", required=True)
+    parser.add_argument("--path", action="append", default=[],
+                        help="directories to put first on the agent's PATH (node)")
+    parser.add_argument("--agent-arg", action="append", default=[],
+                        help="one more argument for the agent's command line")
+    parser.add_argument("--timeout", type=float, default=300)
+    args = parser.parse_args()
+
+    loopback_up()
+    tool = "Bash" if args.agent == "claude" else "bash"
+    server = serve(Script(args.command, tool, args.log))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    port = server.server_address[1]
+    env = base_env(args.work, args.path)
+    argv = [*(claude if args.agent == "claude" else pi)(args, port, env), *args.agent_arg]
+    project = os.path.join(args.work, "proj")
+    os.makedirs(project, exist_ok=True)
+    with open(os.path.join(args.work, "agent.out"), "wb") as out, \
+            open(os.path.join(args.work, "agent.err"), "wb") as err:
+        done = subprocess.run(argv, cwd=project, env=env, stdin=subprocess.DEVNULL, stdout=out,
+                              stderr=err, timeout=args.timeout)
+    server.shutdown()
+    return done.returncode
+
+
+if __name__ == "__main__":
+    sys.exit(main())

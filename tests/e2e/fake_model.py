@@ -1,0 +1,246 @@
+"""A scripted model server on 127.0.0.1 for the agent end-to-end tests (no real model, no network).
+
+It speaks just enough of two wire formats, streaming and not:
+
+- Anthropic Messages (POST /v1/messages) — Claude Code, and pi's anthropic-messages provider;
+- OpenAI Chat Completions (POST /v1/chat/completions) — pi's openai-completions provider.
+
+The script is a list of shell commands. While a conversation has sent back fewer tool results
+than there are commands, the server answers with a call of the agent's shell tool running the
+next command; then it answers with plain text. Every tool result the agent sends back is
+recorded, in order, in a JSON-lines file, together with the whole request.
+
+Requests that are not part of the scripted conversation (a title, a quota probe, a summary)
+get a short text answer.
+
+    python fake_model.py --port-file PORT --log LOG --tool Bash --command 'CMD' [--command …]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+MARKER = "HEADROOM-E2E"
+
+
+class Script:
+    def __init__(self, commands: list[str], tool: str, log_path: str):
+        self.commands = commands
+        self.tool = tool
+        self.log_path = log_path
+        self.lock = threading.Lock()
+
+    def record(self, entry: dict) -> None:
+        with self.lock, open(self.log_path, "a", encoding="utf-8") as log:
+            log.write(json.dumps(entry) + "\n")
+
+
+# --- reading a conversation ----------------------------------------------------------------
+
+def _text_of(content) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        parts = []
+        for block in content:
+            if isinstance(block, dict):
+                if block.get("type") in ("text", "input_text", "output_text"):
+                    parts.append(block.get("text", ""))
+                elif block.get("type") == "tool_result":
+                    parts.append(_text_of(block.get("content")))
+        return "".join(parts)
+    return ""
+
+
+def anthropic_tool_results(body: dict) -> list[dict]:
+    results = []
+    for message in body.get("messages", []):
+        if message.get("role") != "user" or not isinstance(message.get("content"), list):
+            continue
+        for block in message["content"]:
+            if isinstance(block, dict) and block.get("type") == "tool_result":
+                results.append({"text": _text_of(block.get("content")),
+                                "is_error": bool(block.get("is_error"))})
+    return results
+
+
+def openai_tool_results(body: dict) -> list[dict]:
+    return [{"text": _text_of(message.get("content")), "is_error": None}
+            for message in body.get("messages", []) if message.get("role") == "tool"]
+
+
+def scripted(body: dict, tool_names: list[str]) -> bool:
+    """Is this the scripted conversation (our marker in a user turn, our tool offered)?"""
+    said = " ".join(_text_of(m.get("content")) for m in body.get("messages", [])
+                    if m.get("role") == "user")
+    return MARKER in said and bool(tool_names)
+
+
+# --- the handler ---------------------------------------------------------------------------
+
+class Handler(BaseHTTPRequestHandler):
+    script: Script  # set on the class by serve()
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):  # quiet
+        pass
+
+    def do_GET(self):
+        self._json(200, {"data": [], "object": "list"})
+
+    def do_HEAD(self):
+        self.send_response(200)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    def do_POST(self):
+        length = int(self.headers.get("Content-Length") or 0)
+        raw = self.rfile.read(length) if length else b""
+        try:
+            body = json.loads(raw or b"{}")
+        except ValueError:
+            body = {}
+        path = self.path.split("?", 1)[0]
+        if path.endswith("/messages/count_tokens"):
+            self._json(200, {"input_tokens": 100})
+        elif path.endswith("/messages"):
+            self._anthropic(body)
+        elif path.endswith("/chat/completions"):
+            self._openai(body)
+        else:
+            self._json(404, {"error": {"type": "not_found", "message": path}})
+
+    # Anthropic Messages ---------------------------------------------------------------------
+    def _anthropic(self, body: dict) -> None:
+        tools = [tool.get("name", "") for tool in body.get("tools") or []]
+        results = anthropic_tool_results(body)
+        script = self.script
+        command = None
+        if scripted(body, tools) and script.tool in tools:
+            script.record({"api": "anthropic", "step": len(results), "tool_results": results,
+                           "model": body.get("model")})
+            if len(results) < len(script.commands):
+                command = script.commands[len(results)]
+        if command is not None:
+            block = {"type": "tool_use", "id": f"toolu_e2e_{len(results)}", "name": script.tool,
+                     "input": {"command": command, "description": "scripted e2e command"}}
+            stop = "tool_use"
+        else:
+            block = {"type": "text", "text": "done"}
+            stop = "end_turn"
+        message = {"id": f"msg_e2e_{len(results)}", "type": "message", "role": "assistant",
+                   "model": body.get("model", "fake"), "content": [block], "stop_reason": stop,
+                   "stop_sequence": None,
+                   "usage": {"input_tokens": 10, "output_tokens": 5,
+                             "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}}
+        if not body.get("stream"):
+            self._json(200, message)
+            return
+        start = dict(message, content=[], stop_reason=None)
+        events = [("message_start", {"type": "message_start", "message": start})]
+        if block["type"] == "tool_use":
+            events.append(("content_block_start", {
+                "type": "content_block_start", "index": 0,
+                "content_block": {"type": "tool_use", "id": block["id"], "name": block["name"],
+                                  "input": {}}}))
+            events.append(("content_block_delta", {
+                "type": "content_block_delta", "index": 0,
+                "delta": {"type": "input_json_delta", "partial_json": json.dumps(block["input"])}}))
+        else:
+            events.append(("content_block_start", {
+                "type": "content_block_start", "index": 0,
+                "content_block": {"type": "text", "text": ""}}))
+            events.append(("content_block_delta", {
+                "type": "content_block_delta", "index": 0,
+                "delta": {"type": "text_delta", "text": block["text"]}}))
+        events.append(("content_block_stop", {"type": "content_block_stop", "index": 0}))
+        events.append(("message_delta", {"type": "message_delta",
+                                         "delta": {"stop_reason": stop, "stop_sequence": None},
+                                         "usage": {"output_tokens": 5}}))
+        events.append(("message_stop", {"type": "message_stop"}))
+        self._sse([f"event: {name}\ndata: {json.dumps(data)}\n\n" for name, data in events])
+
+    # OpenAI Chat Completions -----------------------------------------------------------------
+    def _openai(self, body: dict) -> None:
+        tools = [tool.get("function", {}).get("name", "") for tool in body.get("tools") or []]
+        results = openai_tool_results(body)
+        script = self.script
+        command = None
+        if scripted(body, tools) and script.tool in tools:
+            script.record({"api": "openai", "step": len(results), "tool_results": results,
+                           "model": body.get("model")})
+            if len(results) < len(script.commands):
+                command = script.commands[len(results)]
+        base = {"id": f"chatcmpl-e2e-{len(results)}", "created": 0,
+                "model": body.get("model", "fake")}
+        usage = {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
+        if command is not None:
+            call = {"index": 0, "id": f"call_e2e_{len(results)}", "type": "function",
+                    "function": {"name": script.tool,
+                                 "arguments": json.dumps({"command": command})}}
+            message = {"role": "assistant", "content": None, "tool_calls": [call]}
+            finish = "tool_calls"
+        else:
+            message = {"role": "assistant", "content": "done"}
+            finish = "stop"
+        if not body.get("stream"):
+            self._json(200, dict(base, object="chat.completion", usage=usage, choices=[
+                {"index": 0, "message": message, "finish_reason": finish}]))
+            return
+        chunk = dict(base, object="chat.completion.chunk")
+        chunks = [dict(chunk, choices=[{"index": 0, "delta": dict(message),
+                                        "finish_reason": None}]),
+                  dict(chunk, choices=[{"index": 0, "delta": {}, "finish_reason": finish}]),
+                  dict(chunk, choices=[], usage=usage)]
+        self._sse([f"data: {json.dumps(c)}\n\n" for c in chunks] + ["data: [DONE]\n\n"])
+
+    # wire helpers ---------------------------------------------------------------------------
+    def _json(self, status: int, payload: dict) -> None:
+        data = json.dumps(payload).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def _sse(self, events: list[str]) -> None:
+        data = "".join(events).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Cache-Control", "no-cache")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+
+def serve(script: Script, port: int = 0) -> ThreadingHTTPServer:
+    handler = type("ScriptedHandler", (Handler,), {"script": script})
+    server = ThreadingHTTPServer(("127.0.0.1", port), handler)
+    server.daemon_threads = True
+    return server
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--port-file", required=True)
+    parser.add_argument("--log", required=True)
+    parser.add_argument("--tool", default="Bash")
+    parser.add_argument("--command", action="append", default=[])
+    args = parser.parse_args(argv)
+    server = serve(Script(args.command, args.tool, args.log))
+    with open(args.port_file + ".tmp", "w") as out:
+        out.write(str(server.server_address[1]))
+    os.replace(args.port_file + ".tmp", args.port_file)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+
+
+if __name__ == "__main__":
+    sys.exit(main())

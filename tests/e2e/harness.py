@@ -1,0 +1,146 @@
+"""Helpers for the end-to-end tests, which run the real agent CLIs (from npm) against a
+scripted model on 127.0.0.1, inside a network namespace with only loopback. Marked `e2e` and
+left out of the default run (pyproject's addopts): `python -m pytest -m e2e`. They skip,
+saying why, when npm, a package or `unshare` is not available.
+
+The CLIs are installed once into $HEADROOM_E2E_DIR (default ~/.cache/headroom-e2e) with
+`npm install --prefix`, pinned to the versions the integration was checked against
+(HEADROOM_E2E_CLAUDE_VERSION / HEADROOM_E2E_PI_VERSION pick others).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+PACKAGES = {
+    "claude": ("@anthropic-ai/claude-code",
+               os.environ.get("HEADROOM_E2E_CLAUDE_VERSION", "2.1.330"), "claude"),
+    "pi": ("@mariozechner/pi-coding-agent",
+           os.environ.get("HEADROOM_E2E_PI_VERSION", "0.73.1"), "pi"),
+}
+
+
+def install_dir() -> Path:
+    configured = os.environ.get("HEADROOM_E2E_DIR")
+    if configured:
+        return Path(configured).expanduser()
+    cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(cache) / "headroom-e2e"
+
+
+def _installed_version(prefix: Path, package: str) -> str | None:
+    try:
+        manifest = prefix / "node_modules" / package / "package.json"
+        return json.loads(manifest.read_text())["version"]
+    except (OSError, ValueError, KeyError):
+        return None
+
+
+def agent_bin(agent: str) -> Path:
+    """The agent's CLI, installed if needed; skips the test when that is not possible."""
+    package, version, command = PACKAGES[agent]
+    npm = shutil.which("npm")
+    prefix = install_dir()
+    binary = prefix / "node_modules" / ".bin" / command
+    if binary.exists() and _installed_version(prefix, package) == version:
+        return binary
+    if npm is None:
+        pytest.skip(f"npm is not installed: cannot install {package}@{version}")
+    prefix.mkdir(parents=True, exist_ok=True)
+    try:
+        done = subprocess.run([npm, "install", "--prefix", str(prefix), "--no-audit", "--no-fund",
+                               "--loglevel=error", f"{package}@{version}"],
+                              capture_output=True, timeout=1200, stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.TimeoutExpired) as err:
+        pytest.skip(f"npm install {package}@{version} failed: {err}")
+    if done.returncode or not binary.exists():
+        tail = done.stderr.decode(errors="replace").strip().splitlines()[-3:]
+        pytest.skip(f"npm install {package}@{version} failed: {' / '.join(tail)}")
+    return binary
+
+
+def unshare_argv() -> list[str]:
+    """How to enter a new network namespace with a working loopback; skips when impossible."""
+    unshare = shutil.which("unshare")
+    if unshare is None:
+        pytest.skip("unshare is not installed (util-linux)")
+    ip = shutil.which("ip") or ("/sbin/ip" if os.path.exists("/sbin/ip") else None)
+    if ip is None:
+        pytest.skip("ip (iproute2) is not installed: cannot bring loopback up")
+    candidates = [[unshare, "-n"]] if os.geteuid() == 0 else [[unshare, "-rn"], [unshare, "-n"]]
+    for argv in candidates:
+        try:
+            done = subprocess.run([*argv, ip, "link", "set", "lo", "up"], capture_output=True,
+                                  timeout=30)
+        except (OSError, subprocess.TimeoutExpired):
+            continue
+        if done.returncode == 0:
+            return argv
+    pytest.skip("unshare -n is not permitted here (needs root or user namespaces)")
+
+
+@dataclass
+class Run:
+    status: int
+    tool_results: list[dict]  # what the agent sent back, in order: {"text", "is_error"}
+    work: Path
+    env: dict
+
+
+def run_agent(agent: str, commands: list[str], work: Path, env: dict,
+              agent_args: tuple[str, ...] = ()) -> Run:
+    binary = agent_bin(agent)
+    namespace = unshare_argv()
+    log = work / "log.jsonl"
+    node_dir = os.path.dirname(shutil.which("node") or "")
+    argv = [*namespace, sys.executable, str(HERE / "driver.py"), "--agent", agent,
+            "--bin", str(binary), "--work", str(work), "--log", str(log)]
+    if node_dir:
+        argv += ["--path", node_dir]
+    # headroom's own directory first: the hooks the installer wrote name it by absolute path,
+    # but a PATH lookup must find the same one.
+    argv += ["--path", os.path.dirname(sys.executable)]
+    for command in commands:
+        argv += ["--command", command]
+    for arg in agent_args:
+        argv.append(f"--agent-arg={arg}")
+    done = subprocess.run(argv, capture_output=True, timeout=600, stdin=subprocess.DEVNULL,
+                          env=dict(os.environ, **env))
+    entries = [json.loads(line) for line in log.read_text().splitlines()] if log.exists() else []
+    results = entries[-1]["tool_results"] if entries else []
+    if done.returncode != 0 or len(results) < len(commands):
+        err = (work / "agent.err").read_text(errors="replace") if (work / "agent.err").exists() \
+            else ""
+        raise AssertionError(f"{agent} run failed (status {done.returncode}); driver: "
+                             f"{done.stderr.decode(errors='replace')[-2000:]} agent: {err[-2000:]}"
+                             f" results: {results}")
+    return Run(done.returncode, results, work, env)
+
+
+@pytest.fixture
+def e2e_home(tmp_path):
+    """A private HOME and store for one agent run (the real home is never touched)."""
+    work = tmp_path / "work"
+    home = work / "home"
+    home.mkdir(parents=True)
+    env = {"HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config"),
+           "XDG_STATE_HOME": str(home / ".local" / "state"),
+           "XDG_CACHE_HOME": str(home / ".cache"), "HEADROOM_STORE": str(work / "store")}
+    return work, env
+
+
+def headroom(*args: str, env: dict) -> subprocess.CompletedProcess:
+    full_env = {key: value for key, value in os.environ.items()
+                if not key.startswith(("HEADROOM_", "CLAUDE_", "PI_CODING"))}
+    full_env.update(env)
+    return subprocess.run([sys.executable, "-m", "headroom_cli", *args], capture_output=True,
+                          env=full_env, timeout=120, stdin=subprocess.DEVNULL)

@@ -1,0 +1,44 @@
+"""pi, end to end: `headroom init pi`, then the real CLI against a scripted model.
+
+pi alone keeps the last 2,000 lines / 50 KB of a command's output; with the extension, the
+model gets headroom's clip of the whole output (head included), the marker with the exit
+status, and pi's own "Command exited with code 1".
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from harness import e2e_home, headroom, run_agent  # noqa: F401 - e2e_home is a fixture
+
+pytestmark = pytest.mark.e2e
+
+FAILING_LOG = ('for i in $(seq 1 3000); do echo "line $i of a long build log"; done; '
+               'echo "error: the build FAILED at the end" >&2; false')
+
+
+def test_pi_gets_headrooms_clip_with_the_exit_status(e2e_home):
+    work, env = e2e_home
+    env["PI_CODING_AGENT_DIR"] = str(work / "pi-agent")
+    installed = headroom("init", "pi", env=env)
+    assert installed.returncode == 0, installed.stderr
+    assert (work / "pi-agent" / "extensions" / "headroom.ts").is_file()
+
+    run = run_agent("pi", [FAILING_LOG, "seq 1 30000"], work, env)
+    failing, success = run.tool_results
+
+    text = failing["text"]
+    assert text.startswith("line 1 of a long build log\n")  # pi alone would start at 1,002
+    assert "The command exited with status 1." in text
+    assert "error: the build FAILED at the end" in text
+    assert text.rstrip().endswith("Command exited with code 1")
+    assert "Full output:" not in text and len(text) < 30_000
+
+    assert success["text"].startswith("1\n2\n3\n") and "headroom:" in success["text"]
+
+
+def test_without_headroom_pi_keeps_only_the_tail(e2e_home):
+    work, env = e2e_home
+    run = run_agent("pi", ["seq 1 30000"], work, env)
+    text = run.tool_results[0]["text"]
+    assert not text.startswith("1\n") and "Full output:" in text

@@ -1,0 +1,197 @@
+"""`headroom hook claude` against the PreToolUse payloads Claude Code sends (the shape documented
+in its hooks reference and recorded from @anthropic-ai/claude-code 2.1.330), and the permission
+rule: a command is rewritten only when Claude Code would run it without asking anyway."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from headroom_cli.agents import HookOptions, claude, permissions, run_hook
+
+HEADROOM = [sys.executable, "-m", "headroom_cli"]
+
+
+@pytest.fixture(autouse=True)
+def private(tmp_path, monkeypatch):
+    home = tmp_path / "home"
+    (home / ".claude").mkdir(parents=True)
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
+    monkeypatch.delenv("CLAUDE_PROJECT_DIR", raising=False)
+    monkeypatch.setenv("HEADROOM_STORE", str(tmp_path / "store"))
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", None)
+    return home
+
+
+def payload(command="npm test", mode="bypassPermissions", cwd="/tmp/project", **tool_input):
+    return {"session_id": "abc123", "transcript_path": "/tmp/t.jsonl", "cwd": cwd,
+            "permission_mode": mode, "hook_event_name": "PreToolUse", "tool_name": "Bash",
+            "tool_input": {"command": command, "description": "Run the tests", **tool_input},
+            "tool_use_id": "toolu_01"}
+
+
+def reply(event, budget=6000) -> dict | None:
+    raw = run_hook("claude", json.dumps(event).encode(),
+                   HookOptions(budget=budget, headroom=HEADROOM))
+    return json.loads(raw) if raw else None
+
+
+def test_a_command_is_wrapped_with_every_original_key_kept():
+    out = reply(payload("npm test", timeout=120000))["hookSpecificOutput"]
+    assert out["hookEventName"] == "PreToolUse" and out["permissionDecision"] == "allow"
+    updated = out["updatedInput"]
+    assert set(updated) == {"command", "description", "timeout"}
+    assert updated["description"] == "Run the tests" and updated["timeout"] == 120000
+    assert "{ npm test\n}" in updated["command"]
+    assert "--max-bytes 28000 --max-failure-bytes 10000" in updated["command"]
+
+
+def test_the_wrapped_command_clips_a_huge_failing_log_under_claude_codes_cap(tmp_path):
+    command = ('for i in $(seq 1 20000); do echo "test_$i ... ok"; done; '
+               'echo "FAILED tests/test_x.py::test_end - AssertionError"; exit_code=1; false')
+    wrapped = reply(payload(command))["hookSpecificOutput"]["updatedInput"]["command"]
+    done = subprocess.run(["bash", "-c", wrapped], capture_output=True, timeout=120)
+    assert done.returncode == 1
+    # A failing output over about 11,000 characters is cut by Claude Code to its first and last
+    # 5,000; ours stays whole under that.
+    assert len(done.stdout) <= claude.MAX_FAILURE_BYTES
+    text = done.stdout.decode()
+    assert "The command exited with status 1." in text
+    assert text.rstrip().endswith("FAILED tests/test_x.py::test_end - AssertionError")
+
+
+def test_a_successful_output_stays_under_the_30000_byte_cap():
+    wrapped = reply(payload("seq 1 100000", budget=100_000))[
+        "hookSpecificOutput"]["updatedInput"]["command"]
+    done = subprocess.run(["bash", "-c", wrapped], capture_output=True, timeout=120)
+    assert done.returncode == 0 and len(done.stdout) <= claude.MAX_BYTES
+
+
+@pytest.mark.parametrize("event", [
+    payload(run_in_background=True),
+    payload("git diff > fix.patch"),
+    payload("make; exit 2"),
+    payload("echo 'unterminated"),
+    dict(payload(), tool_name="Read"),
+    dict(payload(), hook_event_name="PostToolUse"),
+    dict(payload(), tool_input={"description": "no command"}),
+    dict(payload(), tool_input="npm test"),
+    payload(mode="plan"),
+])
+def test_calls_left_exactly_as_they_are(event):
+    assert reply(event) is None
+
+
+# --- permissions: never grant what Claude Code would have asked about ----------------------
+
+def test_default_mode_wraps_read_only_commands_and_leaves_the_rest(tmp_path):
+    cwd = str(tmp_path)
+    assert reply(payload("grep -rn TODO src | head -100", mode="default", cwd=cwd))
+    assert reply(payload("git log --oneline", mode="default", cwd=cwd))
+    for command in ("npm test", "touch x", "rm -rf build", "cat /etc/shadow", "cat ../x",
+                    "find . -delete", "echo $(id)", "git push", "sort -o out in"):
+        assert reply(payload(command, mode="default", cwd=cwd)) is None, command
+
+
+def test_allow_rules_in_settings_extend_what_is_wrapped(private, tmp_path):
+    (private / ".claude" / "settings.json").write_text(json.dumps(
+        {"permissions": {"allow": ["Bash(npm test:*)", "Bash(make)"]}}))
+    cwd = str(tmp_path)
+    assert reply(payload("npm test -- --watch=false", mode="default", cwd=cwd))
+    assert reply(payload("make", mode="default", cwd=cwd))
+    assert reply(payload("make install", mode="default", cwd=cwd)) is None
+    assert reply(payload("npm test && npm publish", mode="default", cwd=cwd)) is None
+
+
+def test_project_local_rules_count_too(tmp_path, monkeypatch):
+    project = tmp_path / "project"
+    (project / ".claude").mkdir(parents=True)
+    (project / ".claude" / "settings.local.json").write_text(json.dumps(
+        {"permissions": {"allow": ["Bash"]}}))
+    monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(project))
+    assert reply(payload("npm test", mode="default", cwd=str(project)))
+
+
+@pytest.mark.parametrize("rule", ["Bash(npm:*)", "Bash", "Bash(headroom:*)", "Bash(exit:*)"])
+def test_a_deny_or_ask_rule_that_may_concern_the_command_leaves_it_alone(private, rule):
+    for kind in ("deny", "ask"):
+        (private / ".claude" / "settings.json").write_text(json.dumps(
+            {"permissions": {kind: [rule]}}))
+        assert reply(payload("npm test")) is None
+
+
+def test_an_unrelated_deny_rule_does_not_stop_wrapping(private):
+    (private / ".claude" / "settings.json").write_text(json.dumps(
+        {"permissions": {"deny": ["Bash(rm:*)", "Read(.env)"]}}))
+    assert reply(payload("npm test"))
+
+
+def test_dont_ask_mode_wraps_only_what_rules_allow(tmp_path):
+    assert reply(payload("ls", mode="dontAsk", cwd=str(tmp_path))) is None
+
+
+def test_permission_helpers():
+    assert permissions.split("a && b || c; d | e & f\ng") == list("abcdefg")
+    assert permissions.split("echo 'a && b'") == ["echo 'a && b'"]
+    assert permissions.split("x $(y)") is None
+    assert permissions.is_read_only("rg -n 'a|b' src", "/p")
+    assert not permissions.is_read_only("rg --pre evil x", "/p")
+    assert not permissions.is_read_only("tail -f log", "/p")
+
+
+# --- malformed, huge and non-UTF-8 payloads: fail open, exit 0 ------------------------------
+
+def hook_process(data: bytes):
+    return subprocess.run([*HEADROOM, "hook", "claude"], input=data, capture_output=True,
+                          timeout=120, env=dict(os.environ))
+
+
+@pytest.mark.parametrize("data", [b"", b"{not json", b"\xff\xfe\x00garbage", b"[1, 2]",
+                                  b'"a string"', b"null"])
+def test_malformed_payloads_leave_the_call_alone_and_exit_0(data):
+    done = hook_process(data)
+    assert done.returncode == 0 and done.stdout == b""
+
+
+def test_a_payload_with_invalid_utf8_is_left_alone():
+    data = json.dumps(payload("echo ok")).encode()[:-3] + b"\xff\"}}"
+    done = hook_process(data)
+    assert done.returncode == 0 and done.stdout == b""
+
+
+def test_a_huge_command_is_handled():
+    command = "echo " + "x" * 200_000
+    done = hook_process(json.dumps(payload(command)).encode())
+    assert done.returncode == 0
+    out = json.loads(done.stdout)["hookSpecificOutput"]["updatedInput"]["command"]
+    assert command in out
+
+
+def test_an_internal_error_fails_open(monkeypatch):
+    def boom(*args, **kwargs):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(claude, "rewrite", boom)
+    assert run_hook("claude", json.dumps(payload()).encode(), HookOptions()) == b""
+
+
+def test_the_hook_budget_default_is_the_documented_one():
+    import typer
+
+    from headroom_cli.agents.clip import DEFAULT_HOOK_BUDGET
+    from headroom_cli.cli import app
+
+    hook = typer.main.get_command(app).commands["hook"]
+    budget = next(param for param in hook.params if param.name == "budget")
+    assert budget.default == DEFAULT_HOOK_BUDGET
+    # 6,000 tokens of ordinary output is about 24,000 bytes: under Claude Code's 30,000-byte
+    # cap even before the filter's own byte cap.
+    assert DEFAULT_HOOK_BUDGET * 4 < 30_000
