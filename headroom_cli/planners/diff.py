@@ -27,6 +27,7 @@ from ..plan import Gap, Item, Keep, Lines, Note, Plan
 from ..render import inline_marker
 from ..tokens import Counter
 from ..tools import Tool
+from .costs import LineCosts, fit_in_order
 from .rollup import roll_up, split
 
 _GIT_FILE = re.compile(r"diff --(?:git|cc|combined) (?P<rest>.+)$")
@@ -257,29 +258,11 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> 
     parsed = parse(rows)
     if not parsed.files:
         return None
-    job = _Job(rows, lines, parsed, _Costs(rows, counter), budget - _RESERVE)
+    job = _Job(rows, lines, parsed, LineCosts(rows, counter, cut_long=False), budget - _RESERVE)
     if job.room <= 0:
         return None
     return (_every_header(job, marked=True) or _every_header(job, marked=False)
             or _file_lines(job) or _rolled_up(job))
-
-
-class _Costs:
-    """Token costs of what might be printed, counted only when asked (cost follows output)."""
-
-    def __init__(self, rows: list[str], counter: Counter) -> None:
-        self.rows, self.counter, self._cache = rows, counter, {}
-
-    def line(self, index: int, suffix: str = "") -> int:
-        key = (index, suffix)
-        if key not in self._cache:
-            self._cache[key] = self.counter.count(self.rows[index] + suffix + "\n")
-        return self._cache[key]
-
-    def note(self, text: str) -> int:
-        if text not in self._cache:
-            self._cache[text] = self.counter.count(text + "\n")
-        return self._cache[text]
 
 
 @dataclass
@@ -287,23 +270,13 @@ class _Job:
     rows: list[str]
     lines: Lines
     parsed: Parsed
-    costs: _Costs
+    costs: LineCosts
     room: int
     context: list[int] = field(init=False)
 
     def __post_init__(self) -> None:
-        self.context = _fit_in_order(self.parsed.context, int(self.room * CONTEXT_SHARE),
+        self.context = fit_in_order(self.parsed.context, int(self.room * CONTEXT_SHARE),
                                      self.costs)
-
-
-def _fit_in_order(indexes: list[int], budget: int, costs: _Costs) -> list[int]:
-    kept, used = [], 0
-    for index in indexes:
-        used += costs.line(index)
-        if used > budget:
-            break
-        kept.append(index)
-    return kept
 
 
 def _counts(f: FileDiff) -> str:
@@ -329,7 +302,7 @@ def _every_header(job: _Job, marked: bool) -> Plan | None:
         body = list(range(hunk.header + 1, hunk.end))
         marker = _marker_cost(job, body[0], body[-1]) if marked else 0
         room = job.room - used + marker
-        shown = _fit_in_order(body, room, job.costs) if len(body) <= room else []
+        shown = fit_in_order(body, room, job.costs) if len(body) <= room else []
         if len(shown) == len(body):
             kept.update(dict.fromkeys(shown, ""))
             used += sum(job.costs.line(i) for i in shown) - marker
@@ -339,7 +312,7 @@ def _every_header(job: _Job, marked: bool) -> Plan | None:
         if misses > _MAX_MISSES:
             break  # counting body after body that cannot fit would cost more than it prints
     if marked and skipped:  # what is left goes to the head of the first body that did not fit
-        kept.update(dict.fromkeys(_fit_in_order(skipped, job.room - used, job.costs), ""))
+        kept.update(dict.fromkeys(fit_in_order(skipped, job.room - used, job.costs), ""))
     items = _items(job, kept, with_gaps=marked)
     omitted = len(job.rows) - len(kept)
     if marked or not omitted:
@@ -384,7 +357,7 @@ def _file_lines(job: _Job) -> Plan | None:
             return None
     whole = 0
     for f, note in zip(files, notes):
-        size = _fit_in_order(list(range(f.start, f.end)), job.room - used + job.costs.note(note),
+        size = fit_in_order(list(range(f.start, f.end)), job.room - used + job.costs.note(note),
                              job.costs)
         if len(size) < f.end - f.start:
             break

@@ -22,8 +22,8 @@ from ..plan import Gap, Lines, Plan
 from ..tokens import Counter
 from ..tools import Tool
 from .diff import line_items
+from .costs import MAX_LINE_CHARS, LineCosts, cut_note
 from .rollup import roll_up, split
-from .search import MAX_LINE_CHARS, _cut_note
 
 _SECTION = re.compile(r"\S.*:$")
 _TOTAL = re.compile(r"total \d[\d.,]*[KMGTPE]?$")
@@ -505,43 +505,23 @@ def _folders_note(job: _Job, table: Table, first: int, last: int, room: int) -> 
 # --------------------------------------------------------------------------- planning
 
 
-class _Costs:
-    """Token costs of what might be printed, counted only when asked (cost follows output)."""
-
-    def __init__(self, rows: list[str], counter: Counter) -> None:
-        self.rows, self.counter, self._cache = rows, counter, {}
-
-    def line(self, index: int, suffix: str = "") -> int:
-        key = (index, suffix)
-        if key not in self._cache:
-            chars, note = _cut(self.rows, index)
-            shown = self.rows[index][:chars] + note if note else self.rows[index]
-            self._cache[key] = self.counter.count(shown + suffix + "\n")
-        return self._cache[key]
-
-    def note(self, text: str) -> int:
-        if text not in self._cache:
-            self._cache[text] = self.counter.count(text + "\n")
-        return self._cache[text]
-
-
 def _cut(rows: list[str], index: int) -> tuple[int, str]:
     """An overlong row (a process's whole command line) keeps its start, as search does."""
     row = rows[index]
-    return (MAX_LINE_CHARS, _cut_note(row)) if len(row) > MAX_LINE_CHARS else (len(row), "")
+    return (MAX_LINE_CHARS, cut_note(row)) if len(row) > MAX_LINE_CHARS else (len(row), "")
 
 
 @dataclass
 class _Job:
     rows: list[str]
     lines: Lines
-    costs: _Costs
+    costs: LineCosts
     room: int
 
 
 def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> Plan | None:
     rows = list(lines)
-    job = _Job(rows, lines, _Costs(rows, counter), budget - _RESERVE)
+    job = _Job(rows, lines, LineCosts(rows, counter), budget - _RESERVE)
     if job.room <= 0:
         return None
     sections = _sections(rows)

@@ -19,6 +19,7 @@ from functools import lru_cache
 from ..plan import Keep, Lines, Note, Plan
 from ..tokens import Counter
 from ..tools import Tool
+from .costs import MAX_LINE_CHARS, LineCosts, cut_note, fit_in_order
 from .rollup import roll_up
 
 _MATCH = re.compile(r"(?P<path>(?:[A-Za-z]:[\\/])?[^:\n]*?[^\s:]):(?P<line>\d+):(?:(?P<col>\d+):)?")
@@ -37,7 +38,6 @@ _DEFINITION = re.compile(
 )
 MIN_MATCH_LINES = 20
 MIN_SHARE = 0.75
-MAX_LINE_CHARS = 300  # a minified line is cut inside, and says so
 _HEADER_SHARE_FOR_STRAYS = 0.1  # lines that are not matches (rg's own errors) get at most this
 
 
@@ -154,51 +154,16 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> 
     parsed = parse(rows)
     if not parsed.files:
         return None
-    costs = _Costs(rows, counter)
+    costs = LineCosts(rows, counter)
     reserve = 90  # the closing marker
     stray_budget = int(budget * _HEADER_SHARE_FOR_STRAYS)
-    strays = _fit_lines(parsed.strays, stray_budget, costs)
+    strays = fit_in_order(parsed.strays, stray_budget, costs)
     room = budget - reserve - sum(costs.line(i) for i in strays)
     files = list(parsed.files.values())
     picks = _pick_matches(files, room, costs, parsed.file_list)
     if picks is None:
         return _rolled_up(files, rows, lines, room, costs, strays, parsed)
     return _listing(files, picks, rows, lines, strays, parsed)
-
-
-class _Costs:
-    """Token costs of candidate lines, counted only when asked (cost follows output)."""
-
-    def __init__(self, rows: list[str], counter: Counter) -> None:
-        self.rows, self.counter, self._lines, self._notes = rows, counter, {}, {}
-
-    def line(self, index: int) -> int:
-        if index not in self._lines:
-            self._lines[index] = self.counter.count(_shown(self.rows[index]) + "\n")
-        return self._lines[index]
-
-    def note(self, text: str) -> int:
-        if text not in self._notes:
-            self._notes[text] = self.counter.count(text + "\n")
-        return self._notes[text]
-
-
-def _shown(row: str) -> str:
-    return row if len(row) <= MAX_LINE_CHARS else row[:MAX_LINE_CHARS] + _cut_note(row)
-
-
-def _cut_note(row: str) -> str:
-    return f" …[+{len(row) - MAX_LINE_CHARS:,} chars]"
-
-
-def _fit_lines(indexes: list[int], budget: int, costs: _Costs) -> list[int]:
-    kept, used = [], 0
-    for index in indexes:
-        used += costs.line(index)
-        if used > budget:
-            break
-        kept.append(index)
-    return kept
 
 
 def _priority(hits: FileHits, rows: list[str]) -> list[int]:
@@ -221,7 +186,7 @@ def _header(hits: FileHits, shown: int) -> str:
         f"{hits.path} ({total:,} {noun})"
 
 
-def _pick_matches(files: list[FileHits], room: int, costs: _Costs,
+def _pick_matches(files: list[FileHits], room: int, costs: LineCosts,
                   file_list: bool) -> dict[str, list[int]] | None:
     """The most matches per file (the same cap for all) that fit; None if not even a header each."""
     if file_list:
@@ -253,7 +218,7 @@ def _pick_matches(files: list[FileHits], room: int, costs: _Costs,
     return picks
 
 
-def _total_within(files: list[FileHits], orders: dict, cap: int, costs: _Costs,
+def _total_within(files: list[FileHits], orders: dict, cap: int, costs: LineCosts,
                   room: int) -> int:
     """The map's cost at `cap` matches a file, counted only until it passes room."""
     used = 0
@@ -264,7 +229,7 @@ def _total_within(files: list[FileHits], orders: dict, cap: int, costs: _Costs,
     return used
 
 
-def _file_cost(hits: FileHits, shown: list[int], costs: _Costs) -> int:
+def _file_cost(hits: FileHits, shown: list[int], costs: LineCosts) -> int:
     cost = sum(costs.line(i) for i in shown)
     if len(shown) < len(hits.matches) or hits.heading is not None and not shown:
         cost += costs.note(_header(hits, len(shown)))
@@ -307,7 +272,7 @@ def _keep_line(index: int, rows: list[str], lines: Lines) -> Keep:
     start = lines.start(index)
     if len(row) <= MAX_LINE_CHARS:
         return Keep(start, lines.end(index))
-    return Keep(start, start + MAX_LINE_CHARS, suffix=_cut_note(row))
+    return Keep(start, start + MAX_LINE_CHARS, suffix=cut_note(row))
 
 
 _EXACT_ROLL_UP = 1000
@@ -317,7 +282,7 @@ def _estimate(text: str) -> int:
     return len(text) // 3 + 2  # paths run about 3-4 characters a token; err on the high side
 
 
-def _rolled_up(files: list[FileHits], rows: list[str], lines: Lines, room: int, costs: _Costs,
+def _rolled_up(files: list[FileHits], rows: list[str], lines: Lines, room: int, costs: LineCosts,
                strays: list[int], parsed: Parsed) -> Plan:
     """Files rolled up under their directories, with counts, as deep as the budget allows."""
 

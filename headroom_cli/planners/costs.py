@@ -1,0 +1,47 @@
+"""What a printed line costs, counted only when a planner asks (so cost follows the output),
+and the one rule for lines too long to print whole."""
+
+from __future__ import annotations
+
+from ..tokens import Counter
+
+MAX_LINE_CHARS = 300  # a minified line is cut inside, and says so
+
+
+def cut_note(row: str) -> str:
+    return f" …[+{len(row) - MAX_LINE_CHARS:,} chars]"
+
+
+def shown(row: str) -> str:
+    """A row as a planner prints it: whole, or its start and how much was cut."""
+    return row if len(row) <= MAX_LINE_CHARS else row[:MAX_LINE_CHARS] + cut_note(row)
+
+
+class LineCosts:
+    """Token costs of input rows (as shown) and of lines a planner writes, each counted once."""
+
+    def __init__(self, rows: list[str], counter: Counter, cut_long: bool = True) -> None:
+        self.rows, self.counter, self.cut_long, self._cache = rows, counter, cut_long, {}
+
+    def line(self, index: int, suffix: str = "") -> int:
+        key = (index, suffix)
+        if key not in self._cache:
+            row = shown(self.rows[index]) if self.cut_long else self.rows[index]
+            self._cache[key] = self.counter.count(row + suffix + "\n")
+        return self._cache[key]
+
+    def note(self, text: str) -> int:
+        if text not in self._cache:
+            self._cache[text] = self.counter.count(text + "\n")
+        return self._cache[text]
+
+
+def fit_in_order(indexes: list[int], budget: int, costs: LineCosts) -> list[int]:
+    """The longest prefix of indexes whose rows fit in budget tokens."""
+    kept, used = [], 0
+    for index in indexes:
+        used += costs.line(index)
+        if used > budget:
+            break
+        kept.append(index)
+    return kept
