@@ -128,33 +128,28 @@ class TiktokenCounter:
 
     def prefix_chars(self, text: str, tokens: int) -> int:
         """Length of the longest prefix of text that is at most `tokens` tokens (roughly)."""
-        if tokens <= 0:
-            return 0
-        window = max(64, tokens * 6)
-        while True:
-            chunk = text[:window]
-            ids = self._encoding.encode_ordinary(_countable(chunk))
-            if len(ids) > tokens or window >= len(text):
-                break
-            window *= 2
-        if len(ids) <= tokens:
-            return len(chunk)
-        return self._offset(ids, tokens, len(chunk))
+        chunk, ids = self._window(text, tokens, from_end=False)
+        return len(chunk) if len(ids) <= tokens else self._offset(ids, tokens, len(chunk))
 
     def suffix_chars(self, text: str, tokens: int) -> int:
         """Length of the longest suffix of text that is at most `tokens` tokens (roughly)."""
-        if tokens <= 0:
-            return 0
-        window = max(64, tokens * 6)
-        while True:
-            chunk = text[-window:]
-            ids = self._encoding.encode_ordinary(_countable(chunk))
-            if len(ids) > tokens or window >= len(text):
-                break
-            window *= 2
+        chunk, ids = self._window(text, tokens, from_end=True)
         if len(ids) <= tokens:
             return len(chunk)
         return len(chunk) - self._offset(ids, len(ids) - tokens, len(chunk))
+
+    def _window(self, text: str, tokens: int, from_end: bool) -> tuple[str, list[int]]:
+        """The smallest end of text (doubling from ~6 characters a token) holding more than
+        `tokens` tokens, or all of it, with its tokens: cost follows the budget, not the text."""
+        if tokens <= 0:
+            return "", []
+        window = max(64, tokens * 6)
+        while True:
+            chunk = text[-window:] if from_end else text[:window]
+            ids = self._encoding.encode_ordinary(_countable(chunk))
+            if len(ids) > tokens or window >= len(text):
+                return chunk, ids
+            window *= 2
 
     def _offset(self, ids: list[int], index: int, limit: int) -> int:
         """Character offset where token `index` starts in the text `ids` encode.
