@@ -1,4 +1,4 @@
-"""The Python-harness example in docs/agents.md runs as printed and does what it says."""
+"""The Python-harness example in the README runs as printed and does what it says."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import io
 import re
 from pathlib import Path
 
-DOC = Path(__file__).resolve().parents[1] / "docs" / "agents.md"
+DOC = Path(__file__).resolve().parents[1] / "README.md"
 
 
 def example() -> str:
