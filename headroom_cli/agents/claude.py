@@ -49,24 +49,11 @@ def default_path() -> Path:
     return Path(base) / "settings.json"
 
 
-def _ours(entry: dict) -> bool:
-    return config.is_hook_command(entry.get("command"), NAME)
-
-
 def install(path: Path, headroom: list[str], uninstall: bool = False) -> list[config.Change]:
-    before = config.read_bytes(path)
-    settings = config.load_json(path, before)
-    if uninstall:
-        settings = config.without_hook(settings, EVENT, _ours)
-    else:
-        group = {"matcher": MATCHER,
-                 "hooks": [{"type": "command", "command": config.hook_command(NAME, headroom),
-                            "timeout": 30}]}
-        settings = config.with_hook(settings, EVENT, group, _ours)
-    after = config.dump_json(settings)
-    if before is not None and config.load_json(path, before) == settings:
-        after = before  # nothing to do: keep the file byte for byte
-    return [config.Change(path, before, after)]
+    group = {"matcher": MATCHER,
+             "hooks": [{"type": "command", "command": config.hook_command(NAME, headroom),
+                        "timeout": 30}]}
+    return config.install_hook(path, NAME, EVENT, group, uninstall)
 
 
 def handle(payload: bytes, options: HookOptions) -> bytes:
@@ -88,28 +75,13 @@ def handle(payload: bytes, options: HookOptions) -> bytes:
 
 def rewrite(event: object, options: HookOptions) -> str | None:
     """The wrapped command, or None to leave the call exactly as it is."""
-    if not isinstance(event, dict) or event.get("hook_event_name", EVENT) != EVENT:
-        return None
-    if event.get("tool_name") != MATCHER:
-        return None
-    tool_input = event.get("tool_input")
-    if not isinstance(tool_input, dict) or not isinstance(tool_input.get("command"), str):
-        return None
-    if tool_input.get("run_in_background"):
-        return None  # its output is read while it runs: it must reach the file as it comes
-    command = tool_input["command"]
-    if shell.reason_not_to_wrap(command) is not None:
-        return None
-    if not permissions.claude_would_run(command, event):
+    command = shell.command_to_wrap(event, EVENT, MATCHER, "run_in_background")
+    if command is None or not permissions.claude_would_run(command, event):
         return None
     return shell.wrap_checked(command, filter_argv(options))
 
 
 def filter_argv(options: HookOptions) -> list[str]:
-    headroom = options.headroom or config.headroom_argv()
-    argv = [*headroom, "hook", "filter", "--budget", str(options.budget),
-            "--max-bytes", str(MAX_BYTES), "--max-failure-bytes", str(MAX_FAILURE_BYTES),
-            "--tool", "Bash"]
-    if not options.store:
-        argv.append("--no-store")
-    return argv
+    return shell.filter_argv(options.headroom or config.headroom_argv(), options.budget,
+                             options.store, "--max-bytes", str(MAX_BYTES),
+                             "--max-failure-bytes", str(MAX_FAILURE_BYTES))

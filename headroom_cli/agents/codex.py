@@ -50,26 +50,14 @@ def default_path() -> Path:
     return codex_home() / "hooks.json"
 
 
-def _ours(entry: dict) -> bool:
-    return config.is_hook_command(entry.get("command"), NAME)
-
-
 def install(path: Path, headroom: list[str], uninstall: bool = False) -> list[config.Change]:
-    before = config.read_bytes(path)
-    settings = config.load_json(path, before)
-    if uninstall:
-        settings = config.without_hook(settings, EVENT, _ours)
-    else:
-        group = {"matcher": MATCHER,
-                 "hooks": [{"type": "command", "command": config.hook_command(NAME, headroom),
-                            "timeout": 30}]}
-        settings = config.with_hook(settings, EVENT, group, _ours)
-    after = config.dump_json(settings)
-    if before is not None and config.load_json(path, before) == settings:
-        after = before
+    group = {"matcher": MATCHER,
+             "hooks": [{"type": "command", "command": config.hook_command(NAME, headroom),
+                        "timeout": 30}]}
+    changes = config.install_hook(path, NAME, EVENT, group, uninstall)
     if not uninstall:
         _warn_if_disabled(path.parent / "config.toml")
-    return [config.Change(path, before, after)]
+    return changes
 
 
 def _warn_if_disabled(config_toml: Path) -> None:
@@ -107,22 +95,10 @@ def handle(payload: bytes, options: HookOptions) -> bytes:
 
 
 def rewrite(event: object, options: HookOptions) -> str | None:
-    if not isinstance(event, dict) or event.get("hook_event_name", EVENT) != EVENT:
-        return None
-    if event.get("tool_name") != MATCHER:
-        return None
-    tool_input = event.get("tool_input")
-    if not isinstance(tool_input, dict) or not isinstance(tool_input.get("command"), str):
-        return None
-    command = tool_input["command"]
-    if shell.reason_not_to_wrap(command) is not None:
-        return None
-    return shell.wrap_checked(command, filter_argv(options))
+    command = shell.command_to_wrap(event, EVENT, MATCHER)
+    return None if command is None else shell.wrap_checked(command, filter_argv(options))
 
 
 def filter_argv(options: HookOptions) -> list[str]:
-    headroom = options.headroom or config.headroom_argv()
-    argv = [*headroom, "hook", "filter", "--budget", str(options.budget), "--tool", "Bash"]
-    if not options.store:
-        argv.append("--no-store")
-    return argv
+    return shell.filter_argv(options.headroom or config.headroom_argv(), options.budget,
+                             options.store)

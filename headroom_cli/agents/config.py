@@ -243,3 +243,20 @@ def with_hook(settings: dict, event: str, group: dict, ours: Callable[[dict], bo
         raise ConfigError('"hooks" is not a JSON object; left untouched')
     hooks.setdefault(event, []).append(group)
     return settings
+
+
+def install_hook(path: Path, agent: str, event: str, group: dict, uninstall: bool = False,
+                 comments: bool = False) -> list[Change]:
+    """Put our one group under hooks[event] (or take it out); a file that would not change is
+    kept byte for byte."""
+    def ours(entry: dict) -> bool:
+        return is_hook_command(entry.get("command"), agent)
+
+    before = read_bytes(path)
+    settings = load_json(path, before, comments=comments)
+    settings = (without_hook(settings, event, ours) if uninstall
+                else with_hook(settings, event, group, ours))
+    after = dump_json(settings)
+    if before is not None and load_json(path, before, comments=comments) == settings:
+        after = before
+    return [Change(path, before, after)]

@@ -43,26 +43,13 @@ def default_path() -> Path:
     return Path(os.path.expanduser("~")) / ".gemini" / "settings.json"
 
 
-def _ours(entry: dict) -> bool:
-    return config.is_hook_command(entry.get("command"), NAME)
-
-
 def install(path: Path, headroom: list[str], uninstall: bool = False) -> list[config.Change]:
-    before = config.read_bytes(path)
-    settings = config.load_json(path, before, comments=True)
-    if uninstall:
-        settings = config.without_hook(settings, EVENT, _ours)
-    else:
-        group = {"matcher": MATCHER,
-                 "hooks": [{"type": "command", "name": HOOK_NAME,
-                            "command": config.hook_command(NAME, headroom),
-                            "description": "Clip shell output to a token budget (headroom)",
-                            "timeout": 30000}]}
-        settings = config.with_hook(settings, EVENT, group, _ours)
-    after = config.dump_json(settings)
-    if before is not None and config.load_json(path, before, comments=True) == settings:
-        after = before
-    return [config.Change(path, before, after)]
+    group = {"matcher": MATCHER,
+             "hooks": [{"type": "command", "name": HOOK_NAME,
+                        "command": config.hook_command(NAME, headroom),
+                        "description": "Clip shell output to a token budget (headroom)",
+                        "timeout": 30000}]}
+    return config.install_hook(path, NAME, EVENT, group, uninstall, comments=True)
 
 
 def handle(payload: bytes, options: HookOptions) -> bytes:
@@ -80,24 +67,10 @@ def handle(payload: bytes, options: HookOptions) -> bytes:
 
 
 def rewrite(event: object, options: HookOptions) -> str | None:
-    if not isinstance(event, dict) or event.get("hook_event_name", EVENT) != EVENT:
-        return None
-    if event.get("tool_name") != MATCHER:
-        return None
-    tool_input = event.get("tool_input")
-    if not isinstance(tool_input, dict) or not isinstance(tool_input.get("command"), str):
-        return None
-    if tool_input.get("is_background"):
-        return None  # its output is read while it runs
-    command = tool_input["command"]
-    if shell.reason_not_to_wrap(command) is not None:
-        return None
-    return shell.wrap_checked(command, filter_argv(options))
+    command = shell.command_to_wrap(event, EVENT, MATCHER, "is_background")
+    return None if command is None else shell.wrap_checked(command, filter_argv(options))
 
 
 def filter_argv(options: HookOptions) -> list[str]:
-    headroom = options.headroom or config.headroom_argv()
-    argv = [*headroom, "hook", "filter", "--budget", str(options.budget), "--tool", "Bash"]
-    if not options.store:
-        argv.append("--no-store")
-    return argv
+    return shell.filter_argv(options.headroom or config.headroom_argv(), options.budget,
+                             options.store)

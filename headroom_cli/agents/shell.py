@@ -170,3 +170,26 @@ def _redirects_stdout_to_file(text: str, index: int) -> bool:
             return False  # >&2, >&-: a descriptor, not a file
         target = target[1:]
     return not target.lstrip().startswith("/dev/null")
+
+
+def command_to_wrap(event: object, event_name: str, tool_name: str,
+                    background_key: str | None = None) -> str | None:
+    """The command of a well-formed shell-tool call that may be wrapped, else None (the call
+    is then left exactly as the agent had it)."""
+    if not isinstance(event, dict) or event.get("hook_event_name", event_name) != event_name:
+        return None
+    if event.get("tool_name") != tool_name:
+        return None
+    tool_input = event.get("tool_input")
+    if not isinstance(tool_input, dict) or not isinstance(tool_input.get("command"), str):
+        return None
+    if background_key and tool_input.get(background_key):
+        return None  # its output is read while it runs: it must reach the file as it comes
+    command = tool_input["command"]
+    return None if reason_not_to_wrap(command) is not None else command
+
+
+def filter_argv(headroom: list[str], budget: int, store: bool, *extra: str) -> list[str]:
+    """The `headroom hook filter` call a wrapped command pipes its output file through."""
+    argv = [*headroom, "hook", "filter", "--budget", str(budget), *extra, "--tool", "Bash"]
+    return argv if store else [*argv, "--no-store"]
