@@ -107,17 +107,3 @@ class Lines:
 def gap(lines: Lines, first: int, last: int, detail: str = "") -> Gap:
     """A Gap covering whole 0-based lines first..last."""
     return Gap(lines.start(first), lines.end(last), first + 1, last + 1, detail)
-
-
-def from_line_ranges(lines: Lines, kept: list[tuple[int, int]]) -> list[Item]:
-    """Keep the given sorted, disjoint 0-based inclusive line ranges; everything else is a Gap."""
-    items: list[Item] = []
-    cursor = 0
-    for first, last in kept:
-        if first > cursor:
-            items.append(gap(lines, cursor, first - 1))
-        items.append(Keep(lines.start(first), lines.end(last)))
-        cursor = last + 1
-    if cursor < len(lines):
-        items.append(gap(lines, cursor, len(lines) - 1))
-    return items
