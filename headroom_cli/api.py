@@ -27,6 +27,12 @@ class Result:
     encoding: str
     source: str = field(repr=False, default="")
     counter: Counter | None = field(repr=False, compare=False, default=None)
+    # Character spans of `source` that the output leaves out (what no kept part covers).
+    dropped: tuple[tuple[int, int], ...] = field(repr=False, default=())
+
+    @property
+    def dropped_chars(self) -> int:
+        return sum(end - start for start, end in self.dropped)
 
     # Counted on demand: output that fits passes through without loading a tokenizer.
     @cached_property
@@ -42,12 +48,13 @@ class Result:
 def compress(text: str, *, tool: str | tools.Tool | None = "Bash", budget: int = DEFAULT_BUDGET,
              kind: str = "auto", encoding: str = DEFAULT_ENCODING,
              counter: Counter | None = None, store_id: str | None = None,
-             exit_status: int | None = None) -> Result:
+             exit_status: int | None = None, digest: str | None = None) -> Result:
     """Clip `text` to at most `budget` tokens, keeping what a person debugging would look for.
 
     Text that fits comes back unchanged. Undecodable bytes may travel in `text` as lone
     surrogates (decode with errors="surrogateescape"); whatever is kept is kept exactly.
-    A budget of 0 means no clipping.
+    A budget of 0 means no clipping. `digest`, a model-written summary of the omitted part
+    (see digest.py), goes into the closing marker, labelled as such, when it fits.
     """
     counter = counter or LazyCounter(encoding, lambda: _load(encoding))
     if budget <= 0 or _fits_by_size(text, budget):
@@ -55,7 +62,7 @@ def compress(text: str, *, tool: str | tools.Tool | None = "Bash", budget: int =
     if counter.prefix_chars(text, budget) >= len(text):
         return Result(text, "passthrough", False, (), counter.name, text, counter)
     row = tool if isinstance(tool, tools.Tool) else tools.lookup(tool)
-    return clip(text, row, budget, kind, counter, store_id, exit_status)
+    return clip(text, row, budget, kind, counter, store_id, exit_status, digest)
 
 
 def _fits_by_size(text: str, budget: int) -> bool:
@@ -65,7 +72,8 @@ def _fits_by_size(text: str, budget: int) -> bool:
 
 
 def clip(text: str, tool: tools.Tool, budget: int, kind: str, counter: Counter,
-         store_id: str | None = None, exit_status: int | None = None) -> Result:
+         store_id: str | None = None, exit_status: int | None = None,
+         digest: str | None = None) -> Result:
     from .fit import fit
     from .plan import Lines
     from .render import Context
@@ -76,9 +84,35 @@ def clip(text: str, tool: tools.Tool, budget: int, kind: str, counter: Counter,
     lines = Lines(cleaned)
     shape = "other" if binary else (sniff(lines, tool) if kind == "auto" else kind)
     plan, out = fit(cleaned, lines, planner(shape), budget, counter,
-                    Context(tool, store_id, exit_status), binary=binary)
+                    Context(tool, store_id, exit_status, digest), binary=binary)
     return Result(out, plan.kind, True, plan.omitted_ranges(lines), counter.name, cleaned,
-                  counter)
+                  counter, _dropped_spans(plan, len(cleaned)))
+
+
+def _dropped_spans(plan, size: int) -> tuple[tuple[int, int], ...]:
+    from .plan import Keep
+
+    kept = sorted((item.start, item.end) for item in plan.items if isinstance(item, Keep))
+    spans, cursor = [], 0
+    for start, end in kept:
+        if start > cursor:
+            spans.append((cursor, start))
+        cursor = max(cursor, end)
+    if cursor < size:
+        spans.append((cursor, size))
+    return tuple(spans)
+
+
+def omitted_text(result: Result, limit: int = 24_000) -> str:
+    """The text a clip left out, at most `limit` characters: when there is more, evenly
+    sized samples of its head, middle and tail, joined by a line `[…]`. Pure; for the digest."""
+    pieces = [result.source[start:end] for start, end in result.dropped]
+    text = "\n[…]\n".join(piece.strip("\n") for piece in pieces if piece.strip())
+    if len(text) <= limit:
+        return text
+    third = max(1, (limit - 12) // 3)
+    middle = (len(text) - third) // 2
+    return "\n[…]\n".join((text[:third], text[middle:middle + third], text[-third:]))
 
 
 @lru_cache(maxsize=None)

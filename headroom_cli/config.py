@@ -6,6 +6,10 @@
     encoding = "cl100k_base"      # cl100k_base | o200k_base | estimate
     format = "text"               # text | markdown | json
     ledger = true                 # record runs for `headroom stats`
+    digest_command = "llm -m gpt-4o-mini"   # optional digest of large omissions (off: unset)
+    digest_url = "http://127.0.0.1:8080/v1/chat/completions"  # or this; the command wins
+    digest_model = "qwen2.5-1.5b-instruct"  # the model the URL is asked for
+    digest_timeout = 10           # seconds; past it the plain marker is printed
 
     [store]
     path = "~/.local/state/headroom/store"   # or "off"
@@ -33,6 +37,10 @@ DEFAULTS = {
     "store.path": None,  # None: $XDG_STATE_HOME/headroom/store
     "store.max_bytes": "1G",
     "store.max_age_days": 14,
+    "digest_command": None,  # None: no digest (unless digest_url is set)
+    "digest_url": None,
+    "digest_model": None,
+    "digest_timeout": 10.0,
 }
 ENV = {
     "budget": "HEADROOM_BUDGET",
@@ -42,6 +50,10 @@ ENV = {
     "store.path": "HEADROOM_STORE",
     "store.max_bytes": "HEADROOM_STORE_MAX_BYTES",
     "store.max_age_days": "HEADROOM_STORE_MAX_AGE_DAYS",
+    "digest_command": "HEADROOM_DIGEST_COMMAND",
+    "digest_url": "HEADROOM_DIGEST_URL",
+    "digest_model": "HEADROOM_DIGEST_MODEL",
+    "digest_timeout": "HEADROOM_DIGEST_TIMEOUT",
 }
 _CHOICES = {"encoding": ("cl100k_base", "o200k_base", "estimate"),
             "format": ("text", "markdown", "json")}
@@ -123,7 +135,7 @@ def _check_value(key: str, value, path: str, line: int):
         if value not in _CHOICES[key]:
             raise ConfigError(f"{path}:{line}: {key} must be one of {', '.join(_CHOICES[key])}")
         return value
-    if key == "store.max_age_days":
+    if key in ("store.max_age_days", "digest_timeout"):
         return _check(key, value, float, path, line)
     if not isinstance(value, (str, int)) or isinstance(value, bool):
         raise ConfigError(f"{path}:{line}: {key} must be a string")

@@ -358,6 +358,18 @@ ENVIRONMENT = (
                                     "Default: `{max_age_days}`. A bad value in either cap is "
                                     "reported on stderr and the default used."),
     ("HEADROOM_CONFIG", "The config file (see FILES)."),
+    ("HEADROOM_DIGEST_COMMAND", "A summarizer command (`llm -m gpt-4o-mini`): when a clip "
+                                "omits 4,000 characters or more, it reads a prompt and up to "
+                                "24,000 characters of the omitted part on stdin, and its reply "
+                                "(at most 120 words) goes into the marker, labelled "
+                                "model-written. Unset (the default): no digest. `--no-digest` "
+                                "turns it off for one call."),
+    ("HEADROOM_DIGEST_URL", "An OpenAI-compatible chat-completions URL to ask instead (a local "
+                            "llama.cpp or vLLM server, say); the command wins when both are "
+                            "set."),
+    ("HEADROOM_DIGEST_MODEL", "The `model` the digest URL is asked for."),
+    ("HEADROOM_DIGEST_TIMEOUT", "Seconds to wait for a digest (default `10`); past it, or on "
+                                "any failure, the plain marker is printed."),
     ("HEADROOM_LEDGER", "`off` (or `0`, `false`, `no`) stops recording runs in the savings "
                         "ledger (see FILES), as the config file's `ledger = false` does. "
                         "Default: `on`."),
@@ -386,7 +398,8 @@ FILES = (
     ("$HEADROOM_STORE, else $XDG_STATE_HOME/headroom/store",
      "The store: one file per clipped output, named by its id, mode 0600 in a 0700 directory "
      "(tool output can hold secrets). Written atomically; pruned to the caps on every write. "
-     "Nothing leaves the machine. Default: `~/.local/state/headroom/store`.", "HEADROOM_STORE"),
+     "Nothing leaves the machine (unless a digest model you configure is remote). "
+     "Default: `~/.local/state/headroom/store`.", "HEADROOM_STORE"),
     ("$XDG_STATE_HOME/headroom/ledger.sqlite3",
      "The savings ledger (SQLite): one row per clip and per `headroom show`, for "
      "`headroom stats`; output that fitted its budget is not recorded. Default: "

@@ -17,6 +17,8 @@ from .tokens import Counter, count_large
 from .tools import Tool
 
 MARKER_PREFIX = "[…headroom: "
+# Before a digest in the closing marker: a model wrote it, so it is no exact record.
+DIGEST_LABEL = "Digest of the omitted part (model-written, may be inexact):"
 
 
 @dataclass(frozen=True)
@@ -26,6 +28,7 @@ class Context:
     tool: Tool
     store_id: str | None = None
     exit_status: int | None = None
+    digest: str | None = None  # a model-written summary of what is omitted (digest.py)
 
 
 def n(value: int) -> str:
@@ -98,6 +101,8 @@ def closing_marker(plan: Plan, text: str, counter: Counter, context: Context) ->
     status = ""
     if context.exit_status:
         status = f" The command exited with status {context.exit_status}."
+    if context.digest:
+        status += f" {DIGEST_LABEL} {context.digest}"
     return f"{MARKER_PREFIX}{what}.{status} To retrieve: {retrieval_hint(plan, gaps, text, context)}]"
 
 

@@ -24,6 +24,7 @@ DEFAULT_MAX_BYTES = 1 << 30
 DEFAULT_MAX_AGE_DAYS = 14.0
 _ID = re.compile(rf"[0-9a-f]{{{ID_LENGTH}}}")
 _TEMP_PREFIX, _TEMP_SUFFIX = ".incoming-", ".tmp"
+DIGEST_SUFFIX = ".digest"  # ID.digest: model-written digests of the output's omitted parts
 # A temporary file this old belongs to a writer that died; younger ones may still be in use.
 _STALE_TEMP_SECONDS = 3600.0
 
@@ -90,6 +91,41 @@ class Store:
         if content_id(data) != item_id:
             raise Damaged(item_id)
         return data
+
+    def get_digest(self, item_id: str, key: str = "") -> str | None:
+        """The digest kept with a stored output for this `key` (what was omitted), or None.
+
+        A digest is model-written, so not reproducible: keeping it is what lets the same input
+        print the same marker again. Never raises.
+        """
+        import json
+
+        try:
+            with open(self.root / (item_id + DIGEST_SUFFIX), encoding="utf-8") as file:
+                found = json.load(file).get(key)
+        except (OSError, ValueError, AttributeError):
+            return None
+        return found if isinstance(found, str) and found else None
+
+    def put_digest(self, item_id: str, text: str, key: str = "") -> None:
+        """Keep a digest beside the stored output `item_id` (file `ID.digest`, mode 0600).
+
+        Raises OSError when it cannot be written; pruning the output removes it too.
+        """
+        import json
+
+        if not is_id(item_id):
+            raise NotStored(item_id)
+        path = self.root / (item_id + DIGEST_SUFFIX)
+        try:
+            with open(path, encoding="utf-8") as file:
+                known = json.load(file)
+            known = known if isinstance(known, dict) else {}
+        except (OSError, ValueError):
+            known = {}
+        known[key] = text
+        self._ensure_root()
+        self._write_atomically(path, json.dumps(known, ensure_ascii=False).encode("utf-8"))
 
     def entries(self) -> list[Entry]:
         """Every stored output, oldest first."""
@@ -172,6 +208,8 @@ class Store:
         # Another process may have pruned it already, or the directory may be read-only.
         with contextlib.suppress(OSError):
             os.unlink(self.root / name)
+        with contextlib.suppress(OSError):
+            os.unlink(self.root / (name + DIGEST_SUFFIX))
 
     def _remove_stale_temporaries(self, now: float) -> None:
         for item in self._scan():

@@ -20,7 +20,7 @@ COMPLETE_VAR = "_HEADROOM_COMPLETE"
 # The filter options the pass-through understands; anything else goes to the full parser.
 _VALUED = {"--budget": "budget", "-b": "budget", "--tool": "tool", "-t": "tool",
            "--encoding": "encoding", "-e": "encoding"}
-_FLAGS = {"--no-store"}
+_FLAGS = {"--no-store", "--no-digest"}
 
 
 def main(argv: list[str] | None = None) -> None:

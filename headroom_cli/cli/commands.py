@@ -151,6 +151,9 @@ def run(
     no_store: bool = typer.Option(False, "--no-store",
                                   help="Keep no copy of clipped output (also HEADROOM_STORE=off); "
                                        "markers then say how to re-run instead."),
+    no_digest: bool = typer.Option(False, "--no-digest",
+                                   help="Ask no model for a digest of the omitted part, even "
+                                        "when digest_command or digest_url is configured."),
     version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
                                  help="Print the version and exit."),
 ) -> None:
@@ -168,7 +171,8 @@ def run(
                     else (prefetched if prefetched is not None else _read_stdin(), None))
     options = dict(tool=_tool_with_split(tool), budget=budget, kind=kind,
                    counter=_counter(encoding_name), exit_status=status)
-    result, store_id = _clip_and_store(data, options, None if no_store else _store())
+    result, store_id = _clip_and_store(data, options, None if no_store else _store(),
+                                       None if no_digest else _digest_settings())
     options["tool"] = tool
     _record("clip", tool=_canonical(tool), kind=result.kind, input_tokens=result.input_tokens,
             output_tokens=result.output_tokens, clipped=result.clipped, store_id=store_id)
@@ -295,19 +299,20 @@ def _run_command(command: List[str]) -> tuple[bytes, int]:
     return captured.output, captured.status
 
 
-def _clip_and_store(data: bytes, options: dict, store):
+def _clip_and_store(data: bytes, options: dict, store, digest: Optional[dict] = None):
     """compress(), with the marker naming the stored copy when one could be kept; returns the
     result and the id of the stored copy (None when nothing was stored).
 
     The id is a hash of the bytes, so it is known before rendering; the bytes are written only
     when the marker names them. A store that cannot be written costs the marker its
-    `headroom show` hint, never the output or the exit status.
+    `headroom show` hint, never the output or the exit status. With `digest` settings, a large
+    omission gets a model-written digest in the marker (see _with_digest).
     """
     from ..api import compress
 
     text = _decode(data)
     if store is None:
-        return compress(text, **options), None
+        return _with_digest(text, compress(text, **options), options, digest), None
     from ..store import content_id
 
     item_id = content_id(data)
@@ -316,6 +321,7 @@ def _clip_and_store(data: bytes, options: dict, store):
     # marker was too big for the budget, names no id.
     if not (result.clipped and item_id in result.text):
         return result, None
+    result = _with_digest(text, result, dict(options, store_id=item_id), digest, store, item_id)
     import time
 
     try:
@@ -323,8 +329,74 @@ def _clip_and_store(data: bytes, options: dict, store):
     except OSError as err:
         _warn(f"cannot keep the full output in {store.root} ({err.strerror or err}); "
               "the marker says how to re-run instead (--no-store silences this)")
-        return compress(text, **options), None
+        return _with_digest(text, compress(text, **options), options, digest), None
     return result, item_id
+
+
+def _with_digest(text: str, result, options: dict, digest: Optional[dict], store=None,
+                 item_id: Optional[str] = None):
+    """The result again, with a model's digest of what it left out in the closing marker.
+
+    Only for a large omission (digest.MIN_DROPPED_CHARS) of text output, and only when a
+    summarizer is configured. The stored digest for the same output and omission is used
+    before the model is asked, so a re-run prints the same marker. Any failure, or a digest
+    the budget has no room for, leaves the plain marker.
+    """
+    if not digest or not result.clipped or "\x00" in text:
+        return result
+    from .. import digest as summarizer
+
+    if result.dropped_chars < summarizer.MIN_DROPPED_CHARS:
+        return result
+    import hashlib
+
+    from ..api import compress, omitted_text
+
+    omitted = omitted_text(result, summarizer.MAX_INPUT_CHARS)
+    key = hashlib.sha256(omitted.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    cached = store is not None and item_id is not None
+    written = store.get_digest(item_id, key) if cached else None
+    if written is None:
+        written = summarizer.summarize(omitted, command=digest["command"], url=digest["url"],
+                                       model=digest["model"], timeout=digest["timeout"])
+        if written and cached:
+            try:
+                store.put_digest(item_id, written, key)
+            except OSError:
+                pass  # printed all the same; a re-run asks the model again
+    if not written:
+        return result
+    counter = options["counter"]
+    # The digest is worth some kept output, never most of it.
+    if counter.count(written) * 4 > options["budget"]:
+        return result
+    with_digest = compress(text, digest=written, **options)
+    # No room for it after all (or it would cost the marker its stored id): the plain marker.
+    if written not in with_digest.text or (item_id and item_id not in with_digest.text):
+        return result
+    return with_digest
+
+
+def _digest_settings() -> Optional[dict]:
+    """The summarizer from the environment (HEADROOM_DIGEST_COMMAND, _URL, _MODEL, _TIMEOUT)
+    or the config file; None when neither a command nor a URL is set."""
+    from ..config import Config, resolve
+    from ..digest import DEFAULT_TIMEOUT
+    from . import config
+
+    settings = config() or Config()
+    values = {name: resolve(f"digest_{name}", settings, os.environ)[0]
+              for name in ("command", "url", "model", "timeout")}
+    if not (values["command"] or values["url"]):
+        return None
+    try:
+        values["timeout"] = float(values["timeout"])
+        if not values["timeout"] > 0:
+            raise ValueError
+    except (TypeError, ValueError):
+        _warn(f"ignoring digest timeout {values['timeout']!r}: not a positive number")
+        values["timeout"] = DEFAULT_TIMEOUT
+    return values
 
 
 def _decode(data: bytes) -> str:
