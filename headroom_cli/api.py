@@ -86,21 +86,7 @@ def clip(text: str, tool: tools.Tool, budget: int, kind: str, counter: Counter,
     plan, out = fit(cleaned, lines, planner(shape), budget, counter,
                     Context(tool, store_id, exit_status, digest), binary=binary)
     return Result(out, plan.kind, True, plan.omitted_ranges(lines), counter.name, cleaned,
-                  counter, _dropped_spans(plan, len(cleaned)))
-
-
-def _dropped_spans(plan, size: int) -> tuple[tuple[int, int], ...]:
-    from .plan import Keep
-
-    kept = sorted((item.start, item.end) for item in plan.items if isinstance(item, Keep))
-    spans, cursor = [], 0
-    for start, end in kept:
-        if start > cursor:
-            spans.append((cursor, start))
-        cursor = max(cursor, end)
-    if cursor < size:
-        spans.append((cursor, size))
-    return tuple(spans)
+                  counter, plan.dropped_spans(len(cleaned)))
 
 
 def omitted_text(result: Result, limit: int = 24_000) -> str:

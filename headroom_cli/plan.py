@@ -50,6 +50,18 @@ class Plan:
     summary: str = ""  # shape-specific wording for the closing marker (search: the match map)
     binary: bool = False
 
+    def dropped_spans(self, size: int) -> tuple[tuple[int, int], ...]:
+        """Character spans of the text (of length size) that no Keep covers."""
+        kept = sorted((item.start, item.end) for item in self.items if isinstance(item, Keep))
+        spans, cursor = [], 0
+        for start, end in kept:
+            if start > cursor:
+                spans.append((cursor, start))
+            cursor = max(cursor, end)
+        if cursor < size:
+            spans.append((cursor, size))
+        return tuple(spans)
+
     def omitted_ranges(self, lines: "Lines") -> tuple[tuple[int, int], ...]:
         """1-based inclusive line ranges left out: the gaps, or else what no Keep covers."""
         gaps = [(item.first_line, item.last_line) for item in self.items if isinstance(item, Gap)]

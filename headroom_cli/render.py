@@ -181,14 +181,7 @@ def _byte_span(text: str, gap: Gap) -> tuple[int, int, int]:
 
 def dropped_tokens(text: str, plan: Plan, counter: Counter) -> int:
     """Tokens of everything no Keep covers."""
-    kept = sorted((item.start, item.end) for item in plan.items if isinstance(item, Keep))
-    pieces, cursor = [], 0
-    for start, end in kept:
-        if start > cursor:
-            pieces.append(text[cursor:start])
-        cursor = max(cursor, end)
-    pieces.append(text[cursor:])
-    return count_large(counter, pieces)
+    return count_large(counter, [text[start:end] for start, end in plan.dropped_spans(len(text))])
 
 
 def terse_markers(total_lines: int, context: Context) -> list[str]:
