@@ -121,3 +121,17 @@ def line_count(text: str) -> int:
     if not text:
         return 0
     return text.count("\n") + (0 if text.endswith("\n") else 1)
+
+
+@pytest.fixture
+def private_env(tmp_path, monkeypatch):
+    """For tests that run headroom as a process: no real home, store, config or caches, and
+    none of the caller's HEADROOM_* settings."""
+    for name in [n for n in os.environ if n.startswith("HEADROOM_")]:
+        monkeypatch.delenv(name)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("HEADROOM_STORE", str(tmp_path / "store"))
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setenv("HEADROOM_ENCODING", "estimate")

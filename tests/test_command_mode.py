@@ -20,17 +20,7 @@ HEADROOM = [sys.executable, "-m", "headroom_cli"]
 HANG_GUARD = 60  # seconds
 
 
-@pytest.fixture(autouse=True)
-def private_env(tmp_path, monkeypatch):
-    """No test touches the real home, store or caches, or inherits the caller's settings."""
-    monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    monkeypatch.setenv("HEADROOM_STORE", str(tmp_path / "store"))
-    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    monkeypatch.setenv("HEADROOM_ENCODING", "estimate")
-    for name in ("HEADROOM_BUDGET", "HEADROOM_TOOL", "HEADROOM_STORE_MAX_BYTES",
-                 "HEADROOM_STORE_MAX_AGE_DAYS"):
-        monkeypatch.delenv(name, raising=False)
+pytestmark = pytest.mark.usefixtures("private_env")
 
 
 def headroom(*args: str, input: bytes | None = b"", **kwargs) -> subprocess.CompletedProcess:
