@@ -20,7 +20,6 @@ Reply (stdout): {"hookSpecificOutput": {"hookEventName": "PreToolUse",
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 
@@ -57,21 +56,14 @@ def install(path: Path, headroom: list[str], uninstall: bool = False) -> list[co
 
 
 def handle(payload: bytes, options: HookOptions) -> bytes:
-    try:
-        event = json.loads(payload)
-    except ValueError:
-        return b""  # not JSON: let the call run as the agent had it
-    command = rewrite(event, options)
-    if command is None:
-        return b""
-    updated = dict(event["tool_input"], command=command)
-    reply = {"hookSpecificOutput": {
-        "hookEventName": EVENT,
-        "permissionDecision": "allow",
-        "permissionDecisionReason": "headroom: output clipped to the token budget",
-        "updatedInput": updated}}
-    return json.dumps(reply).encode()
+    def reply(event: dict, command: str) -> dict:
+        return {"hookSpecificOutput": {
+            "hookEventName": EVENT,
+            "permissionDecision": "allow",
+            "permissionDecisionReason": "headroom: output clipped to the token budget",
+            "updatedInput": dict(event["tool_input"], command=command)}}
 
+    return shell.rewrite_reply(payload, lambda event: rewrite(event, options), reply, b"")
 
 def rewrite(event: object, options: HookOptions) -> str | None:
     """The wrapped command, or None to leave the call exactly as it is."""

@@ -21,7 +21,6 @@ Codex asks you to review a new hook once before it runs it.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from pathlib import Path
@@ -80,19 +79,13 @@ def _warn_if_disabled(config_toml: Path) -> None:
 
 
 def handle(payload: bytes, options: HookOptions) -> bytes:
-    try:
-        event = json.loads(payload)
-    except ValueError:
-        return b""
-    command = rewrite(event, options)
-    if command is None:
-        return b""
-    reply = {"hookSpecificOutput": {
-        "hookEventName": EVENT,
-        "permissionDecision": "allow",
-        "updatedInput": dict(event["tool_input"], command=command)}}
-    return json.dumps(reply).encode()
+    def reply(event: dict, command: str) -> dict:
+        return {"hookSpecificOutput": {
+            "hookEventName": EVENT,
+            "permissionDecision": "allow",
+            "updatedInput": dict(event["tool_input"], command=command)}}
 
+    return shell.rewrite_reply(payload, lambda event: rewrite(event, options), reply, b"")
 
 def rewrite(event: object, options: HookOptions) -> str | None:
     command = shell.command_to_wrap(event, EVENT, MATCHER)

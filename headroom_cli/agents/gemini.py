@@ -20,7 +20,6 @@ Reply (stdout): {"hookSpecificOutput": {"hookEventName": "BeforeTool",
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 
@@ -53,18 +52,12 @@ def install(path: Path, headroom: list[str], uninstall: bool = False) -> list[co
 
 
 def handle(payload: bytes, options: HookOptions) -> bytes:
-    try:
-        event = json.loads(payload)
-    except ValueError:
-        return b"{}"
-    command = rewrite(event, options)
-    if command is None:
-        return b"{}"
-    reply = {"hookSpecificOutput": {
-        "hookEventName": EVENT,
-        "tool_input": dict(event["tool_input"], command=command)}}
-    return json.dumps(reply).encode()
+    def reply(event: dict, command: str) -> dict:
+        return {"hookSpecificOutput": {
+            "hookEventName": EVENT,
+            "tool_input": dict(event["tool_input"], command=command)}}
 
+    return shell.rewrite_reply(payload, lambda event: rewrite(event, options), reply, b"{}")
 
 def rewrite(event: object, options: HookOptions) -> str | None:
     command = shell.command_to_wrap(event, EVENT, MATCHER, "is_background")

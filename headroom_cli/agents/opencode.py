@@ -20,7 +20,7 @@ import os
 import re
 from pathlib import Path
 
-from . import HookOptions, config
+from . import HookOptions, config, shell
 from .clip import clip_text
 
 NAME = "opencode"
@@ -114,11 +114,8 @@ def plugin_change(path: Path, source: bytes, signature: str, uninstall: bool) ->
 
 
 def handle(payload: bytes, options: HookOptions) -> bytes:
-    try:
-        event = json.loads(payload)
-    except ValueError:
-        return b"{}"
-    if not isinstance(event, dict) or event.get("tool") not in TOOLS:
+    event = shell.load_event(payload)
+    if event is None or event.get("tool") not in TOOLS:
         return b"{}"
     output = event.get("output")
     if not isinstance(output, str):

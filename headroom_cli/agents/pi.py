@@ -20,7 +20,7 @@ import os
 import re
 from pathlib import Path
 
-from . import HookOptions, config
+from . import HookOptions, config, shell
 from .clip import clip_text
 from .opencode import displayable, plugin_change
 
@@ -115,11 +115,8 @@ def install(path: Path, headroom: list[str], uninstall: bool = False) -> list[co
 
 
 def handle(payload: bytes, options: HookOptions) -> bytes:
-    try:
-        event = json.loads(payload)
-    except ValueError:
-        return b"{}"
-    if not isinstance(event, dict) or event.get("toolName") not in TOOLS:
+    event = shell.load_event(payload)
+    if event is None or event.get("toolName") not in TOOLS:
         return b"{}"
     content = event.get("content")
     if not isinstance(content, list) or not content or not all(

@@ -29,6 +29,8 @@ when their output goes to a file anyway, or when they (or the wrapper) would not
 
 from __future__ import annotations
 
+import json
+
 import re
 import shlex
 
@@ -193,3 +195,21 @@ def filter_argv(headroom: list[str], budget: int, store: bool, *extra: str) -> l
     """The `headroom hook filter` call a wrapped command pipes its output file through."""
     argv = [*headroom, "hook", "filter", "--budget", str(budget), *extra, "--tool", "Bash"]
     return argv if store else [*argv, "--no-store"]
+
+
+def load_event(payload: bytes) -> dict | None:
+    """The agent's JSON event, or None when it is not a JSON object (the call is then left as
+    the agent had it)."""
+    try:
+        event = json.loads(payload)
+    except ValueError:
+        return None
+    return event if isinstance(event, dict) else None
+
+
+def rewrite_reply(payload: bytes, rewrite, reply, unchanged: bytes) -> bytes:
+    """The reply of a hook that rewrites a shell command: reply(event, command) when
+    rewrite(event) gives one, else `unchanged` (what the agent reads as "no change")."""
+    event = load_event(payload)
+    command = rewrite(event) if event is not None else None
+    return unchanged if command is None else json.dumps(reply(event, command)).encode()
