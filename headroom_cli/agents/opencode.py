@@ -135,7 +135,7 @@ def clip_output(tool: str, output: str, metadata: dict, options: HookOptions) ->
             text, suffix = text[:found.start()], text[found.start():]
         if metadata.get("truncated"):
             # opencode kept only the tail; the whole output is in its file
-            full = _read_full(metadata.get("outputPath"))
+            full = read_full_output(metadata.get("outputPath"))
             if full is not None:
                 text = full
         status = metadata.get("exit")
@@ -152,7 +152,8 @@ def displayable(text: str) -> str:
     return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
-def _read_full(path: object) -> str | None:
+def read_full_output(path: object) -> str | None:
+    """The whole output an agent saved to a file (it shows the model only part), or None."""
     if not isinstance(path, str) or not path:
         return None
     try:

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from . import HookOptions, config, shell
 from .clip import clip_text
-from .opencode import displayable, plugin_change
+from .opencode import displayable, plugin_change, read_full_output
 
 NAME = "pi"
 SIGNATURE = "headroom: installed by `headroom init pi`"
@@ -146,7 +146,7 @@ def clip_result(tool: str, text: str, details: dict, is_error: bool,
         note = _NOTE.search(body)
         if note:
             full_path = full_path or note.group(1).strip()
-        full = _read_full(full_path) if full_path else None
+        full = read_full_output(full_path) if full_path else None
         if full is not None:
             body = full  # pi kept only the tail; the whole output is in its file
         elif body == "(no output)":
@@ -156,13 +156,3 @@ def clip_result(tool: str, text: str, details: dict, is_error: bool,
     if status_line:
         return f"{clipped}\n\n{status_line}" if clipped else status_line
     return clipped
-
-
-def _read_full(path: object) -> str | None:
-    if not isinstance(path, str) or not path:
-        return None
-    try:
-        with open(path, "rb") as stream:
-            return stream.read().decode("utf-8", "surrogateescape")
-    except OSError:
-        return None
