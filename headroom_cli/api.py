@@ -29,6 +29,8 @@ class Result:
     counter: Counter | None = field(repr=False, compare=False, default=None)
     # Character spans of `source` that the output leaves out (what no kept part covers).
     dropped: tuple[tuple[int, int], ...] = field(repr=False, default=())
+    # A streamed output's source is its excerpt: its size is estimated from the whole.
+    whole_tokens: int | None = field(repr=False, default=None)
 
     @property
     def dropped_chars(self) -> int:
@@ -38,6 +40,8 @@ class Result:
     @cached_property
     def input_tokens(self) -> int:
         """Exact up to 200,000 characters of input, extrapolated from a sample beyond."""
+        if self.whole_tokens is not None:
+            return self.whole_tokens
         return count_large(self.counter, [self.source])
 
     @cached_property
@@ -87,6 +91,31 @@ def clip(text: str, tool: tools.Tool, budget: int, kind: str, counter: Counter,
                     Context(tool, store_id, exit_status, digest), binary=binary)
     return Result(out, plan.kind, True, plan.omitted_ranges(lines), counter.name, cleaned,
                   counter, plan.dropped_spans(len(cleaned)))
+
+
+def compress_streamed(excerpt, *, kind: str, planner=None, tool: str | tools.Tool | None = "Bash",
+                      budget: int = DEFAULT_BUDGET, counter: Counter, store_id: str | None = None,
+                      exit_status: int | None = None, digest: str | None = None) -> Result:
+    """compress() for an output too large to hold: plan its excerpt (head, tail and what the
+    shape's scanner picked; see intake.py), then render the plan of the whole output."""
+    from functools import partial
+
+    from .excerpt import omitted_ranges, translate
+    from .fit import fit
+    from .plan import Lines
+    from .render import Context
+    from .sniff import planner as planner_of
+
+    row = tool if isinstance(tool, tools.Tool) else tools.lookup(tool)
+    text = excerpt.text
+    sample = count_large(counter, [text])
+    per_char = sample / max(1, len(text))
+    plan, out = fit(text, Lines(text), planner or planner_of(kind), budget, counter,
+                    Context(row, store_id, exit_status, digest), binary=excerpt.binary,
+                    translate=partial(translate, excerpt=excerpt, tokens_per_char=per_char))
+    whole = sample + round(excerpt.hidden_chars * per_char)
+    return Result(out, plan.kind, True, omitted_ranges(plan, excerpt), counter.name, text,
+                  counter, plan.dropped_spans(len(text)), whole_tokens=whole)
 
 
 def omitted_text(result: Result, limit: int = 24_000) -> str:

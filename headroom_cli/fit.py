@@ -19,27 +19,31 @@ _ATTEMPTS = 8
 
 
 def fit(text: str, lines: Lines, planner: Planner, budget: int, counter: Counter,
-        context: Context, binary: bool = False) -> tuple[Plan, str]:
+        context: Context, binary: bool = False,
+        translate: Callable[[Plan], Plan] = lambda plan: plan) -> tuple[Plan, str]:
+    """`translate` turns a plan of `text` into the plan that is rendered: for a streamed
+    output, a plan of the whole output made on its excerpt (excerpt.py)."""
     fallback = lambda t, l, b, c, tool: other.plan(t, l, b, c, tool, binary=binary)  # noqa: E731
     for attempt_planner in ((fallback,) if binary else (planner, fallback)):
-        found = _tighten(text, lines, attempt_planner, budget, counter, context)
+        found = _tighten(text, lines, attempt_planner, budget, counter, context, translate)
         if found:
             return found
-    everything = Plan("other", (gap(lines, 0, max(0, len(lines) - 1)),), len(lines), len(lines),
-                      binary=binary)
+    everything = translate(Plan("other", (gap(lines, 0, max(0, len(lines) - 1)),), len(lines),
+                                len(lines), binary=binary))
     for candidate in (render(everything, text, counter, context),
-                      *terse_markers(len(lines), context)):
+                      *terse_markers(everything.total_lines, context)):
         if counter.count(candidate) <= budget:
             return everything, candidate
     return everything, ""
 
 
-def _tighten(text, lines, planner, budget, counter, context):
+def _tighten(text, lines, planner, budget, counter, context, translate):
     target = budget
     for _ in range(_ATTEMPTS):
         plan = planner(text, lines, target, counter, context.tool)
         if plan is None:
             return None
+        plan = translate(plan)
         out = render(plan, text, counter, context)
         used = counter.count(out)
         if used <= budget:

@@ -28,6 +28,10 @@ class Gap:
     first_line: int
     last_line: int
     detail: str = ""
+    # Text of a streamed output that never reached memory (see excerpt.py): omitted too, and
+    # counted in the marker, though text[start:end] does not hold it.
+    hidden_chars: int = 0
+    hidden_bytes: int = 0
 
 
 @dataclass(frozen=True)
@@ -49,6 +53,7 @@ class Plan:
     omitted_lines: int
     summary: str = ""  # shape-specific wording for the closing marker (search: the match map)
     binary: bool = False
+    hidden_tokens: int = 0  # estimated tokens of a streamed output's text never held (excerpt.py)
 
     def dropped_spans(self, size: int) -> tuple[tuple[int, int], ...]:
         """Character spans of the text (of length size) that no Keep covers."""

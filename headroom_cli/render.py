@@ -149,14 +149,16 @@ def _char_span(text: str, gap: Gap) -> tuple[int, int, int]:
     line_start = text.rfind("\n", 0, gap.start) + 1
     line_end = text.find("\n", gap.end)
     line_end = len(text) if line_end == -1 else line_end
-    return gap.start - line_start + 1, gap.end - line_start, line_end - line_start
+    hidden = gap.hidden_chars
+    return gap.start - line_start + 1, gap.end - line_start + hidden, line_end - line_start + hidden
 
 
 def _line_byte_span(text: str, gap: Gap) -> tuple[int, int]:
     """1-based first and last byte of a gap inside its line (`cut -b` counts bytes)."""
     line_start = text.rfind("\n", 0, gap.start) + 1
     first = len(text[line_start:gap.start].encode("utf-8", "surrogateescape")) + 1
-    return first, first + len(text[gap.start:gap.end].encode("utf-8", "surrogateescape")) - 1
+    size = len(text[gap.start:gap.end].encode("utf-8", "surrogateescape")) + gap.hidden_bytes
+    return first, first + size - 1
 
 
 def _partly_shown(text: str, gap: Gap) -> str:
@@ -175,13 +177,14 @@ def _byte_span(text: str, gap: Gap) -> tuple[int, int, int]:
         return len(s.encode("utf-8", "surrogateescape"))
 
     first = size(text[:gap.start]) + 1
-    last = first + size(text[gap.start:gap.end]) - 1
+    last = first + size(text[gap.start:gap.end]) + gap.hidden_bytes - 1
     return first, last, last + size(text[gap.end:])
 
 
 def dropped_tokens(text: str, plan: Plan, counter: Counter) -> int:
-    """Tokens of everything no Keep covers."""
-    return count_large(counter, [text[start:end] for start, end in plan.dropped_spans(len(text))])
+    """Tokens of everything no Keep covers, the text a streamed output never held included."""
+    spans = plan.dropped_spans(len(text))
+    return count_large(counter, [text[start:end] for start, end in spans]) + plan.hidden_tokens
 
 
 def terse_markers(total_lines: int, context: Context) -> list[str]:

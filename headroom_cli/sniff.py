@@ -33,5 +33,21 @@ def sniff(lines: Lines, tool: Tool) -> str:
     return next(kind for kind, shape in SHAPES.items() if shape.looks_like(sample, tool))
 
 
+def scanner(sample: str, tool: Tool, kind: str, limit: int) -> tuple[str, object | None]:
+    """The shape of an output too large to hold, judged on its first part, and the scanner
+    that indexes the rest for its planner. A shape with no scanner (or one that does not take
+    this output) is planned from its head and tail, as `other`."""
+    if "\x00" in sample:
+        return "other", None
+    lines = Lines(sample)
+    shape = sniff(lines, tool) if kind == "auto" else kind
+    make = getattr(SHAPES[shape], "Scanner", None)
+    accepts = getattr(make, "accepts", None)
+    if make is None or accepts is not None and not accepts(
+            [lines.get(i) for i in range(min(len(lines), _SAMPLE_LINES))]):
+        return "other", None
+    return shape, make(tool, limit)
+
+
 def planner(kind: str):
     return SHAPES[kind].plan

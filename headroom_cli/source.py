@@ -1,5 +1,9 @@
 """Where the input comes from: a stream's bytes, or a command run with its output captured.
 
+Both are read in parts and handed on as they arrive (to intake.py), so nothing here holds the
+whole output. Reading stdin stops early on SIGINT, SIGTERM or SIGHUP: what arrived until then is
+still planned and printed (`tail -f app.log | headroom`, then Ctrl-C).
+
 A wrapped command runs directly (no shell), with one pipe as both its stdout and its stderr, so
 what it prints arrives merged in the order it wrote it. It inherits our stdin: a pipe passes
 through, a terminal stays its terminal. SIGINT, SIGTERM and SIGHUP sent to us are passed on, and
@@ -10,22 +14,19 @@ from __future__ import annotations
 
 import contextlib
 import os
+import select
 import selectors
 import shutil
 import signal
 import subprocess
 import threading
-from typing import BinaryIO, NamedTuple, Sequence
+from typing import BinaryIO, Callable, Sequence
 
 from .status import ExitStatus
 
 FORWARDED_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
-_CHUNK = 1 << 16
-
-
-class Captured(NamedTuple):
-    output: bytes
-    status: int  # the exit status, or 128 + N after death by signal N
+_CHUNK = 1 << 20
+Sink = Callable[[bytes], None]
 
 
 class CannotRun(Exception):
@@ -36,18 +37,35 @@ class CannotRun(Exception):
         self.status = status
 
 
-def read_stream(stream: BinaryIO) -> bytes:
-    return stream.read()
+def read_stream(stream: BinaryIO, sink: Sink) -> int | None:
+    """Hand every part of the stream to sink, until its end or a stopping signal; returns
+    that signal's number, else None."""
+    try:
+        fd = stream.fileno()
+    except (OSError, ValueError):  # an in-memory stream: it cannot block
+        while chunk := stream.read(_CHUNK):
+            sink(chunk)
+        return None
+    with _Stopping() as stopping:
+        while True:
+            ready, _, _ = select.select([fd, stopping.wakeup], [], [])
+            if stopping.signum is not None:
+                return stopping.signum
+            chunk = os.read(fd, _CHUNK)
+            if not chunk:
+                return None
+            sink(chunk)
 
 
-def run_command(argv: Sequence[str]) -> Captured:
+def run_command(argv: Sequence[str], sink: Sink) -> int:
+    """Run the command, handing what it prints to sink as it arrives; returns its status."""
     with _Forwarding() as forwarding:
         child = _start(argv)
         forwarding.attach(child)
         with child.stdout:
-            output = _collect(child)
+            _collect(child, sink)
         child.wait()
-    return Captured(output, shell_status(child.returncode))
+    return shell_status(child.returncode)
 
 
 def shell_status(returncode: int) -> int:
@@ -75,8 +93,8 @@ def _exists(name: str) -> bool:
     return shutil.which(name, mode=os.F_OK) is not None
 
 
-def _collect(child: subprocess.Popen) -> bytes:
-    """Everything the child writes until it exits.
+def _collect(child: subprocess.Popen, sink: Sink) -> None:
+    """Everything the child writes until it exits, to sink.
 
     Reading stops at end of file, or once the child has exited and the pipe is drained: a
     daemon it started in the background may hold the pipe open for hours, and must not hold us.
@@ -85,7 +103,6 @@ def _collect(child: subprocess.Popen) -> bytes:
     waiter = threading.Thread(target=_wait_then_note, args=(child, exited_write), daemon=True)
     waiter.start()
     pipe = child.stdout.fileno()
-    chunks: list[bytes] = []
     try:
         with selectors.DefaultSelector() as selector:
             selector.register(pipe, selectors.EVENT_READ)
@@ -96,14 +113,14 @@ def _collect(child: subprocess.Popen) -> bytes:
                     chunk = os.read(pipe, _CHUNK)
                     if not chunk:
                         break
-                    chunks.append(chunk)
+                    sink(chunk)
                 elif exited_read in ready:
-                    chunks.extend(_drain(pipe))
+                    for chunk in _drain(pipe):
+                        sink(chunk)
                     break
     finally:
         waiter.join()
         os.close(exited_read)
-    return b"".join(chunks)
 
 
 def _wait_then_note(child: subprocess.Popen, exited_write: int) -> None:
@@ -113,14 +130,40 @@ def _wait_then_note(child: subprocess.Popen, exited_write: int) -> None:
         os.close(exited_write)  # end of file on exited_read wakes the reader
 
 
-def _drain(pipe: int) -> list[bytes]:
+def _drain(pipe: int):
     """What is already in the pipe, without waiting for more."""
     os.set_blocking(pipe, False)
-    chunks = []
     with contextlib.suppress(BlockingIOError):
         while chunk := os.read(pipe, _CHUNK):
-            chunks.append(chunk)
-    return chunks
+            yield chunk
+
+
+class _Stopping:
+    """Turn SIGINT, SIGTERM and SIGHUP into a note and a wake-up, not an exception: reading
+    stops between two parts, never inside one (a handler that raised could lose a part)."""
+
+    def __init__(self) -> None:
+        self.signum: int | None = None
+        self.previous: dict[int, object] = {}
+        self.wakeup, self._wake = os.pipe()
+
+    def __enter__(self) -> "_Stopping":
+        for signum in FORWARDED_SIGNALS:
+            with contextlib.suppress(ValueError, OSError):  # not the main thread: cannot catch
+                if signal.getsignal(signum) != signal.SIG_IGN:
+                    self.previous[signum] = signal.signal(signum, self._note)
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        for signum, handler in self.previous.items():
+            signal.signal(signum, handler)
+        os.close(self.wakeup)
+        os.close(self._wake)
+
+    def _note(self, signum: int, _frame) -> None:
+        self.signum = signum
+        with contextlib.suppress(OSError):
+            os.write(self._wake, b"!")
 
 
 class _Forwarding:

@@ -81,6 +81,12 @@ class Store:
             self._write_atomically(path, data)
         self.prune(retention, now, keep=item_id)
 
+    def spill(self) -> "Spill":
+        """A copy written as a stream arrives (raises OSError when the store cannot be
+        written)."""
+        self._ensure_root()
+        return Spill(self)
+
     def get(self, item_id: str) -> bytes:
         if not is_id(item_id):
             raise NotStored(item_id)
@@ -217,3 +223,56 @@ class Store:
                 with contextlib.suppress(OSError):
                     if now - item.stat(follow_symlinks=False).st_mtime > _STALE_TEMP_SECONDS:
                         self._remove(item.name)
+
+
+class Spill:
+    """A streamed output's copy, written and hashed as it arrives, named by its id at the end.
+
+    Nothing of a large output has to stay in memory for `headroom show` to print it whole. A
+    write that fails (a full disk) leaves the marker without its stored id, never the run.
+    """
+
+    def __init__(self, store: Store) -> None:
+        import tempfile
+
+        self.store = store
+        self._hash = hashlib.sha256()
+        fd, self._path = tempfile.mkstemp(prefix=_TEMP_PREFIX, suffix=_TEMP_SUFFIX,
+                                          dir=store.root)
+        self._file = os.fdopen(fd, "wb")
+        self.failed = False
+
+    def write(self, data: bytes) -> None:
+        if self.failed:
+            return
+        try:
+            self._file.write(data)
+        except OSError:
+            self.failed = True
+            self.discard()
+            return
+        self._hash.update(data)
+
+    @property
+    def id(self) -> str | None:
+        return None if self.failed else self._hash.hexdigest()[:ID_LENGTH]
+
+    def commit(self, retention: Retention, now: float) -> str:
+        """Name the copy by its id and prune; raises OSError when it cannot be kept."""
+        if self.failed:
+            raise OSError(errno.EIO, "the copy could not be written")
+        item_id = self.id
+        self._file.close()
+        path = self.store.root / item_id
+        if self.store._refresh(path, os.path.getsize(self._path)):
+            os.unlink(self._path)
+        else:
+            os.replace(self._path, path)
+        self.store.prune(retention, now, keep=item_id)
+        return item_id
+
+    def discard(self) -> None:
+        with contextlib.suppress(OSError):
+            self._file.close()
+        with contextlib.suppress(OSError):
+            os.unlink(self._path)

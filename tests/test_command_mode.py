@@ -11,6 +11,7 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -291,10 +292,21 @@ def test_stdin_mode_clips_to_the_budget():
 def test_a_reader_that_closes_early_gets_141_and_no_traceback():
     process = subprocess.Popen([*HEADROOM, "--budget", "0"], stdin=subprocess.PIPE,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    process.stdin.write(b"".join(b"%d\n" % i for i in range(1, 100001)))
-    process.stdin.close()
+    data = b"".join(b"%d\n" % i for i in range(1, 100001))
+    # --budget 0 streams straight through, as cat does: it writes while we still feed it.
+    feeder = threading.Thread(target=_feed_and_close, args=(process.stdin, data), daemon=True)
+    feeder.start()
     assert process.stdout.readline() == b"1\n"
     process.stdout.close()  # far more than a pipe's buffer is still unwritten
     stderr = process.stderr.read()
     assert process.wait(timeout=HANG_GUARD) == 141
     assert_no_traceback(stderr)
+    feeder.join(timeout=HANG_GUARD)
+
+
+def _feed_and_close(stdin, data: bytes) -> None:
+    try:
+        stdin.write(data)
+        stdin.close()
+    except BrokenPipeError:
+        pass  # the reader left first: that is the point

@@ -3,7 +3,8 @@
 headroom runs on every agent tool call, and most outputs fit their budget. So main() first
 tries the pass-through: when the arguments are plain filter options and stdin holds at most
 `budget` bytes (every token covers at least one byte), the bytes go straight back out — before
-typer, the tokenizer or any planner is imported. Everything else goes to the typer app in
+typer, the tokenizer or any planner is imported. It reads no more than budget + 1 bytes to
+find out: a larger input goes on, that prefix first, to the streaming path. Everything else goes to the typer app in
 cli/commands.py, which re-parses the same arguments (so errors and help come from one place).
 """
 
@@ -34,9 +35,9 @@ def main(argv: list[str] | None = None) -> None:
     settings = config()
     if command is None and not os.environ.get(COMPLETE_VAR):
         budget = _plain_filter_budget(args, os.environ, settings)
-        if budget is not None and sys.stdin is not None and not sys.stdin.isatty():
-            stdin = _read_all()
-            if stdin is not None and (budget == 0 or len(stdin) <= budget):
+        if budget and sys.stdin is not None and not sys.stdin.isatty():
+            stdin, ended = _read_prefix(budget + 1)
+            if ended and len(stdin) <= budget:
                 write(stdin)
                 return
     from .commands import run_app
@@ -133,11 +134,29 @@ def _die(message: str) -> None:
     sys.exit(ExitStatus.ERROR)
 
 
-def _read_all() -> bytes | None:
+def _read_prefix(limit: int) -> tuple[bytes, bool]:
+    """Up to `limit` bytes of stdin, and whether it ended within them. os.read, not the
+    buffered reader: whatever is not returned here stays in the pipe for the full path."""
+    parts, size = [], 0
     try:
-        return sys.stdin.buffer.read()
+        read = _unbuffered_reader(sys.stdin.buffer)
+        while size < limit:
+            part = read(limit - size)
+            if not part:
+                return b"".join(parts), True
+            parts.append(part)
+            size += len(part)
     except OSError:
-        return None  # the full path reads again and reports the error properly
+        pass  # the full path reads on and reports the error properly
+    return b"".join(parts), False
+
+
+def _unbuffered_reader(stream):
+    try:
+        fd = stream.fileno()
+    except (OSError, ValueError):  # an in-memory stream (tests): nothing to read ahead
+        return stream.read
+    return lambda size: os.read(fd, size)
 
 
 def write(data: bytes) -> None:

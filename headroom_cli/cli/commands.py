@@ -151,6 +151,10 @@ def run(
     no_store: bool = typer.Option(False, "--no-store",
                                   help="Keep no copy of clipped output (also HEADROOM_STORE=off); "
                                        "markers then say how to re-run instead."),
+    live: bool = typer.Option(False, "--live",
+                              help="Print the first lines as they arrive (for a person or a CI "
+                                   "log watching a long command), then the plan of the rest "
+                                   "when the input ends."),
     no_digest: bool = typer.Option(False, "--no-digest",
                                    help="Ask no model for a digest of the omitted part, even "
                                         "when digest_command or digest_url is configured."),
@@ -166,18 +170,33 @@ def run(
     budget, encoding_name, fmt = _configured(ctx, tool, budget, encoding.value, fmt)
     _check_kind(kind)
     _check_format(fmt)
+    if live and fmt != "text":
+        _fail("--live prints text as it arrives: it takes no --format", ExitStatus.USAGE)
     prefetched = (ctx.obj or {}).get("stdin")
-    data, status = (_run_command(command) if command
-                    else (prefetched if prefetched is not None else _read_stdin(), None))
-    options = dict(tool=_tool_with_split(tool), budget=budget, kind=kind,
+    row = _tool_with_split(tool)
+    store = None if no_store else _store()
+    if budget == 0 and fmt == "text":  # no clipping: straight through, whatever the size
+        status = _take_input(command, prefetched, write)
+        raise typer.Exit(status or 0)
+    from ..intake import Held
+
+    intake = _intake(row, kind, budget, store, live)
+    status = _take_input(command, prefetched, intake.feed)
+    taken = intake.finish()
+    options = dict(tool=row, budget=budget, kind=kind,
                    counter=_counter(encoding_name), exit_status=status)
-    result, store_id = _clip_and_store(data, options, None if no_store else _store(),
-                                       None if no_digest else _digest_settings())
+    if isinstance(taken, Held) and not taken.live_bytes:
+        data = taken.data
+        result, store_id = _clip_and_store(data, options, store,
+                                           None if no_digest else _digest_settings())
+    else:
+        data, result, store_id = _clip_streamed(taken, intake, options, store)
     options["tool"] = tool
     _record("clip", tool=_canonical(tool), kind=result.kind, input_tokens=result.input_tokens,
             output_tokens=result.output_tokens, clipped=result.clipped, store_id=store_id)
     if fmt == "text":
-        write(result.text.encode("utf-8", "surrogateescape") if result.clipped else data)
+        write(result.text.encode("utf-8", "surrogateescape") if result.clipped or data is None
+              else data)
     else:
         from ..formats import wrap
 
@@ -277,26 +296,119 @@ def _check_kind(kind: str) -> None:
         _fail(f"unknown --kind {kind!r}: use auto or one of {', '.join(KINDS)}", ExitStatus.USAGE)
 
 
-def _read_stdin() -> bytes:
-    if sys.stdin is None or sys.stdin.isatty():
+def _take_input(command: Optional[List[str]], prefetched: Optional[bytes], sink) -> Optional[int]:
+    """Hand the input to sink as it arrives: the command's output (returns its status), or
+    stdin (returns 128 + N when signal N stopped the reading, else None)."""
+    from ..source import CannotRun, read_stream, run_command
+
+    if command:
+        try:
+            return run_command(command, sink)
+        except CannotRun as err:
+            _fail(str(err), err.status)
+    if prefetched is None and (sys.stdin is None or sys.stdin.isatty()):
         _fail("no input: pipe a command's output in (cmd | headroom) or wrap one "
               "(headroom -- cmd)", ExitStatus.USAGE)
-    from ..source import read_stream
-
+    if prefetched:
+        sink(prefetched)
     try:
-        return read_stream(sys.stdin.buffer)
+        signum = read_stream(sys.stdin.buffer, sink)
     except OSError as err:
         _fail(f"cannot read stdin: {err.strerror or err}", ExitStatus.ERROR)
+    return None if signum is None else ExitStatus.SIGNAL_BASE + signum
 
 
-def _run_command(command: List[str]) -> tuple[bytes, int]:
-    from ..source import CannotRun, run_command
+def _intake(tool, kind: str, budget: int, store, live: bool):
+    from ..intake import Intake, keep_for
+    from ..sniff import scanner
+    from ..tools import lookup
+
+    row = lookup(tool) if not hasattr(tool, "head_share") else tool
+
+    def make_spill():
+        try:
+            return store.spill()
+        except OSError as err:
+            _warn(f"cannot keep the full output in {store.root} ({err.strerror or err}); "
+                  "the marker says how to re-run instead (--no-store silences this)")
+            return None
+
+    return Intake(keep=keep_for(budget),
+                  start=lambda sample: scanner(sample, row, kind, PICK_LIMIT),
+                  make_spill=make_spill if store is not None else None,
+                  live=write if live else None, live_limit=int(budget * row.head_share))
+
+
+# Characters of picked lines a scanner may hold (with head, tail and planning: ~100 MB at most).
+PICK_LIMIT = 8_000_000
+
+
+def _clip_streamed(taken, intake, options: dict, store):
+    """An output planned from its excerpt: one too large to hold, or what follows the lines
+    --live printed. Returns the bytes to print when nothing was cut, the result, the id."""
+    from ..api import compress_streamed
+    from ..intake import Held
+
+    counter, budget = options["counter"], options["budget"]
+    if isinstance(taken, Held):
+        excerpt, kind, planner, spill = taken.rest(), options["kind"], None, None
+        data = taken.data[taken.live_bytes:]
+    else:
+        excerpt, kind, planner, spill = taken.excerpt, taken.kind, taken.planner, intake.spill
+        data = None
+    if intake.printed:
+        # What --live printed counts against the budget; a token may merge across the seam.
+        budget = max(0, budget - counter.count("".join(intake.printed)) - 2)
+    if data is not None and (budget <= 0 and not data or counter.count(excerpt.text) <= budget):
+        return data, _unclipped(excerpt.text, options), None
+
+    def clip(store_id):
+        return compress_streamed(excerpt, kind=kind, planner=planner, tool=options["tool"],
+                                 budget=budget, counter=counter, store_id=store_id,
+                                 exit_status=options["exit_status"])
+
+    if isinstance(taken, Held) and store is not None:
+        return None, *_store_held(taken.data, clip, store)
+    store_id = spill.id if spill is not None else None
+    result = clip(store_id)
+    if store_id is None or store_id not in result.text:
+        if spill is not None:
+            spill.discard()
+        return None, result, None
+    import time
 
     try:
-        captured = run_command(command)
-    except CannotRun as err:
-        _fail(str(err), err.status)
-    return captured.output, captured.status
+        return None, result, spill.commit(_retention(), time.time())
+    except OSError as err:
+        spill.discard()
+        _warn(f"cannot keep the full output in {store.root} ({err.strerror or err}); "
+              "the marker says how to re-run instead (--no-store silences this)")
+        return None, clip(None), None
+
+
+def _store_held(data: bytes, clip, store):
+    import time
+
+    from ..store import content_id
+
+    item_id = content_id(data)
+    result = clip(item_id)
+    if item_id not in result.text:
+        return result, None
+    try:
+        store.put(item_id, data, _retention(), time.time())
+    except OSError as err:
+        _warn(f"cannot keep the full output in {store.root} ({err.strerror or err}); "
+              "the marker says how to re-run instead (--no-store silences this)")
+        return clip(None), None
+    return result, item_id
+
+
+def _unclipped(text: str, options: dict):
+    from ..api import Result
+
+    return Result(text, "passthrough", False, (), options["counter"].name, text,
+                  options["counter"])
 
 
 def _clip_and_store(data: bytes, options: dict, store, digest: Optional[dict] = None):

@@ -1,0 +1,216 @@
+"""The excerpt: what a streamed output keeps in memory, and how a plan made on it maps back.
+
+An output too large to hold is read once (intake.py). Its head, its tail and the lines its
+shape's scanner picks are kept as pieces, in order; the planner runs on their concatenation as
+if it were the whole output. translate() then turns that plan into one about the whole output:
+line numbers become the original ones, and wherever two pieces were not adjacent, the text
+between them (never held) joins the planner's gap there, or becomes a gap of its own, counted
+exactly in lines and characters.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from dataclasses import dataclass, replace
+
+from .plan import Gap, Keep, Plan
+
+
+@dataclass(frozen=True)
+class Piece:
+    start: int  # where the piece starts in the excerpt text
+    origin: int  # where it starts in the whole (cleaned) output, in characters
+    line: int  # 0-based number of the line holding `origin`
+    length: int  # characters
+    at_line_start: bool  # origin is the first character of its line
+    byte_origin: int | None = None  # where it starts in bytes, when known (head and tail)
+
+
+@dataclass(frozen=True)
+class Excerpt:
+    text: str
+    pieces: tuple[Piece, ...]
+    total_chars: int  # of the whole cleaned output
+    total_bytes: int
+    total_lines: int
+    # Where the excerpt's domain starts: with --live, what came before was printed already,
+    # so it is neither kept nor omitted.
+    domain_start: int = 0
+    domain_line: int = 0
+    binary: bool = False
+
+    @property
+    def seams(self) -> list[Seam]:
+        """Where text of the whole output is missing from the excerpt, and how much."""
+        found = []
+        edge, edge_bytes = self.domain_start, None if self.domain_start else 0
+        for piece in self.pieces:
+            if piece.origin > edge:
+                found.append(Seam(piece.start, piece.origin - edge,
+                                  _byte_gap(edge_bytes, piece.byte_origin, piece.origin - edge)))
+            edge = piece.origin + piece.length
+            edge_bytes = None if piece.byte_origin is None else (
+                piece.byte_origin + _size(self.text[piece.start:piece.start + piece.length]))
+        if edge < self.total_chars:
+            found.append(Seam(len(self.text), self.total_chars - edge,
+                              _byte_gap(edge_bytes, self.total_bytes, self.total_chars - edge)))
+        return found
+
+    @property
+    def hidden_chars(self) -> int:
+        return (self.total_chars - self.domain_start) - len(self.text)
+
+    # ---- positions: excerpt → whole output
+
+    def _piece_at(self, position: int) -> int:
+        return max(0, bisect_right([p.start for p in self.pieces], position) - 1)
+
+    def origin_of_start(self, position: int) -> int:
+        """A gap or keep starting at `position`: the text missing just before it belongs to
+        what comes before, so a start at a piece's first character maps to the previous
+        piece's end."""
+        if position <= 0 or not self.pieces:
+            return self.domain_start
+        index = self._piece_at(position)
+        piece = self.pieces[index]
+        if position == piece.start and index > 0:
+            before = self.pieces[index - 1]
+            return before.origin + before.length
+        return piece.origin + position - piece.start
+
+    def origin_of_end(self, position: int) -> int:
+        """An end at `position`: at a piece's first character it maps to that piece's origin
+        (what was missing before it lies inside); at the excerpt's end, the output's end."""
+        if position >= len(self.text):
+            return self.total_chars
+        piece = self.pieces[self._piece_at(position)]
+        return piece.origin + position - piece.start
+
+    def line_of_char(self, origin: int) -> int:
+        """0-based line of the character at `origin` of the whole output (held or not)."""
+        if origin >= self.total_chars:
+            return max(0, self.total_lines - 1)
+        index = bisect_right([p.origin for p in self.pieces], origin) - 1
+        if index >= 0:
+            piece = self.pieces[index]
+            if origin < piece.origin + piece.length:
+                inside = origin - piece.origin
+                return piece.line + self.text.count("\n", piece.start, piece.start + inside)
+        # Not held: it lies on the line just before the next piece starts.
+        if index + 1 < len(self.pieces):
+            after = self.pieces[index + 1]
+            return after.line - (1 if after.at_line_start else 0)
+        return max(0, self.total_lines - 1)
+
+
+@dataclass(frozen=True)
+class Seam:
+    position: int  # in the excerpt text
+    chars: int  # missing there
+    bytes: int  # exact where the pieces around it know their byte offsets (head, tail)
+
+
+def _byte_gap(before: int | None, after: int | None, chars: int) -> int:
+    return after - before if before is not None and after is not None else chars
+
+
+def _size(text: str) -> int:
+    return len(text.encode("utf-8", "surrogateescape"))
+
+
+def translate(plan: Plan, excerpt: Excerpt, tokens_per_char: float) -> Plan:
+    """The plan made on the excerpt, as a plan about the whole output."""
+    seams = excerpt.seams
+    gaps = [item for item in plan.items if isinstance(item, Gap)]
+    # A plan that is a map (search) says in its summary what it left out; it has no place in
+    # which a gap could stand.
+    positional = bool(gaps) or not plan.summary
+    pending = list(seams) if positional else []
+    # A seam next to a planner's gap joins it: one marker, not two in a row.
+    absorbed = {}
+    for gap in gaps:
+        absorbed[id(gap)] = [s for s in pending if gap.start <= s.position <= gap.end]
+        pending = [s for s in pending if s not in absorbed[id(gap)]]
+    items: list = []
+    for item in plan.items:
+        if isinstance(item, Gap):
+            items.append(_whole_gap(item, excerpt, absorbed[id(item)]))
+        elif isinstance(item, Keep):
+            items.extend(_split_keep(item, pending, excerpt))
+        else:
+            items.append(item)
+    items.extend(_hidden_gap(s, excerpt) for s in pending)
+    kept = _kept_lines(items, excerpt)
+    hidden = excerpt.hidden_chars
+    return replace(plan, items=tuple(items), total_lines=excerpt.total_lines,
+                   omitted_lines=_domain_lines(excerpt) - kept,
+                   binary=plan.binary or excerpt.binary,
+                   hidden_tokens=round(hidden * tokens_per_char))
+
+
+def _split_keep(keep: Keep, pending: list[int], excerpt: Excerpt) -> list:
+    """A kept span with a seam inside (or at its end) is kept in parts around a hidden gap."""
+    inside = [s for s in pending if keep.start <= s.position <= keep.end]
+    if not inside:
+        return [keep]
+    parts, cursor = [], keep.start
+    for seam in inside:
+        pending.remove(seam)
+        if seam.position > cursor:
+            parts.append(Keep(cursor, seam.position))
+        parts.append(_hidden_gap(seam, excerpt))
+        cursor = seam.position
+    if cursor < keep.end:
+        parts.append(Keep(cursor, keep.end, keep.suffix))
+    elif keep.suffix and parts:
+        # The span ended at the seam: its note goes on its last kept part.
+        last = max(i for i, p in enumerate(parts) if isinstance(p, Keep))
+        parts[last] = replace(parts[last], suffix=keep.suffix)
+    return parts
+
+
+def _whole_gap(gap: Gap, excerpt: Excerpt, absorbed: list[Seam]) -> Gap:
+    first = excerpt.origin_of_start(gap.start)
+    last = excerpt.origin_of_end(gap.end)
+    return replace(gap, first_line=excerpt.line_of_char(first) + 1,
+                   last_line=excerpt.line_of_char(max(first, last - 1)) + 1,
+                   hidden_chars=sum(s.chars for s in absorbed),
+                   hidden_bytes=sum(s.bytes for s in absorbed))
+
+
+def _hidden_gap(seam: Seam, excerpt: Excerpt) -> Gap:
+    return _whole_gap(Gap(seam.position, seam.position, 0, 0), excerpt, [seam])
+
+
+def _kept_lines(items: list, excerpt: Excerpt) -> int:
+    """Lines of the whole output that some kept span shows, whole or in part."""
+    spans = sorted((excerpt.line_of_char(excerpt.origin_of_end(item.start)),
+                    excerpt.line_of_char(excerpt.origin_of_end(item.end - 1)))
+                   for item in items if isinstance(item, Keep) and item.end > item.start)
+    count, reach = 0, -1
+    for first, last in spans:
+        first = max(first, reach + 1)
+        if last >= first:
+            count += last - first + 1
+            reach = last
+    return count
+
+
+def _domain_lines(excerpt: Excerpt) -> int:
+    return excerpt.total_lines - excerpt.domain_line
+
+
+def omitted_ranges(plan: Plan, excerpt: Excerpt) -> tuple[tuple[int, int], ...]:
+    """1-based inclusive line ranges of the whole output that a translated plan leaves out
+    entirely."""
+    kept = sorted((excerpt.line_of_char(excerpt.origin_of_end(item.start)),
+                   excerpt.line_of_char(excerpt.origin_of_end(item.end - 1)))
+                  for item in plan.items if isinstance(item, Keep) and item.end > item.start)
+    ranges, cursor = [], excerpt.domain_line
+    for first, last in kept:
+        if first > cursor:
+            ranges.append((cursor + 1, first))
+        cursor = max(cursor, last + 1)
+    if cursor < excerpt.total_lines:
+        ranges.append((cursor + 1, excerpt.total_lines))
+    return tuple(ranges)

@@ -1,0 +1,243 @@
+"""Intake: the input read once, in parts, with memory bounded whatever its size.
+
+Up to `hold` bytes are held whole and planned as they are: most outputs, and every golden case.
+Past that the output streams. Every byte goes on to the spill (the store's full copy, written as
+it arrives), and only what a plan can use stays in memory: the head, the tail, and the lines the
+shape's scanner picks. A scanner (planners/search.py, planners/log.py) is fed the cleaned text
+in order and offers `feed(text, offset, line)`, `picks()` and `planner()`.
+
+With --live the first lines go straight to the reader as they arrive (cleaned, whole lines, at
+most `live_limit` bytes: every token covers a byte, so they stay within the budget), and the plan
+at the end covers only what follows them.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+from typing import Callable
+
+from .clean import clean
+from .excerpt import Excerpt, Piece
+
+HOLD = 4 << 20  # held whole: planned in memory at ~10x its size, well under 150 MB
+PART = 1 << 20  # what a scanner is fed at a time once streaming
+LONGEST_PART = 1 << 20  # a line longer than this is fed in parts (a 1 GB line)
+MIN_KEEP = 256 << 10  # head and tail kept: runner summaries sit in the last 256 KB
+MAX_KEEP = 2 << 20
+
+
+def keep_for(budget: int) -> int:
+    """Characters of head (and of tail) to keep: more than any plan can print of either end,
+    at up to 32 characters a token (the log planner's limit for a line worth keeping)."""
+    return max(MIN_KEEP, min(MAX_KEEP, budget * 32))
+
+
+def decode(data: bytes) -> str:
+    # Invalid UTF-8 travels as lone surrogates, so every byte that is kept is written back as is.
+    return data.decode("utf-8", "surrogateescape")
+
+
+@dataclass(frozen=True)
+class Held:
+    data: bytes
+    # What --live printed already: input bytes, cleaned characters, lines, printed bytes.
+    live_bytes: int = 0
+    live_chars: int = 0
+    live_lines: int = 0
+    live_out_bytes: int = 0
+
+    def rest(self) -> Excerpt:
+        """What --live did not print, as an excerpt of the whole output (held whole)."""
+        text = clean(decode(self.data[self.live_bytes:]))
+        size = len(text.encode("utf-8", "surrogateescape"))
+        ends_open = bool(text) and not text.endswith("\n")
+        return Excerpt(text, (Piece(0, self.live_chars, self.live_lines, len(text), True,
+                                    self.live_out_bytes),) if text else (),
+                       self.live_chars + len(text), self.live_out_bytes + size,
+                       self.live_lines + text.count("\n") + ends_open,
+                       domain_start=self.live_chars, domain_line=self.live_lines,
+                       binary="\x00" in text)
+
+
+@dataclass(frozen=True)
+class Streamed:
+    excerpt: Excerpt
+    kind: str
+    planner: Callable | None  # the scanner's plan function (exact whole-output figures)
+
+
+class Intake:
+    def __init__(self, *, keep: int, start: Callable, hold: int = HOLD,
+                 make_spill: Callable | None = None, live: Callable[[bytes], None] | None = None,
+                 live_limit: int = 0) -> None:
+        """`start(sample)` is called once streaming begins, with the cleaned text held so far;
+        it returns the shape's name and its scanner (or None: head and tail only).
+        `make_spill()` then opens the store's copy (or returns None)."""
+        self.keep, self.hold, self.start, self.make_spill = keep, hold, start, make_spill
+        self.spill = None
+        self.printed: list[str] = []  # by --live
+        self.live, self.live_limit = live, live_limit
+        self.held: bytearray | None = bytearray()
+        # Printed so far by --live: input bytes, and the cleaned characters, lines and bytes.
+        self.live_bytes = self.live_chars = self.live_lines = self.live_out_bytes = 0
+        self.pending = bytearray()
+        self.kind, self.scanner = "other", None
+        self.head: list[str] = []
+        self.head_chars = 0
+        self.tail: deque[str] = deque()
+        self.tail_chars = 0
+        self.chars = self.lines = self.bytes = 0
+        self.binary = False
+
+    # ---- feeding
+
+    def feed(self, chunk: bytes) -> None:
+        if self.held is None:
+            if self.spill is not None:
+                self.spill.write(chunk)
+            self.pending += chunk
+            if len(self.pending) >= PART:
+                self._feed_pending(final=False)
+            return
+        self.held += chunk
+        if self.live is not None:
+            self._print_live()
+        if len(self.held) > self.hold:
+            self._start_streaming()
+
+    def _print_live(self) -> None:
+        room = self.live_limit - self.live_bytes
+        end = self.held.rfind(b"\n", self.live_bytes, self.live_bytes + room + 1)
+        if end == -1 or self.live_bytes >= len(self.held):
+            if len(self.held) - self.live_bytes > room:
+                self.live = None  # the next line does not fit: the live head is done
+            return
+        text = clean(decode(bytes(self.held[self.live_bytes:end + 1])))
+        out = text.encode("utf-8", "surrogateescape")
+        self.live(out)
+        self.printed.append(text)
+        self.live_out_bytes += len(out)
+        self.live_bytes = end + 1
+        self.live_chars += len(text)
+        self.live_lines += text.count("\n")
+
+    def _start_streaming(self) -> None:
+        held, self.held = self.held, None
+        self.live = None
+        self.spill = self.make_spill() if self.make_spill is not None else None
+        if self.spill is not None:
+            self.spill.write(bytes(held))
+        # Already printed by --live: counted, neither kept nor omitted.
+        self.chars, self.lines, self.bytes = self.live_chars, self.live_lines, self.live_out_bytes
+        self.pending = held[self.live_bytes:]
+        cut = _cut_point(self.pending, final=False)
+        sample = clean(decode(bytes(self.pending[:cut])))
+        self.kind, self.scanner = self.start(sample)
+        self._feed_text(sample)
+        del self.pending[:cut]
+
+    def _feed_pending(self, final: bool) -> None:
+        while self.pending:
+            cut = _cut_point(self.pending, final)
+            if not cut:
+                return
+            raw = bytes(self.pending[:cut])
+            del self.pending[:cut]
+            self._feed_text(clean(decode(raw)))
+
+    def _feed_text(self, text: str) -> None:
+        if not self.binary and "\x00" in text:
+            self.binary = True
+            self.scanner = None  # binary output is cut at its ends only
+        size = len(text) if text.isascii() else len(text.encode("utf-8", "surrogateescape"))
+        if self.head_chars < self.keep:
+            piece = text[:self.keep - self.head_chars]
+            self.head.append(piece)
+            self.head_chars += len(piece)
+        self.tail.append(text)
+        self.tail_chars += len(text)
+        while self.tail_chars - len(self.tail[0]) >= self.keep:
+            self.tail_chars -= len(self.tail.popleft())
+        if self.scanner is not None:
+            self.scanner.feed(text, self.chars, self.lines)
+        self.chars += len(text)
+        self.lines += text.count("\n")
+        self.bytes += size
+
+    # ---- the end
+
+    def finish(self) -> Held | Streamed:
+        if self.held is not None:
+            return Held(bytes(self.held), self.live_bytes, self.live_chars, self.live_lines,
+                        self.live_out_bytes)
+        self._feed_pending(final=True)
+        return Streamed(self._excerpt(), self.kind,
+                        self.scanner.planner() if self.scanner is not None else None)
+
+    def _excerpt(self) -> Excerpt:
+        head = "".join(self.head)
+        newline = head.rfind("\n")
+        if 0 <= newline < len(head) - 1:
+            head = head[:newline + 1]  # whole lines, unless the first line is a giant one
+        head_end = self.live_chars + len(head)
+        joined = "".join(self.tail)
+        tail = joined[-self.keep:]
+        if len(joined) > len(tail) and joined[-len(tail) - 1] != "\n":
+            newline = tail.find("\n")
+            if 0 <= newline < len(tail) - 1:
+                tail = tail[newline + 1:]  # whole lines, unless the last line is a giant one
+        tail = tail[max(0, head_end - (self.chars - len(tail))):]  # never the head again
+        tail_origin = self.chars - len(tail)
+        before_tail = joined[-len(tail) - 1:-len(tail)] if 0 < len(tail) < len(joined) else (
+            head[-1:])
+        pieces: list[Piece] = []
+        texts: list[str] = []
+
+        def add(text: str, origin: int, line: int, at_line_start: bool,
+                byte_origin: int | None = None) -> None:
+            if text:
+                start = pieces[-1].start + pieces[-1].length if pieces else 0
+                pieces.append(Piece(start, origin, line, len(text), at_line_start, byte_origin))
+                texts.append(text)
+
+        add(head, self.live_chars, self.live_lines, True, self.live_out_bytes)
+        for offset, line, text in self._picks(head_end, tail_origin):
+            add(text, offset, line, True)
+        add(tail, tail_origin, self.lines - tail.count("\n"),
+            tail_origin == 0 or before_tail in ("\n", ""),
+            self.bytes - len(tail.encode("utf-8", "surrogateescape")))
+        total_lines = self.lines + (1 if joined and not joined.endswith("\n") else 0)
+        return Excerpt("".join(texts), tuple(pieces), self.chars, self.bytes, total_lines,
+                       domain_start=self.live_chars, domain_line=self.live_lines,
+                       binary=self.binary)
+
+    def _picks(self, head_end: int, tail_origin: int):
+        """The scanner's picks between head and tail, trimmed to whole lines outside them."""
+        if self.scanner is None:
+            return
+        for offset, line, text in self.scanner.picks():
+            end = offset + len(text)
+            if end <= head_end or offset >= tail_origin:
+                continue
+            if offset < head_end:
+                cut = head_end - offset
+                line += text.count("\n", 0, cut)
+                text, offset = text[cut:], head_end
+            if end > tail_origin:
+                text = text[:tail_origin - offset]
+            yield offset, line, text
+
+
+def _cut_point(data: bytearray, final: bool) -> int:
+    """Where the next part ends: after its last newline; all of it at the end; and inside a
+    line too long to hold, at a character boundary."""
+    if final:
+        return len(data)
+    cut = data.rfind(b"\n") + 1
+    if cut or len(data) <= LONGEST_PART:
+        return cut
+    cut = LONGEST_PART
+    while cut > LONGEST_PART - 4 and data[cut] & 0xC0 == 0x80:  # not inside a UTF-8 sequence
+        cut -= 1
+    return cut
