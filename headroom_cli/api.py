@@ -105,12 +105,16 @@ def compress_streamed(excerpt, *, kind: str, planner=None, tool: str | tools.Too
     from .plan import Lines
     from .render import Context
     from .sniff import planner as planner_of
+    from .sniff import sniff
 
     row = tool if isinstance(tool, tools.Tool) else tools.lookup(tool)
     text = excerpt.text
+    lines = Lines(text)
+    if kind == "auto":
+        kind = "other" if excerpt.binary else sniff(lines, row)
     sample = count_large(counter, [text])
     per_char = sample / max(1, len(text))
-    plan, out = fit(text, Lines(text), planner or planner_of(kind), budget, counter,
+    plan, out = fit(text, lines, planner or planner_of(kind), budget, counter,
                     Context(row, store_id, exit_status, digest), binary=excerpt.binary,
                     translate=partial(translate, excerpt=excerpt, tokens_per_char=per_char))
     whole = sample + round(excerpt.hidden_chars * per_char)

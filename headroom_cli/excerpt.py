@@ -87,16 +87,21 @@ class Excerpt:
         return piece.origin + position - piece.start
 
     def line_of_char(self, origin: int) -> int:
-        """0-based line of the character at `origin` of the whole output (held or not)."""
+        """0-based line of the character at `origin` of the whole output: one held, or one at
+        either end of a run that is not (the only ones a gap asks about)."""
         if origin >= self.total_chars:
             return max(0, self.total_lines - 1)
         index = bisect_right([p.origin for p in self.pieces], origin) - 1
         if index >= 0:
             piece = self.pieces[index]
-            if origin < piece.origin + piece.length:
-                inside = origin - piece.origin
+            inside = origin - piece.origin
+            if inside <= piece.length:
+                # Held, or the first character missing after it: count the piece's newlines.
                 return piece.line + self.text.count("\n", piece.start, piece.start + inside)
-        # Not held: it lies on the line just before the next piece starts.
+        elif origin == self.domain_start:
+            return self.domain_line
+        # The last character missing before the next piece: on the line that piece starts on,
+        # or the one before when the piece starts a line.
         if index + 1 < len(self.pieces):
             after = self.pieces[index + 1]
             return after.line - (1 if after.at_line_start else 0)

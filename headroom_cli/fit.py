@@ -31,7 +31,8 @@ def fit(text: str, lines: Lines, planner: Planner, budget: int, counter: Counter
     everything = translate(Plan("other", (gap(lines, 0, max(0, len(lines) - 1)),), len(lines),
                                 len(lines), binary=binary))
     for candidate in (render(everything, text, counter, context),
-                      *terse_markers(everything.total_lines, context)):
+                      *terse_markers(everything.omitted_lines, context,
+                                     everything.omitted_lines == everything.total_lines)):
         if counter.count(candidate) <= budget:
             return everything, candidate
     return everything, ""

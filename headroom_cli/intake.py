@@ -131,7 +131,8 @@ class Intake:
         # Already printed by --live: counted, neither kept nor omitted.
         self.chars, self.lines, self.bytes = self.live_chars, self.live_lines, self.live_out_bytes
         self.pending = held[self.live_bytes:]
-        cut = _cut_point(self.pending, final=False)
+        # The first `hold` bytes, however the input arrived: the same input, the same shape.
+        cut = _cut_point(self.pending[:self.hold - self.live_bytes], final=False)
         sample = clean(decode(bytes(self.pending[:cut])))
         self.kind, self.scanner = self.start(sample)
         self._feed_text(sample)

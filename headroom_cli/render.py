@@ -187,11 +187,12 @@ def dropped_tokens(text: str, plan: Plan, counter: Counter) -> int:
     return count_large(counter, [text[start:end] for start, end in spans]) + plan.hidden_tokens
 
 
-def terse_markers(total_lines: int, context: Context) -> list[str]:
+def terse_markers(lines: int, context: Context, everything: bool = True) -> list[str]:
     """Ever shorter markers for budgets too small for the full one; a failure and the stored
-    copy are the last things to go."""
+    copy are the last things to go. `everything`: no line was shown (--live shows a head)."""
     status = f", exit status {context.exit_status}" if context.exit_status else ""
     where = f"; headroom show {context.store_id}" if context.store_id else ""
-    return [f"{MARKER_PREFIX}all {n(total_lines)} lines omitted{status}{where}]\n",
-            f"{MARKER_PREFIX}all {n(total_lines)} lines omitted{status}]\n",
-            f"{MARKER_PREFIX}{n(total_lines)} lines omitted]\n"]
+    what = f"{'all' if everything else 'the other'} {n(lines)} lines omitted"
+    return [f"{MARKER_PREFIX}{what}{status}{where}]\n",
+            f"{MARKER_PREFIX}{what}{status}]\n",
+            f"{MARKER_PREFIX}{n(lines)} lines omitted]\n"]

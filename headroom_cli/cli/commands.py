@@ -183,8 +183,9 @@ def run(
     intake = _intake(row, kind, budget, store, live)
     status = _take_input(command, prefetched, intake.feed)
     taken = intake.finish()
-    options = dict(tool=row, budget=budget, kind=kind,
-                   counter=_counter(encoding_name), exit_status=status)
+    # A stopping signal ends a stdin run with 128 + N, but there is no command to report on.
+    options = dict(tool=row, budget=budget, kind=kind, counter=_counter(encoding_name),
+                   exit_status=status if command else None)
     if isinstance(taken, Held) and not taken.live_bytes:
         data = taken.data
         result, store_id = _clip_and_store(data, options, store,
@@ -201,7 +202,7 @@ def run(
         from ..formats import wrap
 
         write(wrap(fmt, result, result.text, tool=options["tool"], store_id=store_id,
-                   exit_status=status).encode("utf-8", "surrogateescape"))
+                   exit_status=options["exit_status"]).encode("utf-8", "surrogateescape"))
     if status:
         raise typer.Exit(status)
 
@@ -319,7 +320,7 @@ def _take_input(command: Optional[List[str]], prefetched: Optional[bytes], sink)
 
 
 def _intake(tool, kind: str, budget: int, store, live: bool):
-    from ..intake import Intake, keep_for
+    from .. import intake as stage  # HOLD read at call time: tests shrink it
     from ..sniff import scanner
     from ..tools import lookup
 
@@ -333,7 +334,7 @@ def _intake(tool, kind: str, budget: int, store, live: bool):
                   "the marker says how to re-run instead (--no-store silences this)")
             return None
 
-    return Intake(keep=keep_for(budget),
+    return stage.Intake(keep=stage.keep_for(budget), hold=stage.HOLD,
                   start=lambda sample: scanner(sample, row, kind, PICK_LIMIT),
                   make_spill=make_spill if store is not None else None,
                   live=write if live else None, live_limit=int(budget * row.head_share))

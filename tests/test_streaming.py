@@ -1,0 +1,260 @@
+"""Streaming: outputs too large to hold are read once, kept in bounded memory, planned from their
+excerpt, and still labelled exactly (intake.py, excerpt.py).
+
+In-process tests shrink intake.HOLD so that a few kilobytes stream; the process tests run the
+installed command on real pipes. Figures are counted from the tests' own inputs.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from headroom_cli import intake as stage
+from headroom_cli.api import compress_streamed
+from headroom_cli.intake import Held, Intake, Streamed
+from headroom_cli.sniff import scanner
+from headroom_cli.tokens import EstimateCounter
+from headroom_cli.tools import lookup
+
+
+GAP = re.compile(r"^\[…headroom: lines ([\d,]+)–([\d,]+) of ([\d,]+) \(~[\d,]+ tokens\) of this "
+                 r"(?:\w+ )?output omitted[^\n]*?(?:show (\w{12}) --lines[^\n]*)?\]$", re.M)
+HANG_GUARD = 60
+
+
+def num(text: str) -> int:
+    return int(text.replace(",", ""))
+
+
+def numbered(count: int, width: int = 30) -> bytes:
+    return b"".join(b"line %d %s\n" % (i, b"x" * (i % width)) for i in range(1, count + 1))
+
+
+def take(data: bytes, parts: list[int], *, hold: int, keep: int, kind: str = "auto",
+         tool: str = "Bash") -> Held | Streamed:
+    """Feed data to an Intake in parts of the given sizes (then the rest)."""
+    row = lookup(tool)
+    intake = Intake(keep=keep, hold=hold,
+                    start=lambda sample: scanner(sample, row, kind, 100_000))
+    position = 0
+    for size in parts:
+        intake.feed(data[position:position + size])
+        position += size
+    if position < len(data):
+        intake.feed(data[position:])
+    return intake.finish()
+
+
+def plan_text(taken: Streamed, budget: int, counter) -> str:
+    return compress_streamed(taken.excerpt, kind=taken.kind, planner=taken.planner,
+                             tool="Bash", budget=budget, counter=counter).text
+
+
+# --------------------------------------------------------------------------- the intake itself
+
+
+def test_input_within_hold_is_held_whole():
+    data = numbered(50)
+    taken = take(data, [7, 100, 3], hold=len(data), keep=64)
+    assert isinstance(taken, Held) and taken.data == data
+
+
+def test_memory_is_bounded_by_keep_not_by_input_size():
+    data = numbered(200_000)  # ~9 MB
+    taken = take(data, [65536] * 40, hold=4096, keep=2048, kind="other")
+    assert isinstance(taken, Streamed)
+    excerpt = taken.excerpt
+    assert len(excerpt.text) <= 2 * 2048
+    assert excerpt.total_chars == len(data)
+    assert excerpt.total_lines == 200_000
+    assert excerpt.text.startswith("line 1 ") and excerpt.text.endswith("line 200000 " +
+                                                                       "x" * (200_000 % 30) + "\n")
+
+
+INLINE = re.compile(r"^\[… lines ([\d,]+)(?:–([\d,]+))? omitted \(.*\) …\]$")
+
+
+def rebuilt(out: str, original: list[str]) -> str:
+    """The output with every gap marker replaced by the original lines it names."""
+    parts = []
+    for line in out.splitlines(keepends=True):
+        found = INLINE.match(line.rstrip("\n")) or GAP.match(line.rstrip("\n"))
+        if found:
+            first = num(found[1])
+            last = num(found[2]) if found[2] else first
+            parts.append("".join(original[first - 1:last]))
+        elif not line.startswith("[…headroom:"):
+            parts.append(line)
+    return "".join(parts)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(count=st.integers(200, 3000), budget=st.integers(60, 600),
+       cuts=st.lists(st.integers(1, 5000), max_size=30))
+def test_kept_lines_and_gaps_reconstruct_the_input(count, budget, cuts):
+    data = numbered(count)
+    taken = take(data, cuts, hold=2000, keep=700, kind="other")
+    assert isinstance(taken, Streamed)
+    counter = EstimateCounter()
+    out = plan_text(taken, budget, counter)
+    assert counter.count(out) <= budget
+    if "lines " not in out or " is cut" in out:
+        return  # a budget too small for a full marker, or a line cut inside (tested below)
+    original = data.decode().splitlines(keepends=True)
+    assert rebuilt(out, original) == data.decode()
+    closing = re.search(r"of ([\d,]+) (?:\(|lines)", out)
+    assert closing and num(closing[1]) == count
+
+
+@settings(max_examples=25, deadline=None)
+@given(cuts=st.lists(st.integers(1, 9000), max_size=20))
+def test_the_same_input_gives_the_same_output_however_it_arrives(cuts):
+    data = numbered(3000)
+    counter = EstimateCounter()
+    whole = plan_text(take(data, [], hold=3000, keep=900), 300, counter)
+    assert plan_text(take(data, cuts, hold=3000, keep=900), 300, counter) == whole
+
+
+@settings(max_examples=30, deadline=None)
+@given(data=st.binary(min_size=3000, max_size=12000), budget=st.integers(0, 300),
+       cuts=st.lists(st.integers(1, 4000), max_size=10))
+def test_arbitrary_bytes_stream_without_error_and_within_budget(data, budget, cuts):
+    taken = take(data, cuts, hold=1000, keep=300)
+    assert isinstance(taken, Streamed)
+    counter = EstimateCounter()
+    out = compress_streamed(taken.excerpt, kind=taken.kind, planner=taken.planner, tool="Bash",
+                            budget=budget, counter=counter).text
+    assert counter.count(out) <= budget or budget == 0
+
+
+def test_a_giant_line_is_cut_inside_with_an_exact_character_span(counter):
+    line = "".join(chr(ord("a") + i % 26) for i in range(3_000_000))
+    taken = take(line.encode(), [1 << 16] * 10, hold=1 << 20, keep=stage.MIN_KEEP)
+    out = plan_text(taken, 300, counter)
+    found = re.search(r"characters ([\d,]+)–([\d,]+) of line 1 \(a ([\d,]+)-character line", out)
+    assert found, out
+    first, last, length = (num(g) for g in found.groups())
+    assert length == len(line)
+    head, _, rest = out.partition("[…headroom:")
+    tail = rest.split("]\n", 1)[1]
+    assert head.rstrip("\n") + line[first - 1:last] + tail.rstrip("\n") == line
+
+
+# --------------------------------------------------------------------------- through the CLI
+
+
+@pytest.fixture
+def small_hold(monkeypatch):
+    monkeypatch.setattr(stage, "HOLD", 4096)
+
+
+def test_a_streamed_output_is_stored_whole_and_shown_back(run_cli, small_hold):
+    data = numbered(5000)
+    run = run_cli(["--budget", "300", "--kind", "other"], data)
+    assert run.exit_code == 0
+    found = GAP.search(run.stdout.decode())
+    assert found and num(found[3]) == 5000
+    shown = run_cli(["show", found[4]])
+    assert shown.stdout == data
+    part = run_cli(["show", found[4], "--lines", f"{num(found[1])}:{num(found[2])}"])
+    lines = data.splitlines(keepends=True)
+    assert part.stdout == b"".join(lines[num(found[1]) - 1:num(found[2])])
+
+
+def test_json_format_reports_whole_output_line_ranges(run_cli, small_hold):
+    import json
+
+    data = numbered(5000)
+    run = run_cli(["--budget", "300", "--kind", "other", "--format", "json"], data)
+    record = json.loads(run.stdout)
+    omitted = sum(last - first + 1 for first, last in record["omitted"])
+    kept = sum(1 for line in record["text"].splitlines() if line.startswith("line "))
+    assert omitted + kept == 5000
+    assert record["input_tokens"] > record["output_tokens"]
+
+
+def test_budget_zero_passes_a_large_input_straight_through(run_cli, small_hold):
+    data = numbered(20_000)
+    assert run_cli(["--budget", "0"], data).stdout == data
+
+
+# --------------------------------------------------------------------------- real processes
+
+
+def headroom(*args: str) -> list[str]:
+    return [sys.executable, "-m", "headroom_cli", *args]
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_a_stopping_signal_on_stdin_still_prints_the_plan(private_env, signum):
+    """`tail -f app.log | headroom`, then Ctrl-C: what was read is planned and printed."""
+    process = subprocess.Popen(headroom("--budget", "200"), stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    data = numbered(4000)
+    process.stdin.write(data)
+    process.stdin.flush()  # the pipe stays open: the writer goes on "forever"
+    time.sleep(1.0)
+    process.send_signal(signum)
+    out, err = process.communicate(timeout=HANG_GUARD)
+    assert process.returncode == 128 + signum
+    assert b"Traceback" not in err
+    text = out.decode()
+    assert "[…headroom:" in text and "of 4,000 (" in text
+    assert "The command exited" not in text  # no command was wrapped
+    process.stdin.close()
+
+
+def test_live_prints_the_head_before_the_input_ends(private_env):
+    process = subprocess.Popen(headroom("--live", "--budget", "200"), stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    process.stdin.write(b"first line\nsecond line\n")
+    process.stdin.flush()
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(process.stdout.readline()), daemon=True)
+    reader.start()
+    reader.join(timeout=HANG_GUARD)
+    assert got == [b"first line\n"]  # while stdin is still open
+    process.stdin.write(numbered(3000))
+    process.stdin.close()
+    rest = process.stdout.read()
+    assert process.wait(timeout=HANG_GUARD) == 0
+    text = "first line\n" + rest.decode()
+    assert text.startswith("first line\nsecond line\nline 1 ")
+    found = GAP.search(text)
+    assert found and num(found[3]) == 3002
+    assert EstimateCounter().count(text) <= 200  # private_env counts with the estimate
+
+
+def test_live_output_that_fits_is_the_input_byte_for_byte(private_env):
+    data = numbered(20)
+    done = subprocess.run(headroom("--live", "--budget", "2000"), input=data,
+                          capture_output=True, timeout=HANG_GUARD)
+    assert done.returncode == 0 and done.stdout == data
+
+
+def test_a_long_running_command_is_planned_when_it_is_stopped(private_env):
+    script = ("import sys, time\n"
+              "i = 0\n"
+              "while True:\n"
+              "    i += 1\n"
+              "    sys.stdout.write(f'tick {i}\\n')\n"
+              "    if i % 100 == 0: sys.stdout.flush(); time.sleep(0.001)\n")
+    process = subprocess.Popen(headroom("--budget", "200", "--", sys.executable, "-c", script),
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    time.sleep(1.5)
+    process.send_signal(signal.SIGTERM)
+    out, err = process.communicate(timeout=HANG_GUARD)
+    assert process.returncode == 128 + signal.SIGTERM
+    text = out.decode()
+    assert text.startswith("tick 1\n") and "exited with status 143" in text
+    assert EstimateCounter().count(text) <= 200  # private_env counts with the estimate
