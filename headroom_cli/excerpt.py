@@ -10,8 +10,9 @@ exactly in lines and characters.
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, replace
+from functools import cached_property
 
 from .plan import Gap, Keep, Plan
 
@@ -39,7 +40,7 @@ class Excerpt:
     domain_line: int = 0
     binary: bool = False
 
-    @property
+    @cached_property
     def seams(self) -> list[Seam]:
         """Where text of the whole output is missing from the excerpt, and how much."""
         found = []
@@ -62,8 +63,16 @@ class Excerpt:
 
     # ---- positions: excerpt → whole output
 
+    @cached_property
+    def _starts(self) -> list[int]:
+        return [piece.start for piece in self.pieces]
+
+    @cached_property
+    def _origins(self) -> list[int]:
+        return [piece.origin for piece in self.pieces]
+
     def _piece_at(self, position: int) -> int:
-        return max(0, bisect_right([p.start for p in self.pieces], position) - 1)
+        return max(0, bisect_right(self._starts, position) - 1)
 
     def origin_of_start(self, position: int) -> int:
         """A gap or keep starting at `position`: the text missing just before it belongs to
@@ -91,7 +100,7 @@ class Excerpt:
         either end of a run that is not (the only ones a gap asks about)."""
         if origin >= self.total_chars:
             return max(0, self.total_lines - 1)
-        index = bisect_right([p.origin for p in self.pieces], origin) - 1
+        index = bisect_right(self._origins, origin) - 1
         if index >= 0:
             piece = self.pieces[index]
             inside = origin - piece.origin
@@ -125,49 +134,60 @@ def _size(text: str) -> int:
 
 def translate(plan: Plan, excerpt: Excerpt, tokens_per_char: float) -> Plan:
     """The plan made on the excerpt, as a plan about the whole output."""
-    seams = excerpt.seams
     gaps = [item for item in plan.items if isinstance(item, Gap)]
     # A plan that is a map (search) says in its summary what it left out; it has no place in
     # which a gap could stand.
     positional = bool(gaps) or not plan.summary
-    pending = list(seams) if positional else []
+    seams = _Seams(excerpt.seams if positional else [])
     # A seam next to a planner's gap joins it: one marker, not two in a row.
-    absorbed = {}
-    for gap in gaps:
-        absorbed[id(gap)] = [s for s in pending if gap.start <= s.position <= gap.end]
-        pending = [s for s in pending if s not in absorbed[id(gap)]]
+    absorbed = {id(gap): seams.take(gap.start, gap.end) for gap in gaps}
     items: list = []
     for item in plan.items:
         if isinstance(item, Gap):
             items.append(_whole_gap(item, excerpt, absorbed[id(item)]))
         elif isinstance(item, Keep):
-            items.extend(_split_keep(item, pending, excerpt))
+            items.extend(_split_keep(item, seams.take(item.start, item.end), excerpt))
         else:
             items.append(item)
-    items.extend(_hidden_gap(s, excerpt) for s in pending)
-    kept = _kept_lines(items, excerpt)
-    hidden = excerpt.hidden_chars
+    items.extend(_hidden_gap(seam, excerpt) for seam in seams.take(0, len(excerpt.text)))
     return replace(plan, items=tuple(items), total_lines=excerpt.total_lines,
-                   omitted_lines=_domain_lines(excerpt) - kept,
+                   omitted_lines=_domain_lines(excerpt) - _kept_lines(items, excerpt),
                    binary=plan.binary or excerpt.binary,
-                   hidden_tokens=round(hidden * tokens_per_char))
+                   hidden_tokens=round(excerpt.hidden_chars * tokens_per_char))
 
 
-def _split_keep(keep: Keep, pending: list[int], excerpt: Excerpt) -> list:
-    """A kept span with a seam inside (or at its end) is kept in parts around a hidden gap."""
-    inside = [s for s in pending if keep.start <= s.position <= keep.end]
+class _Seams:
+    """Seams in excerpt order, each handed out once."""
+
+    def __init__(self, seams: list[Seam]) -> None:
+        self.seams = seams
+        self.positions = [seam.position for seam in seams]
+        self.taken = bytearray(len(seams))
+
+    def take(self, start: int, end: int) -> list[Seam]:
+        """The seams not yet taken at positions start..end (inclusive)."""
+        found = []
+        for index in range(bisect_left(self.positions, start),
+                           bisect_right(self.positions, end)):
+            if not self.taken[index]:
+                self.taken[index] = 1
+                found.append(self.seams[index])
+        return found
+
+
+def _split_keep(keep: Keep, inside: list[Seam], excerpt: Excerpt) -> list:
+    """A kept span with seams inside (or at its ends) is kept in parts around hidden gaps."""
     if not inside:
         return [keep]
     parts, cursor = [], keep.start
     for seam in inside:
-        pending.remove(seam)
         if seam.position > cursor:
             parts.append(Keep(cursor, seam.position))
         parts.append(_hidden_gap(seam, excerpt))
         cursor = seam.position
     if cursor < keep.end:
         parts.append(Keep(cursor, keep.end, keep.suffix))
-    elif keep.suffix and parts:
+    elif keep.suffix and any(isinstance(p, Keep) for p in parts):
         # The span ended at the seam: its note goes on its last kept part.
         last = max(i for i, p in enumerate(parts) if isinstance(p, Keep))
         parts[last] = replace(parts[last], suffix=keep.suffix)

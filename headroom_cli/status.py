@@ -9,7 +9,9 @@ class ExitStatus(IntEnum):
     USAGE = 2  # a bad option or argument
     CANNOT_EXECUTE = 126  # the wrapped command exists but cannot be run
     NOT_FOUND = 127  # the wrapped command does not exist
-    SIGNAL_BASE = 128  # the wrapped command died of signal N: 128 + N, as a shell reports it
+    # The wrapped command died of signal N (or signal N stopped reading stdin): 128 + N, as a
+    # shell reports it.
+    SIGNAL_BASE = 128
     PIPE_CLOSED = 141  # our reader closed the pipe early (128 + SIGPIPE), as `cat` would
 
 
@@ -20,5 +22,6 @@ Exit status:
   2    usage error: bad option or argument
   126  the wrapped command cannot be executed
   127  the wrapped command was not found
-  128+N  the wrapped command died of signal N
+  128+N  the wrapped command died of signal N, or signal N (INT, TERM, HUP) stopped
+         reading stdin: what was read is still clipped and printed
   141  the reader closed the output pipe early"""

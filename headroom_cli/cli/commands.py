@@ -330,8 +330,7 @@ def _intake(tool, kind: str, budget: int, store, live: bool):
         try:
             return store.spill()
         except OSError as err:
-            _warn(f"cannot keep the full output in {store.root} ({err.strerror or err}); "
-                  "the marker says how to re-run instead (--no-store silences this)")
+            _store_failed(store, err)
             return None
 
     return stage.Intake(keep=stage.keep_for(budget), hold=stage.HOLD,
@@ -382,8 +381,7 @@ def _clip_streamed(taken, intake, options: dict, store):
         return None, result, spill.commit(_retention(), time.time())
     except OSError as err:
         spill.discard()
-        _warn(f"cannot keep the full output in {store.root} ({err.strerror or err}); "
-              "the marker says how to re-run instead (--no-store silences this)")
+        _store_failed(store, err)
         return None, clip(None), None
 
 
@@ -399,10 +397,14 @@ def _store_held(data: bytes, clip, store):
     try:
         store.put(item_id, data, _retention(), time.time())
     except OSError as err:
-        _warn(f"cannot keep the full output in {store.root} ({err.strerror or err}); "
-              "the marker says how to re-run instead (--no-store silences this)")
+        _store_failed(store, err)
         return clip(None), None
     return result, item_id
+
+
+def _store_failed(store, err: OSError) -> None:
+    _warn(f"cannot keep the full output in {store.root} ({err.strerror or err}); "
+          "the marker says how to re-run instead (--no-store silences this)")
 
 
 def _unclipped(text: str, options: dict):
@@ -440,8 +442,7 @@ def _clip_and_store(data: bytes, options: dict, store, digest: Optional[dict] = 
     try:
         store.put(item_id, data, _retention(), time.time())
     except OSError as err:
-        _warn(f"cannot keep the full output in {store.root} ({err.strerror or err}); "
-              "the marker says how to re-run instead (--no-store silences this)")
+        _store_failed(store, err)
         return _with_digest(text, compress(text, **options), options, digest), None
     return result, item_id
 

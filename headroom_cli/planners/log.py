@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from collections import Counter as Tally
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Callable
 
@@ -59,7 +59,7 @@ _END_SIGNAL = re.compile(r"""\n(?:
 _ENDS_CHARS = 256 * 1024
 # Lint output without a trigger word (ruff/flake8/pylint concise: path:12:5: F821 message) is
 # looked for all through the text only when the ends show it.
-_LINT_SIGNAL = re.compile(r"\n[\w./\\-]+:\d+:\d+:?\ [A-Z]{1,5}\d{2,4}\b")
+_LINT_SIGNAL = re.compile(r"\n[\w./\\-]++:\d+:\d+:?\ [A-Z]{1,5}\d{2,4}\b")  # ++: no retries
 # Test results that passed, whatever their names say (test_error_message PASSED): searched in
 # a line's last _RESULT_TAIL characters (pytest pads results to column 80), or at its start.
 _RESULT_TAIL = 100
@@ -953,3 +953,291 @@ def _gap(lines: Lines, scan: _Scan, first: int, last: int) -> Gap:
     parts = [f"{errors:,} error{'s' * (errors != 1)}" if errors else "",
              f"{warnings:,} warning{'s' * (warnings != 1)}" if warnings else ""]
     return gap(lines, first, last, ", ".join(part for part in parts if part))
+
+
+# ---------------------------------------------------------------------------------- streaming
+
+# An output too large to hold is fed to a Scanner in parts (intake.py); the planner then runs on
+# an excerpt: the output's head and tail with the lines picked here in between. What is picked
+# is what the planner would consider: every candidate line (_candidate_lines' searches, but for
+# _END_SIGNAL, whose summaries the head and tail hold), the line before it (unless it is a log
+# record, whose context the planner never takes) and its block: the continuation run, capped
+# at _MAX_BLOCK lines, and the line right after it when that can end a Python traceback.
+
+# _START_SIGNAL and _LINT_SIGNAL in one pass: both start at the newline before their line, and
+# the engine's step from one newline to the next is most of what a line-start search costs.
+# Most log lines start with a timestamp; of those signals, a line starting with a digit can only
+# be a test count (3 passing) or a lint location (2to3.py:1:1: E501), so the search leaves such
+# a line at once unless its digits are followed by a space, or its path by ":" and a digit.
+# (test_log_stream checks that this finds what the two regexes find.)
+assert _START_SIGNAL.pattern.startswith(r"\n") and _LINT_SIGNAL.pattern.startswith(r"\n")
+_LINE_SIGNAL = re.compile(r"\n(?=\D|\d++\ |[\w./\\-]++:\d)(?:" + _START_SIGNAL.pattern[2:] + "|"
+                          + _LINT_SIGNAL.pattern[2:] + ")", re.VERBOSE)
+_NOT_SPACE = re.compile(r"\S")
+_BLANK_LINE = re.compile(r"[^\S\n]*(?:\n|\Z)")
+_FRAME_LINE = re.compile(r"[ \t][^\S\n]*\S")  # _is_frame, at a position
+_SHAPE_CHARS = 80  # as _classified_candidates: a line's first characters, digits removed
+_DIGITS = b"0123456789"
+_MAX_SHAPES = 200_000
+_NEW_SHAPE_SHARE = 0.25  # past the limit, lines of a new shape may add this share of it,
+_NEW_ERROR_SHARE = 0.25  # and those that may be errors (not found by a warning word) this more
+_WARNING_TRIGGERS = frozenset({"arn", "ARN"})
+_MAX_CARRY = 8 << 20  # characters held back for a block still open at a part's end
+
+
+class Scanner:
+    """Picks the lines the log planner needs from an output fed in order, in parts.
+
+    feed(text, offset, line): the next part of the cleaned output, starting at a line start
+    (offset: of text[0] in the whole output; line: its 0-based number). A part ends just after
+    a newline, but for the last one, and for one cut inside a line too long for a part: such a
+    line is never picked. picks(): whole lines kept, as (offset, line, text), ascending and
+    non-overlapping. planner(): the plan function to run on the excerpt.
+
+    Speed: each part is searched as _candidate_lines searches a whole text (a literal search
+    per trigger word, one line-start regex), and Python looks at candidate lines only. A part's
+    last line, and a block that may go on into the next part, wait for that part: the picks do
+    not depend on where the parts were cut.
+
+    Memory: past `limit` characters of picks, a candidate line is kept only when its shape
+    (its first characters, digits removed) is new, within a bounded number of shapes and a
+    quarter of `limit` more (half, for a line no warning word alone found); the others are
+    counted, and the plan says so in a note.
+    """
+
+    def __init__(self, tool: Tool, limit: int) -> None:
+        self.tool, self.limit = tool, limit
+        self._carry = ""  # text not yet settled, from a line start
+        self._carry_offset = self._carry_line = 0
+        self._scan_from = 0  # where in _carry the unsearched lines start
+        self._fresh = True  # _carry's first line has no line before it that may be picked
+        self._split = False  # inside a line cut across parts: skipped to its end
+        self._finished = False
+        self._picks: list[tuple[int, int, str]] = []
+        self._open: list[str] | None = None  # texts of the pick being built
+        self._open_offset = self._open_line = 0
+        self._done = -1  # where the pick being built ends
+        self._chars = 0  # characters picked
+        self._shapes: set[int] = set()
+        self.folded = 0  # candidate lines past the limit whose shape was picked before
+        self.skipped = 0  # other candidate lines past the limit
+
+    # ---- the interface
+
+    def feed(self, text: str, offset: int, line: int) -> None:
+        if self._finished:
+            raise RuntimeError("feed after picks()")
+        if self._carry and self._carry[-1] != "\n":
+            # The carried last line goes on in this part: a line cut across parts.
+            self._carry = self._carry[:self._carry.rfind("\n") + 1]
+            self._process(final=True)  # what comes before it is whole
+            self._split = True
+        if self._split:
+            end = text.find("\n")
+            if end == -1:
+                return
+            self._split = False
+            text, offset, line = text[end + 1:], offset + end + 1, line + 1
+            self._restart(offset, line)
+        if not text:
+            return
+        if self._carry:
+            self._carry += text
+        else:
+            self._carry, self._carry_offset, self._carry_line = text, offset, line
+        self._process(final=False)
+        if len(self._carry) > _MAX_CARRY:  # a block of huge lines: settle what is held
+            carry, offset, line = self._carry, self._carry_offset, self._carry_line
+            cut = carry.rfind("\n") + 1
+            self._carry = carry[:cut]
+            self._process(final=True)
+            self._restart(offset + cut, line + carry.count("\n", 0, cut))
+            self._carry = carry[cut:]
+
+    def picks(self) -> list[tuple[int, int, str]]:
+        if not self._finished:
+            self._finished = True
+            if self._carry:
+                self._process(final=True)
+            self._flush()
+        return self._picks
+
+    def note(self) -> str:
+        """What the plan of the excerpt must say when lines were counted but not picked."""
+        if not self.folded and not self.skipped:
+            return ""
+        counted = f"{self.folded:,} repeats of lines shown"
+        if self.skipped:
+            counted += f" and {self.skipped:,} other such lines"
+        return (f"[past the first {self.limit:,} characters of error and warning lines, "
+                f"{counted} were counted but not examined]")
+
+    def planner(self):
+        self.picks()  # the counts are final once the last part is settled
+        note = self.note()
+        return partial(_plan_with_note, note=note) if note else plan
+
+    # ---- the scan
+
+    def _restart(self, offset: int, line: int) -> None:
+        self._carry, self._carry_offset, self._carry_line = "", offset, line
+        self._scan_from, self._fresh = 0, True
+
+    def _process(self, final: bool) -> None:
+        """Pick from _carry what is settled; keep the rest (and its context line) carried."""
+        buf, base = self._carry, self._carry_offset
+        size, begin = len(buf), self._scan_from
+        if not buf:
+            return
+        if final:
+            window = size
+        else:  # the last whole line waits: ruff's format needs the line after it
+            newline = buf.rfind("\n")
+            window = buf.rfind("\n", 0, newline) + 1 if newline > 0 else 0
+            if window <= begin:
+                return
+        # Candidate lines, as the offsets of the newline before them (-1: the first line).
+        newline_before = partial(buf.rfind, "\n", 0)
+        found: set[int] = set()
+        warnings: set[int] = set()
+        start_of = re.Match.start
+        for word, trigger in zip(_TRIGGERS, _TRIGGER_PATTERNS):
+            (warnings if word in _WARNING_TRIGGERS else found).update(
+                map(newline_before, map(start_of, trigger.finditer(buf, begin, window))))
+        signals = list(map(start_of, _LINE_SIGNAL.finditer(buf, max(0, begin - 1))))
+        found.update(signals[:bisect_left(signals, window - 1)])
+        if self._fresh and begin == 0:
+            found.add(-1)
+        warnings -= found  # lines only a warning word found
+        found |= warnings
+
+        limit = self.limit
+        ceiling = limit + int(limit * _NEW_SHAPE_SHARE)
+        error_ceiling = ceiling + int(limit * _NEW_ERROR_SHARE)
+        shapes, picks = self._shapes, self._picks
+        # The pick being built (its texts, where it starts and ends) and the characters picked.
+        parts, first, first_line = self._open, self._open_offset, self._open_line
+        done, chars, folded, skipped = self._done, self._chars, self.folded, self.skipped
+        at, line_at = 0, self._carry_line  # a position whose line number is known
+        run_from = run_end = -1  # the last continuation run looked at: buf[run_from:run_end]
+        run_line, run_settled, run_after, run_after_end = 0, True, False, 0
+        target = -1  # the open block's last line (-1: none), where it ends (or -1, and the
+        target_end = target_anchor = 0  # line its _MAX_BLOCK cap counts from)
+        deferred = -1
+        for newline in sorted(found):
+            cp = newline + 1
+            cl = line_at + buf.count("\n", at, cp)
+            at, line_at = cp, cl
+            end = buf.find("\n", cp)
+            if end == -1:
+                end = nxt = size
+            else:
+                nxt = end + 1
+            if target >= 0:  # the open block: kept up to this line, or done before it
+                if cl <= target:
+                    stop = nxt
+                else:
+                    stop = target_end if target_end >= 0 else _cap_end(buf, target_anchor)
+                    target = -1
+                if base + stop > done:
+                    parts.append(buf[done - base:stop])
+                    chars += base + stop - done
+                    done = base + stop
+            covered = base + cp < done
+            # Picked so far, counted to this line's end: the same wherever the parts were cut.
+            picked = chars if done <= base + nxt else chars - (done - base - nxt)
+            shape = 0
+            if picked >= limit or len(shapes) < _MAX_SHAPES:
+                shape = hash(buf[cp:end if end - cp < _SHAPE_CHARS else cp + _SHAPE_CHARS]
+                             .encode("utf-8", "surrogateescape").translate(None, _DIGITS))
+                if picked >= limit:
+                    if shape in shapes:
+                        folded += not covered
+                        continue
+                    if (picked >= ceiling or len(shapes) >= _MAX_SHAPES) and (
+                            picked >= error_ceiling or newline in warnings):
+                        skipped += not covered
+                        continue
+            # The block: the continuation run after the line (the run it is in, if any).
+            if not (run_from <= nxt <= run_end and (
+                    nxt == run_end or not buf[nxt].isspace() or not _BLANK_LINE.match(buf, nxt))):
+                run_from, run_end = nxt, _CONTINUATION_RUN.match(buf, nxt).end()
+                run_line = cl + 1 + buf.count("\n", nxt, run_end)
+                if final:
+                    run_settled = True
+                    if run_end == size and run_end > nxt and buf[-1] != "\n":
+                        run_line += 1  # the last line, without its newline
+                else:  # settled when what follows it is here (its first non-blank line whole)
+                    after = _NOT_SPACE.search(buf, run_end)
+                    run_settled = after is not None and buf.find("\n", after.start()) != -1
+                tail = buf.rfind("\n", 0, run_end - 1) + 1 if run_end > nxt else cp
+                run_after = run_end < size and buf[tail] in " \t" and bool(
+                    _FRAME_LINE.match(buf, tail))
+                run_after_end = (buf.find("\n", run_end) + 1 or size) if run_after else run_end
+            if run_line - cl > _MAX_BLOCK:  # capped: the first _MAX_BLOCK lines and the next
+                block_last, block_end = cl + _MAX_BLOCK, -1
+            elif not run_settled:
+                deferred = cp
+                break
+            else:
+                block_last, block_end = run_line - (not run_after), run_after_end
+            if len(shapes) < _MAX_SHAPES:
+                shapes.add(shape)
+            start, start_line = cp, cl
+            if cp and not _LOG_RECORD.match(buf, cp, end):  # and the line before it
+                start, start_line = buf.rfind("\n", 0, cp - 1) + 1, cl - 1
+            if parts is not None and base + start <= done:
+                if base + nxt > done:
+                    parts.append(buf[done - base:nxt])
+                    chars += base + nxt - done
+                    done = base + nxt
+            else:
+                if parts is not None:
+                    picks.append((first, first_line, "".join(parts)))
+                parts, first, first_line = [buf[start:nxt]], base + start, start_line
+                chars += nxt - start
+                done = base + nxt
+            if block_last > target:
+                target, target_end, target_anchor = block_last, block_end, cp
+        if target >= 0:
+            stop = target_end if target_end >= 0 else _cap_end(buf, target_anchor)
+            if base + stop > done:
+                parts.append(buf[done - base:stop])
+                chars += base + stop - done
+                done = base + stop
+        self._open, self._open_offset, self._open_line = parts, first, first_line
+        self._done, self._chars, self.folded, self.skipped = done, chars, folded, skipped
+        if final:
+            self._carry, self._carry_offset = "", base + size
+            self._carry_line = line_at + buf.count("\n", at)
+            self._scan_from, self._fresh = 0, False
+            return
+        # Carried on: the unsearched lines (from the first one deferred) and the line before.
+        scan = deferred if deferred >= 0 else window
+        keep = buf.rfind("\n", 0, scan - 1) + 1 if scan > 0 else 0
+        if keep >= at:
+            line = line_at + buf.count("\n", at, keep)
+        else:
+            line = line_at - buf.count("\n", keep, at)
+        self._carry = buf[keep:]
+        self._carry_offset, self._carry_line = base + keep, line
+        self._scan_from = scan - keep
+        self._fresh = self._fresh and scan == 0
+
+    def _flush(self) -> None:
+        if self._open is not None:
+            self._picks.append((self._open_offset, self._open_line, "".join(self._open)))
+            self._open = None
+
+
+def _cap_end(buf: str, anchor: int) -> int:
+    """Where the line _MAX_BLOCK lines after the one at `anchor` ends (or the text does)."""
+    capped = re.compile(r"(?:[^\n]*\n){%d}" % (_MAX_BLOCK + 1)).match(buf, anchor)
+    return capped.end() if capped else len(buf)
+
+
+def _plan_with_note(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool,
+                    note: str) -> Plan | None:
+    """log.plan of an excerpt, with the scanner's note on what it counted but did not pick."""
+    found = plan(text, lines, budget - counter.count(note) - 1, counter, tool)
+    return None if found is None else replace(found, items=found.items + (Note(note),))

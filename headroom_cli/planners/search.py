@@ -8,13 +8,19 @@ the tree silently vanishes.
 Understands `path:NN:text` (grep -n, rg -n), `path:NN:CC:text` (vimgrep), context lines
 `path-NN-text` with `--` separators, `rg --heading` groups, Windows paths, and plain file lists
 (`rg -l`, Glob).
+
+An output too large to hold is read once by a `Scanner` (the flat formats only): it counts every
+file's matches exactly and keeps a few whole lines per file, and the planner then runs on those
+lines with the scanner's counts.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import lru_cache, partial
+from itertools import islice
+from operator import itemgetter
 
 from ..plan import Keep, Lines, Note, Plan
 from ..tokens import Counter
@@ -63,6 +69,11 @@ class FileHits:
     context: list[int] = field(default_factory=list)
     heading: int | None = None  # the heading line, in `rg --heading` output
     text_start: dict[int, int] = field(default_factory=dict)  # where the matched text begins
+    total: int | None = None  # matches in the whole output, when `matches` holds only some
+
+    @property
+    def count(self) -> int:
+        return len(self.matches) if self.total is None else self.total
 
 
 @dataclass
@@ -140,7 +151,8 @@ def _is_path(candidate: str) -> bool:
         return False  # a timestamp's `12:34:56`
     if " " in candidate and "/" not in candidate and "\\" not in candidate:
         return False
-    name = re.split(r"[\\/]", candidate.rstrip("/\\"))[-1]
+    trimmed = candidate.rstrip("/\\")
+    name = trimmed[max(trimmed.rfind("/"), trimmed.rfind("\\")) + 1:]
     if "/" in candidate or "\\" in candidate:
         return bool(name) and ": " not in candidate
     return bool(_EXTENSION.search(name)) or name in _BARE_FILES
@@ -149,11 +161,17 @@ def _is_path(candidate: str) -> bool:
 # --------------------------------------------------------------------------- planning
 
 
-def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> Plan | None:
+def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool,
+         counts: dict[str, int] | None = None) -> Plan | None:
+    """`counts`: every file's matches in the whole output, when `text` is an excerpt of it
+    (Scanner.planner)."""
     rows = list(lines)
     parsed = parse(rows)
     if not parsed.files:
         return None
+    if counts is not None:
+        for hits in parsed.files.values():
+            hits.total = counts.get(hits.path)
     costs = LineCosts(rows, counter)
     reserve = 90  # the closing marker
     stray_budget = int(budget * _HEADER_SHARE_FOR_STRAYS)
@@ -180,7 +198,7 @@ def _priority(hits: FileHits, rows: list[str]) -> list[int]:
 
 
 def _header(hits: FileHits, shown: int) -> str:
-    total = len(hits.matches)
+    total = hits.count
     noun = "match" if total == 1 else "matches"
     return f"{hits.path} ({total:,} {noun}, showing {shown:,})" if shown else \
         f"{hits.path} ({total:,} {noun})"
@@ -201,7 +219,7 @@ def _pick_matches(files: list[FileHits], room: int, costs: LineCosts,
             break
         best = (cap, used)
         if all(len(f.matches) <= cap for f in files):
-            break
+            break  # all there is to show (an excerpt's count may be larger: its header says so)
         cap += 1
     if best is None:
         return None
@@ -231,7 +249,7 @@ def _total_within(files: list[FileHits], orders: dict, cap: int, costs: LineCost
 
 def _file_cost(hits: FileHits, shown: list[int], costs: LineCosts) -> int:
     cost = sum(costs.line(i) for i in shown)
-    if len(shown) < len(hits.matches) or hits.heading is not None and not shown:
+    if len(shown) < hits.count or hits.heading is not None and not shown:
         cost += costs.note(_header(hits, len(shown)))
     elif hits.heading is not None:
         cost += costs.line(hits.heading)
@@ -245,19 +263,19 @@ def _listing(files: list[FileHits], picks: dict[str, list[int]], rows: list[str]
     for hits in files:
         shown = sorted(picks[hits.path])
         shown_total += len(shown)
-        if parsed.file_list or len(shown) == len(hits.matches) and hits.heading is not None:
+        if parsed.file_list or len(shown) == hits.count and hits.heading is not None:
             items.append(_keep_line(hits.heading, rows, lines))
-        elif len(shown) < len(hits.matches):
+        elif len(shown) < hits.count:
             items.append(Note(_header(hits, len(shown))))
         items.extend(_keep_line(i, rows, lines) for i in shown)
     items.extend(_keep_line(i, rows, lines) for i in strays)
-    total = sum(len(f.matches) for f in files)
+    total = sum(f.count for f in files)
     kept_lines = sum(isinstance(i, Keep) for i in items)
     if parsed.file_list:
         summary = None
     else:
-        partial = sum(len(picks[f.path]) < len(f.matches) for f in files)
-        summary = (f"{total - shown_total:,} of {total:,} matched lines omitted ({partial:,} of "
+        cut_short = sum(len(picks[f.path]) < f.count for f in files)
+        summary = (f"{total - shown_total:,} of {total:,} matched lines omitted ({cut_short:,} of "
                    f"{len(files):,} files cut short, each named above with its match count)")
     cut = sum(1 for item in items if isinstance(item, Keep) and item.suffix)
     if cut:
@@ -290,12 +308,12 @@ def _rolled_up(files: list[FileHits], rows: list[str], lines: Lines, room: int, 
         hits = [files[i] for i in members]
         if len(hits) == 1 and hits[0].path == key:
             return key if parsed.file_list else _header(hits[0], 0)
-        matches = sum(len(h.matches) for h in hits)
+        matches = sum(h.count for h in hits)
         counts = f"{len(hits):,} files" + ("" if parsed.file_list else f", {matches:,} matches")
         return f"{key or './'} ({counts})"
 
     def rest(key: str, members: list[int]) -> str:
-        matches = sum(len(files[i].matches) for i in members)
+        matches = sum(files[i].count for i in members)
         counts = f"{len(members):,} more files" + ("" if parsed.file_list
                                                    else f", {matches:,} matches")
         return f"{key or './'} ({counts})"
@@ -305,10 +323,379 @@ def _rolled_up(files: list[FileHits], rows: list[str], lines: Lines, room: int, 
     cost = costs.note if len(files) <= _EXACT_ROLL_UP else _estimate
     entries = roll_up([f.path for f in files], label, cost, room, rest)
     items = [Note(entry) for entry, _ in entries] + [_keep_line(i, rows, lines) for i in strays]
-    total = sum(len(f.matches) for f in files)
+    total = sum(f.count for f in files)
     what = "paths" if parsed.file_list else "matched lines"
     count = len(files) if parsed.file_list else total
     groups = "group" if len(entries) == 1 else "groups"
     summary = (f"{count:,} of {count:,} {what} omitted ({len(files):,} files in "
                f"{len(entries):,} {groups} named above with their counts)")
     return Plan("search", tuple(items), len(lines), len(lines) - len(strays), summary=summary)
+
+
+# --------------------------------------------------------------------------- streaming
+
+SCAN_MATCHES = 8  # of each file: its first matches, and at most as many definition sites
+SCAN_STRAYS = 50  # lines that are not matches (rg's own errors), the first ones
+_GIANT_LINE = 1 << 20  # longer lines arrive in parts (intake.py): never a match, never kept
+_OPEN_HOLD = MAX_LINE_CHARS  # of a line a part leaves open, what is held until the next part
+
+# Whole-text twins of _MATCH, _DEFINITION and the stray test, for a part given a leading "\n":
+# every line is "\n" + row, and nothing crosses a newline. `[^:\n]++(?<!\s)` is _MATCH's path:
+# everything up to the first colon (after a drive), not ending in a space.
+_PATH = r"(?:[A-Za-z]:[\\/])?[^:\n]++(?<!\s)"
+_NUMBERS = r":\d+:(?:\d+:)?+"  # line and column: the matched text follows
+_SP = r"[^\S\n]"
+_KEYWORDS = "def|class|function|func|fn|interface|struct|enum|trait|impl|module|macro|sub|type"
+# _DEFINITION, matching the same rows, reordered and made possessive for speed (the cheap
+# assignment test first; the keyword forms only after a keyword), and kept on one line.
+_DEF_LINE = (
+    rf"[\w$.\[\]'\"]++{_SP}*+=[^=\n]"
+    rf"|(?:const|let|var){_SP}++[\w$]++{_SP}*+="
+    rf"|(?=(?:export|default|pub|async|static|{_KEYWORDS})\b)(?:export{_SP}+)?(?:default{_SP}+)?"
+    rf"(?:pub(?:\([^)\n]*\))?{_SP}+)?(?:async{_SP}+)?(?:static{_SP}+)?(?:{_KEYWORDS}){_SP}+\S")
+_TOP_DEF = rf"(?=[\w$.\[\]'\"])(?:{_DEF_LINE})"  # every definition starts so: a cheap test first
+_DEFS = re.compile(rf"\n{_PATH}{_NUMBERS}({_SP}*+){_TOP_DEF}")  # group 1, the indent: rank 1
+_TOPS = re.compile(rf"\n{_PATH}{_NUMBERS}{_TOP_DEF}")  # rank 0 only
+# A part read a run at a time: a run is one file's consecutive match lines, and one match of
+# _RUNS is a run and the other lines before it (or the lines after the last run).
+_RUNS = re.compile(
+    rf"((?:\n(?!{_PATH}:\d+:)[^\n]*+)*+)"  # 1: lines that are not matches
+    rf"(?:(\n({_PATH}):\d+:[^\n]*+(?:\n\3:\d+:[^\n]*+){{0,{SCAN_MATCHES - 1}}}+)"  # 2: first
+    rf"((?:\n\3{_NUMBERS}(?!{_SP}*+{_TOP_DEF})[^\n]*+)*+)"  # 4: then, no definition
+    rf"((?:\n\3{_NUMBERS}(?!{_TOP_DEF})[^\n]*+)*+)"  # 5: then, no top-level definition
+    rf"((?:\n\3:\d+:[^\n]*+)*+)"  # 6: the rest of the run
+    rf"|\Z)")
+# One file's match lines from a given one (read, not tested) to before the next definition it
+# still wants (any; top-level), as one call: a backreference is far cheaper than _PATH a line.
+_UNTIL_DEF = re.compile(
+    rf"\n({_PATH}):\d+:[^\n]*+(?:\n\1{_NUMBERS}(?!{_SP}*+{_TOP_DEF})[^\n]*+)*+")
+_UNTIL_TOP = re.compile(rf"\n({_PATH}):\d+:[^\n]*+(?:\n\1{_NUMBERS}(?!{_TOP_DEF})[^\n]*+)*+")
+_FIRST = [None] + [re.compile(rf"\n({_PATH}):\d+:[^\n]*+(?:\n\1:\d+:[^\n]*+){{0,{n - 1}}}+")
+                   for n in range(1, SCAN_MATCHES + 1)]  # the first n lines of a run
+# Sure to pass _is_path (a slash, no space or colon, a letter in the name): no call needed.
+_PLAIN_PATH = re.compile(r"[\w.~+@-][\w.~+@/-]*/[\w.~+@-]*[A-Za-z][\w.~+@-]*")
+_ROW = re.compile(rf"\n({_PATH}):\d+:")
+# Neither blank, `--`, match-shaped nor possibly a context line: a stray whatever comes later.
+_STRAY = re.compile(rf"\n(?!{_SP}*$)(?!--$)(?!{_PATH}:\d+:)(?![^\n]*?-\d+-)", re.M)
+_CONTEXT_LIKE = re.compile(rf"\n(?!{_PATH}:\d+:)([^\n]*?)-\d+-")  # group 1: the path, if known
+
+
+class _Kept:
+    """What the scanner keeps of one file. Picks are [offset, line, text] (line filled in once
+    its part is read); `first` holds blocks of the file's first lines, whole."""
+
+    __slots__ = ("first", "have", "classified", "top", "nested", "n0", "n1", "first_nested")
+
+    def __init__(self, first: list[list], have: int) -> None:
+        self.first = first
+        self.have = have  # match lines in `first`
+        self.classified = 0  # blocks of `first` whose definition sites are counted below
+        self.top: list[list] = []  # top-level definition sites after them (rank 0)
+        self.nested: list[list] = []  # nested ones (rank 1), while fewer than K are known
+        self.n0 = self.n1 = 0  # definition sites seen, by rank, as far as they still matter
+        self.first_nested = 0  # of n1, those in `first`
+
+
+class Scanner:
+    """Streaming index of grep/rg `path:NN:text` output (vimgrep columns, context lines, `--`
+    separators, Windows paths), for an output too large to hold.
+
+    Fed the cleaned text in order, in parts, it counts every file's match lines exactly and
+    keeps whole lines: each file's first SCAN_MATCHES matches, its best definition sites (as
+    _priority ranks them: up to SCAN_MATCHES more) and the first SCAN_STRAYS stray lines.
+    planner() plans the excerpt made of those lines with the exact counts.
+
+    A part is read a run (one file's consecutive matches) per regex match, so grep's and rg's
+    grouped output costs a few microseconds a file and nothing a line; interleaved files cost
+    that a run. `rg --heading` groups and file lists are not understood (see accepts): their
+    lines are strays, or nothing.
+    """
+
+    def __init__(self, tool: Tool, limit: int) -> None:
+        self.tool, self.limit = tool, limit  # limit: characters of picked lines held at most
+        self._counts: dict[str, int] = {}  # match lines per file, in order of appearance
+        self._files: dict[str, _Kept | list] = {}  # a list: that file's one pick
+        self._held = 0
+        self._strays: list[list] = []
+        self._maybe: list[list] = []  # strays unless a file named in them matches later
+        self._open: tuple[int, int, str, int] | None = None  # a line the last part left open
+        self._done = False
+
+    @property
+    def counts(self) -> dict[str, int]:
+        """Every file's match lines in the whole output, in order of appearance (once the
+        stream has ended: reading it ends the stream)."""
+        self._finish()
+        return self._counts
+
+    @staticmethod
+    def accepts(sample: list[str]) -> bool:
+        """Flat `path:NN:` output only: not `rg --heading` groups, not a list of files."""
+        parsed = parse(sample)
+        return not parsed.file_list and all(f.heading is None for f in parsed.files.values())
+
+    def feed(self, text: str, offset: int, line: int) -> None:
+        """The next part: whole lines, except that a part may end inside a line (the last one
+        or a giant one), which the next part, if any, continues."""
+        if self._done:
+            raise ValueError("the scanner's stream has ended (picks, planner or counts read)")
+        if not text:
+            return
+        start = 0
+        if self._open is not None:  # a next part: the open line is a giant one
+            nl = text.find("\n")
+            if nl == -1:
+                first_offset, first_line, head, _ = self._open
+                self._open = (first_offset, first_line, head, _GIANT_LINE + 1)
+                return
+            self._open = None
+            start, line = nl + 1, line + 1
+        end = text.rfind("\n") + 1
+        if end > start:
+            p = text[start - 1:end] if start else "\n" + text[:end]
+            line += self._scan(p, offset + start, line, len(p))
+        if end < len(text):
+            self._open = (offset + end, line, text[end:end + _OPEN_HOLD], len(text) - end)
+
+    def picks(self) -> list[tuple[int, int, str]]:
+        """The lines kept, as (offset, line, text with its newline), by offset. A pick may hold
+        several consecutive lines."""
+        self._finish()
+        k = SCAN_MATCHES
+        out: list[list] = []
+        for kept in self._files.values():
+            if type(kept) is list:  # a file whose first lines were all its matches
+                out.append(kept)
+                continue
+            out += kept.first
+            if kept.top or kept.nested:
+                out += kept.top
+                nested = k - min(k, kept.n0) - kept.first_nested  # wanted after the top ones
+                if nested > 0:
+                    out += kept.nested[:nested]
+        out += self._strays
+        out.sort(key=lambda pick: pick[0])
+        return [(offset, line, text) for offset, line, text in out]
+
+    def planner(self):
+        """search.plan with the whole output's match counts, for the excerpt of the picks."""
+        self._finish()
+        return partial(plan, counts=dict(self._counts))
+
+    # ---- reading
+
+    def _finish(self) -> None:
+        if self._done:
+            return
+        self._done = True
+        if self._open is not None:  # the last line, with no newline
+            offset, line, head, length = self._open
+            self._open = None
+            if length <= _OPEN_HOLD:
+                self._scan("\n" + head + "\n", offset, line, len(head) + 1)
+            elif length <= _GIANT_LINE:  # counted; not held, so not kept (the tail has it)
+                m = _ROW.match("\n" + head)
+                if m is not None and _is_path(m[1]):
+                    self._counts[m[1]] = self._counts.get(m[1], 0) + 1
+        maybe = [pick for pick in self._maybe
+                 if not _context_path(pick[2].rstrip("\n"), self._counts)]
+        self._strays = sorted(self._strays + maybe, key=lambda pick: pick[0])[:SCAN_STRAYS]
+        self._maybe = []
+
+    def _scan(self, p: str, base: int, line0: int, cut: int) -> int:
+        """p: "\\n" + whole lines (the first at offset base, line line0), each ending in "\\n";
+        p[:cut] is the real text (cut < len(p) when the last newline was added). Returns the
+        number of lines."""
+        k = SCAN_MATCHES
+        files, counts = self._files, self._counts
+        fresh: list[list] = []  # the picks of this part, their line numbers still to come
+        odd: list[tuple[int, int]] = []  # runs of match-shaped lines whose path is no path
+        matched = 0
+        gaps: list[str] = []  # the lines other than matches
+        at = 0
+        for gap, first, path, plain, nested, rest in _RUNS.findall(p, 0, len(p) - 1):
+            if gap:
+                gaps.append(gap)
+                at += len(gap)
+            if not path:
+                break
+            q = at
+            block_end = q + len(first)
+            at = block_end + len(plain) + len(nested) + len(rest)
+            n = first.count("\n")
+            if at != block_end:
+                n += plain.count("\n") + nested.count("\n") + rest.count("\n")
+            kept = files.get(path)
+            if kept is None:  # a new file: keep its first lines
+                if not (_PLAIN_PATH.fullmatch(path) or _is_path(path)):
+                    odd.append((q, at))
+                    continue
+                counts[path] = n
+                matched += n
+                full = self._held >= self.limit
+                end = p.find("\n", q + 1) if full else block_end  # when full, one names it
+                pick = [base + q, 0, p[q + 1:end + 1 if end < cut else cut]]
+                fresh.append(pick)
+                self._held += len(pick[2])
+                if at == block_end and not full:
+                    files[path] = pick  # all of its run: most files' matches end there
+                    continue
+                kept = files[path] = _Kept([pick], first.count("\n", 0, end - q))
+                if full:
+                    kept.have = kept.n0 = k
+                else:
+                    self._classify(kept)
+                    if kept.n0 < k:
+                        self._definitions(p, block_end + len(plain),
+                                          block_end + len(plain) + len(nested), at, kept, base,
+                                          cut, fresh)
+                continue
+            counts[path] += n
+            matched += n
+            if type(kept) is list:  # a file going on: now its first lines' ranks matter
+                kept = files[path] = _Kept([kept], kept[2].count("\n"))
+            elif kept.n0 >= k and kept.have >= k:
+                continue  # nothing more wanted
+            if self._held >= self.limit:
+                kept.have = kept.n0 = k
+                continue
+            if kept.classified < len(kept.first):
+                self._classify(kept)
+            start = q
+            if kept.have < k:
+                start = _FIRST[k - kept.have].match(p, q).end()
+                self._first(kept, p, q, start, base, cut, fresh)
+            if kept.n0 < k and start < at:
+                self._definitions(p, start, start, at, kept, base, cut, fresh)
+        lines = matched
+        if gaps or odd:
+            lines = p.count("\n") - 1
+            if len(self._strays) < SCAN_STRAYS and self._held < self.limit and (
+                    odd or not self._all_known(gaps)):
+                self._find_strays(p, base, cut, odd, fresh)
+        fresh.sort(key=itemgetter(0))
+        at, line = 0, line0
+        for pick in fresh:
+            q = pick[0] - base
+            line += p.count("\n", at, q)
+            at = q
+            pick[1] = line
+        return lines
+
+    def _first(self, kept: _Kept, p: str, q: int, end: int, base: int, cut: int,
+               fresh: list) -> None:
+        """Keep the match lines p[q + 1:end + 1] among the file's first ones (a file whose
+        first lines' ranks are counted)."""
+        pick = [base + q, 0, p[q + 1:min(end + 1, cut)]]
+        kept.first.append(pick)
+        kept.classified += 1
+        kept.have += p.count("\n", q, end)
+        fresh.append(pick)
+        self._held += len(pick[2])
+        indents = _DEFS.findall(p, q, end)
+        if indents:
+            top = indents.count("")
+            kept.n0 += top
+            kept.n1 += len(indents) - top
+            kept.first_nested += len(indents) - top
+
+    @staticmethod
+    def _classify(kept: _Kept) -> None:
+        """Count the definition sites among the first lines kept (put off until the file's
+        matches go on: most files' never do)."""
+        for pick in kept.first[kept.classified:]:
+            indents = _DEFS.findall("\n" + pick[2])
+            top = indents.count("")
+            kept.n0 += top
+            kept.n1 += len(indents) - top
+            kept.first_nested += len(indents) - top
+        kept.classified = len(kept.first)
+
+    def _definitions(self, p: str, start: int, top_start: int, stop: int, kept: _Kept,
+                     base: int, cut: int, fresh: list) -> None:
+        """Keep the definition sites the file still wants among its match lines p[start:stop]
+        (a run; none top-level before top_start): any, until it knows SCAN_MATCHES; then
+        top-level ones."""
+        k = SCAN_MATCHES
+        at = start
+        while kept.n0 + kept.n1 < k and at < stop:
+            d = _DEFS.match(p, at, stop)
+            if d is None:
+                at = _UNTIL_DEF.match(p, at, stop).end()  # to the next one
+                continue
+            self._keep_definition(p, at, not d[1], kept, base, cut, fresh)
+            at = p.find("\n", at + 1)
+        at = max(at, top_start)
+        while kept.n0 < k and at < stop:
+            if _TOPS.match(p, at, stop) is None:
+                at = _UNTIL_TOP.match(p, at, stop).end()
+                continue
+            self._keep_definition(p, at, True, kept, base, cut, fresh)
+            at = p.find("\n", at + 1)
+
+    def _keep_definition(self, p: str, q: int, top: bool, kept: _Kept, base: int, cut: int,
+                         fresh: list) -> None:
+        if self._held >= self.limit:
+            kept.n0 = SCAN_MATCHES  # memory is spent: no more for this file
+            return
+        eol = p.find("\n", q + 1)
+        pick = [base + q, 0, p[q + 1:min(eol + 1, cut)]]
+        if top:
+            kept.n0 += 1
+            kept.top.append(pick)
+        else:
+            kept.n1 += 1
+            kept.nested.append(pick)
+        fresh.append(pick)
+        self._held += len(pick[2])
+
+    def _all_known(self, gaps: list[str]) -> bool:
+        """Whether the lines other than matches are all blank, separators or context lines
+        of files with matches: then there is no stray among them (the common case, read in
+        C; a False may be wrong, and costs the full search)."""
+        other = "".join(gaps) + "\n"
+        context = _CONTEXT_LIKE.findall(other)
+        return (other.count("\n") - 1 == len(context) + other.count("\n\n")
+                + other.count("\n--\n")) and all(path in self._counts
+                                                  for path in dict.fromkeys(context))
+
+    def _find_strays(self, p: str, base: int, cut: int, odd: list[tuple[int, int]],
+                     fresh: list[list]) -> None:
+        """Lines that are neither matches, context lines, separators nor blank, as parse()
+        sees them; the first few that the scanner still wants."""
+        want = SCAN_STRAYS - len(self._strays)
+        found = [m.start() for m in islice(_STRAY.finditer(p, 0, len(p) - 1), want)]
+        for prefix in dict.fromkeys(_CONTEXT_LIKE.findall(p)):
+            if prefix in self._counts:
+                continue  # context lines of a file with matches
+            needle, got = f"\n{prefix}-", 0
+            at = p.find(needle)
+            while at != -1 and got < want:
+                m = _CONTEXT_LIKE.match(p, at)
+                if m is not None and m[1] == prefix:
+                    found.append(at)
+                    got += 1
+                at = p.find(needle, at + 1)
+        for at, end in odd:
+            for _ in range(want):
+                if at >= end:
+                    break
+                found.append(at)
+                at = p.find("\n", at + 1)
+        for q in sorted(set(found)):
+            eol = p.find("\n", q + 1)
+            row = p[q + 1:eol]
+            if _context_path(row, self._counts):
+                continue
+            if any(_is_path(row[:m.start()]) for m in _CONTEXT_SEP.finditer(row)):
+                if len(self._maybe) >= SCAN_STRAYS:
+                    continue
+                sink = self._maybe  # a context line if that path matches in a later part
+            else:
+                sink = self._strays
+            pick = [base + q, 0, p[q + 1:min(eol + 1, cut)]]
+            sink.append(pick)
+            fresh.append(pick)
+            self._held += len(pick[2])
+            if len(self._strays) >= SCAN_STRAYS or self._held >= self.limit:
+                break

@@ -1,0 +1,347 @@
+"""The search shape's streaming Scanner: an output too large to hold, read once in parts.
+
+Whatever the parts, the scanner counts every file's matches as parse() does on the whole text,
+keeps whole original lines at their real offsets (each file's first matches, its best definition
+sites, the first stray lines), and the planner run on the excerpt of those lines names every file
+with its whole-output count. Every expected figure is counted from the test's own input.
+"""
+
+from __future__ import annotations
+
+import re
+import tracemalloc
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from headroom_cli import tools
+from headroom_cli.fit import fit
+from headroom_cli.plan import Lines
+from headroom_cli.planners.search import (SCAN_MATCHES, SCAN_STRAYS, Scanner, _priority,
+                                          parse)
+from headroom_cli.render import Context
+
+SETTINGS = settings(deadline=None, max_examples=60,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+GREP = tools.lookup("Grep")
+LIMIT = 16_000_000
+
+HEADER = re.compile(
+    r"^(?P<path>.+) \((?P<total>[\d,]+) match(?:es)?(?:, showing (?P<shown>[\d,]+))?\)$")
+ROLLED = re.compile(r"^(?P<key>.+?) \((?:(?P<files>[\d,]+) (?:more )?files?, )?"
+                    r"(?P<matches>[\d,]+) match(?:es)?\)$")
+CLOSING = re.compile(r"\[…headroom: (?P<omitted>[\d,]+) of (?P<total>[\d,]+) matched lines "
+                     r"omitted \((?:(?P<cut>[\d,]+) of )?(?P<files>[\d,]+) files")
+
+
+def num(text: str) -> int:
+    return int(text.replace(",", ""))
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def rows_of(text: str) -> list[str]:
+    """Lines as headroom numbers them (Lines): split on \\n; a final newline ends the last."""
+    return list(Lines(text))
+
+
+def line_starts(text: str) -> list[int]:
+    return Lines(text).starts if text else []
+
+
+def scan(text: str, cuts: list[int] = (), limit: int = LIMIT) -> Scanner:
+    """Feed text in parts that end after the lines numbered in cuts."""
+    scanner = Scanner(GREP, limit)
+    starts = line_starts(text)
+    bounds = sorted({starts[c] for c in cuts if 0 < c < len(starts)}) + [len(text)]
+    at = 0
+    for end in bounds:
+        if end > at:
+            scanner.feed(text[at:end], at, text.count("\n", 0, at))
+        at = end
+    return scanner
+
+
+def picked_lines(text: str, picks) -> dict[int, str]:
+    """{line number: line} of the lines the picks hold, checking each pick on the way: whole
+    original lines at their offsets and line numbers, in order, not overlapping."""
+    out: dict[int, str] = {}
+    end = 0
+    for offset, line, chunk in picks:
+        assert chunk and offset >= end, (offset, end)
+        assert text[offset:offset + len(chunk)] == chunk
+        assert offset == 0 or text[offset - 1] == "\n"
+        assert chunk.endswith("\n") or offset + len(chunk) == len(text)
+        assert line == text.count("\n", 0, offset)
+        for i, row in enumerate(chunk.split("\n")[:len(chunk.splitlines())]):
+            out[line + i] = row
+        end = offset + len(chunk)
+    return out
+
+
+def counts_by_parse(text: str) -> dict[str, int]:
+    return {path: len(hits.matches) for path, hits in parse(rows_of(text)).files.items()}
+
+
+def excerpt_of(text: str, picks, head: int = 3, tail: int = 3) -> str:
+    """What intake.py plans: the head's and the tail's lines, and the picks between."""
+    starts = line_starts(text)
+    spans = {(0, starts[head] if head < len(starts) else len(text))}
+    if len(starts) > tail:
+        spans.add((starts[-tail], len(text)))
+    spans |= {(offset, offset + len(chunk)) for offset, _, chunk in picks}
+    out, at = [], 0
+    for start, end in sorted(spans):
+        if end > at:
+            out.append(text[max(start, at):end])
+            at = end
+    joined = "".join(out)
+    return joined if joined.endswith("\n") or not joined else joined + "\n"
+
+
+def plan_excerpt(scanner: Scanner, text: str, budget: int, counter):
+    excerpt = excerpt_of(text, scanner.picks())
+    plan, out = fit(excerpt, Lines(excerpt), scanner.planner(), budget, counter, Context(GREP))
+    return plan, out
+
+
+def check_map(out: str, counts: dict[str, int]) -> None:
+    """Every file named with its exact count (or all its matches shown, in a listing), or
+    counted under a folder; the closing figures are the whole output's."""
+    total = sum(counts.values())
+    body = [line for line in out.rstrip("\n").split("\n") if not line.startswith("[…headroom")]
+    headers = {m["path"]: m for line in body if (m := HEADER.match(line))}
+    rolled = [m for line in body if (m := ROLLED.match(line)) and m["files"]]
+    closing = CLOSING.search(out)
+    assert closing, out[-300:]
+    assert num(closing["total"]) == total
+    assert num(closing["files"]) == len(counts)
+    if rolled:  # rolled up: every entry a file or a folder with counts that add up
+        entries = [ROLLED.match(line) for line in body if ROLLED.match(line)]
+        assert sum(num(e["matches"]) for e in entries) == total
+        assert sum(num(e["files"] or "1") for e in entries) == len(counts)
+        return
+    shown_total = 0
+    for path, count in counts.items():
+        shown = sum(1 for line in body if line.startswith(path + ":")
+                    and re.match(r"\d+:", line[len(path) + 1:]))
+        if path in headers:
+            assert num(headers[path]["total"]) == count, path
+            assert num(headers[path]["shown"] or "0") == shown, path
+        else:
+            assert shown == count, f"{path}: {shown} of {count} shown without a count"
+        shown_total += shown
+    assert num(closing["omitted"]) == total - shown_total
+
+
+# --------------------------------------------------------------------------- generated floods
+
+PATHS = ["src/a.py", "src/pkg/b.py", "lib/c-1-x.js", "C:\\dir with spaces\\d.py", "README.md",
+         "tests/test_e.py", "docs/f g.md", "pkg/h.go"]
+BODIES = ["    return lookup(key, default=None)", "def handler(x, y):", "    def method(self):",
+          "class Handler:", "    value = compute(x)", "handler_table = {}", "  call(a, b) == c",
+          "function handlerJs(a) {", "export const X = 1", ""]
+STRAYS = ["rg: ./secret: Permission denied (os error 13)", "12:34:56 INFO started",
+          "grep: warning: recursive search of stdin", "Binary file x.bin matches"]
+
+
+@st.composite
+def floods(draw) -> str:
+    """grep/rg output: files' matches (grouped as grep prints them, or interleaved), with
+    vimgrep columns, context lines, separators, blank lines, CRLF and stray lines."""
+    files = draw(st.lists(st.sampled_from(PATHS), min_size=1, max_size=6, unique=True))
+    hits = [(path, draw(st.integers(1, 3 * SCAN_MATCHES))) for path in files]
+    rows: list[str] = []
+    for path, count in hits:
+        for j in range(count):
+            body = draw(st.sampled_from(BODIES))
+            kind = draw(st.integers(0, 9))
+            if kind == 0:
+                rows.append(f"{path}-{10 * j + 2}-{body}")
+            elif kind == 1:
+                rows.append("--")
+            elif kind == 2:
+                rows.append(draw(st.sampled_from(STRAYS)))
+            elif kind == 3:
+                rows.append("")
+            rows.append(f"{path}:{10 * j + 3}:{body}")
+    if draw(st.booleans()):
+        rows = draw(st.permutations(rows))
+    eol = "\r\n" if draw(st.integers(0, 5)) == 0 else "\n"
+    text = eol.join(rows) + (eol if draw(st.integers(0, 4)) else "")
+    return text
+
+
+def vimgrep(text: str) -> str:
+    """The same flood with a column after every line number."""
+    return re.sub(r"^([^\n:]*(?:[A-Za-z]:\\[^\n:]*)?):(\d+):", r"\1:\2:7:", text, flags=re.M)
+
+
+cuts_strategy = st.lists(st.integers(0, 400), max_size=12)
+
+
+@SETTINGS
+@given(floods(), cuts_strategy)
+def test_parts_do_not_change_counts_or_picks(text, cuts):
+    whole = scan(text)
+    parted = scan(text, cuts)
+    assert list(parted.counts.items()) == list(whole.counts.items())
+    assert picked_lines(text, parted.picks()) == picked_lines(text, whole.picks())
+
+
+@SETTINGS
+@given(floods(), cuts_strategy, st.booleans())
+def test_counts_are_those_parse_finds_in_the_whole_text(text, cuts, columns):
+    text = vimgrep(text) if columns else text
+    scanner = scan(text, cuts)
+    assert list(scanner.counts.items()) == list(counts_by_parse(text).items())
+
+
+@SETTINGS
+@given(floods(), cuts_strategy)
+def test_picks_are_whole_lines_holding_each_files_best_matches_and_the_strays(text, cuts):
+    rows = rows_of(text)
+    kept = picked_lines(text, scan(text, cuts).picks())
+    parsed = parse(rows)
+    for hits in parsed.files.values():
+        first = hits.matches[:SCAN_MATCHES]
+        best = _priority(hits, rows)[:SCAN_MATCHES]  # what the planner shows first
+        for index in {*first, *best}:
+            assert kept.get(index) == rows[index], (hits.path, index)
+    for index in parsed.strays[:SCAN_STRAYS]:
+        assert kept.get(index) == rows[index], index
+
+
+@SETTINGS
+@given(floods(), cuts_strategy, st.sampled_from([300, 700, 2000]))
+def test_planning_the_excerpt_names_every_file_with_its_whole_output_count(counter, text, cuts,
+                                                                           budget):
+    counts = counts_by_parse(text)
+    scanner = scan(text, cuts)
+    if not counts:
+        return
+    plan, out = plan_excerpt(scanner, text, budget, counter)
+    assert counter.count(out) <= budget
+    if plan.kind == "search":
+        check_map(out, counts)
+
+
+# --------------------------------------------------------------------------- examples
+
+
+def grouped_flood(files: int, lines: int, body: str = "    value = compute_x(y)") -> str:
+    return "".join(f"src/pkg{f % 7}/mod{f % 3}/file{f}.py:{10 * j + 3}:{body}\n"
+                   for f in range(files) for j in range(lines))
+
+
+def test_a_big_file_is_named_with_its_exact_count_and_kept_matches(counter):
+    text = grouped_flood(3, 1234) + "src/last.py:1:    value = compute_x(y)\n"
+    scanner = scan(text, list(range(0, 4000, 97)))
+    assert scanner.counts == {"src/pkg0/mod0/file0.py": 1234, "src/pkg1/mod1/file1.py": 1234,
+                              "src/pkg2/mod2/file2.py": 1234, "src/last.py": 1}
+    _, out = plan_excerpt(scanner, text, 400, counter)
+    assert re.search(r"^src/pkg1/mod1/file1\.py \(1,234 matches, showing \d+\)$", out, re.M)
+    assert "of 3,703 matched lines omitted" in out
+    check_map(out, scanner.counts)
+
+
+def test_a_file_whose_kept_lines_all_show_still_says_it_has_more(counter):
+    text = grouped_flood(2, 50)
+    scanner = scan(text)
+    _, out = plan_excerpt(scanner, text, 3000, counter)
+    for path in scanner.counts:
+        m = re.search(rf"^{re.escape(path)} \(50 matches, showing (\d+)\)$", out, re.M)
+        assert m and int(m[1]) < 50, out
+    check_map(out, scanner.counts)
+
+
+def test_definition_sites_past_the_first_matches_are_kept():
+    rows = [f"src/a.py:{j}:    print(handler(x), 'call site {j}')" for j in range(1, 40)]
+    rows.insert(25, "src/a.py:500:def handler(x):")
+    rows.insert(30, "src/a.py:600:    def method(self):")
+    text = "\n".join(rows) + "\n"
+    kept = set(picked_lines(text, scan(text).picks()).values())
+    assert {"src/a.py:500:def handler(x):", "src/a.py:600:    def method(self):"} <= kept
+    assert len(kept) == SCAN_MATCHES + 2
+
+
+def test_context_lines_before_a_files_first_match_in_an_earlier_part_are_not_strays():
+    text = ("src/a.py:1:x = 1\n--\nsrc/b.py-4-context before\nsrc/b.py-5-more\n"
+            "src/b.py:6:y = 2\nrg: error\n")
+    scanner = scan(text, [2, 3, 4])
+    kept = set(picked_lines(text, scanner.picks()).values())
+    assert "rg: error" in kept
+    assert not any(line.startswith("src/b.py-") for line in kept)
+
+
+def test_a_giant_line_is_neither_counted_nor_held(counter):
+    giant = "src/b.py:2:" + "x" * 2_000_000
+    scanner = Scanner(GREP, LIMIT)
+    scanner.feed("src/a.py:1:x = 1\n", 0, 0)
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        scanner.feed(giant[:1_048_576], 17, 1)  # a part cut inside the line
+        scanner.feed(giant[1_048_576:], 17 + 1_048_576, 1)
+        held = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert held < 50_000
+    scanner.feed("\nsrc/c.py:3:z = 3\n", 17 + len(giant), 1)
+    assert scanner.counts == {"src/a.py": 1, "src/c.py": 1}
+    assert all(len(chunk) < 1000 for _, _, chunk in scanner.picks())
+
+
+def test_a_giant_last_part_without_newline_is_not_held():
+    scanner = Scanner(GREP, LIMIT)
+    scanner.feed("src/a.py:1:x = 1\n", 0, 0)
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        scanner.feed("src/b.py:2:" + "y" * 2_000_000, 17, 1)
+        held = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert held < 50_000
+    assert scanner.counts == {"src/a.py": 1}
+    assert [chunk for _, _, chunk in scanner.picks()] == ["src/a.py:1:x = 1\n"]
+
+
+def test_a_last_line_without_newline_is_counted_and_kept():
+    text = "src/a.py:1:x = 1\nsrc/b.py:2:y = 2"
+    scanner = scan(text, [1])
+    assert scanner.counts == {"src/a.py": 1, "src/b.py": 1}
+    assert picked_lines(text, scanner.picks()) == {0: "src/a.py:1:x = 1", 1: "src/b.py:2:y = 2"}
+
+
+def test_memory_is_spent_on_more_files_not_more_lines():
+    text = grouped_flood(200, 30)
+    scanner = scan(text, list(range(0, 6000, 500)), limit=5_000)
+    picks = scanner.picks()
+    kept = picked_lines(text, picks)
+    assert scanner.counts == counts_by_parse(text)
+    named = {row.split(":", 1)[0] for row in kept.values()}
+    assert named == set(scanner.counts)  # every file keeps a line
+    assert sum(len(chunk) for _, _, chunk in picks) < 5_000 + 200 * 60
+
+
+def test_heading_groups_and_file_lists_are_not_taken_and_do_not_break_it(counter):
+    heading = "src/a.py\n12:    def f():\n13:    x = 1\n\nsrc/b.py\n4:y = 2\n"
+    listing = "".join(f"src/pkg/file_{i}.py\n" for i in range(100))
+    for text in (heading, listing):
+        assert not Scanner.accepts(rows_of(text))
+        scanner = scan(text, [1, 3])
+        picked_lines(text, scanner.picks())
+        plan_excerpt(scanner, text, 300, counter)
+    flat = grouped_flood(5, 10)
+    assert Scanner.accepts(rows_of(flat))
+
+
+def test_many_files_roll_up_with_whole_output_counts(counter):
+    text = grouped_flood(400, 25)
+    scanner = scan(text, list(range(0, 10_000, 333)))
+    plan, out = plan_excerpt(scanner, text, 250, counter)
+    assert plan.kind == "search" and counter.count(out) <= 250
+    assert " files, " in out  # folders, with counts
+    check_map(out, counts_by_parse(text))
