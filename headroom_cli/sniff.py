@@ -39,7 +39,7 @@ def scanner(sample: str, tool: Tool, kind: str, limit: int) -> tuple[str, object
     this output) is planned from its head and tail, as `other`."""
     if "\x00" in sample:
         return "other", None
-    lines = Lines(sample)
+    lines = Lines(_first_lines(sample, 2 * _SAMPLE_LINES))
     shape = sniff(lines, tool) if kind == "auto" else kind
     make = getattr(SHAPES[shape], "Scanner", None)
     accepts = getattr(make, "accepts", None)
@@ -47,6 +47,15 @@ def scanner(sample: str, tool: Tool, kind: str, limit: int) -> tuple[str, object
             [lines.get(i) for i in range(min(len(lines), _SAMPLE_LINES))]):
         return "other", None
     return shape, make(tool, limit)
+
+
+def _first_lines(text: str, count: int) -> str:
+    end = -1
+    for _ in range(count):
+        end = text.find("\n", end + 1)
+        if end == -1:
+            return text
+    return text[:end + 1]
 
 
 def planner(kind: str):

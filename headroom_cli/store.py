@@ -229,11 +229,17 @@ class Spill:
     """A streamed output's copy, written and hashed as it arrives, named by its id at the end.
 
     Nothing of a large output has to stay in memory for `headroom show` to print it whole. A
-    write that fails (a full disk) leaves the marker without its stored id, never the run.
+    thread hashes and writes (both release the GIL), so the copy costs the clip little time;
+    its queue is short, so memory stays bounded when the disk is slower than the input. A write
+    that fails (a full disk) leaves the marker without its stored id, never the run.
     """
 
+    _QUEUED = 8  # parts of ~1 MiB waiting at most
+
     def __init__(self, store: Store) -> None:
+        import queue
         import tempfile
+        import threading
 
         self.store = store
         self._hash = hashlib.sha256()
@@ -241,28 +247,43 @@ class Spill:
                                           dir=store.root)
         self._file = os.fdopen(fd, "wb")
         self.failed = False
+        self._queue = queue.Queue(self._QUEUED)
+        self._writer = threading.Thread(target=self._write_queued, daemon=True)
+        self._writer.start()
 
     def write(self, data: bytes) -> None:
-        if self.failed:
-            return
-        try:
-            self._file.write(data)
-        except OSError:
-            self.failed = True
-            self.discard()
-            return
-        self._hash.update(data)
+        if not self.failed:
+            self._queue.put(data)
+
+    def _write_queued(self) -> None:
+        while (data := self._queue.get()) is not None:
+            if self.failed:
+                continue
+            try:
+                self._file.write(data)
+                self._hash.update(data)
+            except OSError:
+                self.failed = True
+
+    def _finish_writing(self) -> None:
+        if self._writer.is_alive():
+            self._queue.put(None)
+            self._writer.join()
 
     @property
     def id(self) -> str | None:
+        self._finish_writing()
         return None if self.failed else self._hash.hexdigest()[:ID_LENGTH]
 
     def commit(self, retention: Retention, now: float) -> str:
         """Name the copy by its id and prune; raises OSError when it cannot be kept."""
-        if self.failed:
-            raise OSError(errno.EIO, "the copy could not be written")
         item_id = self.id
-        self._file.close()
+        try:
+            self._file.close()
+        except OSError:
+            self.failed = True
+        if item_id is None or self.failed:
+            raise OSError(errno.EIO, "the copy could not be written")
         path = self.store.root / item_id
         if self.store._refresh(path, os.path.getsize(self._path)):
             os.unlink(self._path)
@@ -272,6 +293,7 @@ class Spill:
         return item_id
 
     def discard(self) -> None:
+        self._finish_writing()
         with contextlib.suppress(OSError):
             self._file.close()
         with contextlib.suppress(OSError):
