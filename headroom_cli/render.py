@@ -114,6 +114,9 @@ def retrieval_hint(plan: Plan, gaps: list[Gap], text: str, context: Context) -> 
             return f"headroom show {context.store_id} --bytes {first}:{last}"
         return f"re-run piped through tail -c +{first} | head -c {last - first + 1}"
     if context.store_id:
+        if single and _inside_one_line(text, single):  # a giant line: its bytes, not all of it
+            first, last, _ = _byte_span(text, single)
+            return f"headroom show {context.store_id} --bytes {first}:{last}"
         if plan.kind == "search":
             return f"headroom show {context.store_id} --grep PATTERN (a path or a narrower pattern)"
         where = (f"--lines {single.first_line}:{single.last_line}" if single

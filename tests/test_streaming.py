@@ -258,3 +258,15 @@ def test_a_long_running_command_is_planned_when_it_is_stopped(private_env):
     text = out.decode()
     assert text.startswith("tick 1\n") and "exited with status 143" in text
     assert EstimateCounter().count(text) <= 200  # private_env counts with the estimate
+
+
+def test_a_cut_inside_a_giant_line_points_to_its_exact_bytes(run_cli, small_hold):
+    line = ("".join(chr(ord("a") + i % 26) for i in range(50_000)) + "\n").encode()
+    out = run_cli(["--budget", "200"], line).stdout.decode()
+    found = re.search(r"headroom show (\w{12}) --bytes (\d+):(\d+)\]", out)
+    assert found, out
+    first, last = int(found[2]), int(found[3])
+    middle = run_cli(["show", found[1], "--bytes", f"{first}:{last}"]).stdout
+    assert middle == line[first - 1:last]
+    head, _, rest = out.partition("[…headroom:")
+    assert head.rstrip("\n").encode() + middle + rest.split("]\n", 1)[1].encode() == line
