@@ -197,10 +197,17 @@ class Intake:
 
         def add(text: str, origin: int, line: int, at_line_start: bool,
                 byte_origin: int | None = None) -> None:
-            if text:
-                start = pieces[-1].start + pieces[-1].length if pieces else 0
-                pieces.append(Piece(start, origin, line, len(text), at_line_start, byte_origin))
-                texts.append(text)
+            if not text:
+                return
+            texts.append(text)
+            last = pieces[-1] if pieces else None
+            if last is not None and last.origin + last.length == origin:
+                # Adjacent in the output too: one piece (a flood of picks, one object).
+                pieces[-1] = Piece(last.start, last.origin, last.line, last.length + len(text),
+                                   last.at_line_start, last.byte_origin)
+                return
+            start = last.start + last.length if last is not None else 0
+            pieces.append(Piece(start, origin, line, len(text), at_line_start, byte_origin))
 
         add(head, self.live_chars, self.live_lines, True, self.live_out_bytes)
         for offset, line, text in self._picks(head_end, tail_origin):
