@@ -17,6 +17,9 @@ from functools import cached_property
 from .plan import Gap, Keep, Plan
 
 
+_STRIDE = 1 << 16
+
+
 @dataclass(frozen=True)
 class Piece:
     start: int  # where the piece starts in the excerpt text
@@ -71,6 +74,24 @@ class Excerpt:
     def _origins(self) -> list[int]:
         return [piece.origin for piece in self.pieces]
 
+    @cached_property
+    def _checkpoints(self) -> list[int]:
+        """Newlines before every _STRIDE-th character: a count costs at most one stride."""
+        counts, total = [0], 0
+        for start in range(0, len(self.text), _STRIDE):
+            total += self.text.count("\n", start, start + _STRIDE)
+            counts.append(total)
+        return counts
+
+    def _newlines_before(self, position: int) -> int:
+        index = position // _STRIDE
+        return self._checkpoints[index] + self.text.count("\n", index * _STRIDE, position)
+
+    def _newlines(self, start: int, end: int) -> int:
+        if end - start <= _STRIDE:
+            return self.text.count("\n", start, end)
+        return self._newlines_before(end) - self._newlines_before(start)
+
     def _piece_at(self, position: int) -> int:
         return max(0, bisect_right(self._starts, position) - 1)
 
@@ -106,7 +127,7 @@ class Excerpt:
             inside = origin - piece.origin
             if inside <= piece.length:
                 # Held, or the first character missing after it: count the piece's newlines.
-                return piece.line + self.text.count("\n", piece.start, piece.start + inside)
+                return piece.line + self._newlines(piece.start, piece.start + inside)
         elif origin == self.domain_start:
             return self.domain_line
         # The last character missing before the next piece: on the line that piece starts on,

@@ -9,16 +9,23 @@ with its whole-output count. Every expected figure is counted from the test's ow
 from __future__ import annotations
 
 import re
+import time
 import tracemalloc
+from contextlib import contextmanager
+from unittest import mock
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from headroom_cli import intake as stage
 from headroom_cli import tools
+from headroom_cli.api import compress_streamed
 from headroom_cli.fit import fit
 from headroom_cli.plan import Lines
+from headroom_cli.planners import search
 from headroom_cli.planners.search import (SCAN_MATCHES, SCAN_STRAYS, Scanner, _priority,
                                           parse)
+from headroom_cli.sniff import scanner as start_scanner
 from headroom_cli.render import Context
 
 SETTINGS = settings(deadline=None, max_examples=60,
@@ -147,7 +154,7 @@ STRAYS = ["rg: ./secret: Permission denied (os error 13)", "12:34:56 INFO starte
 
 
 @st.composite
-def floods(draw) -> str:
+def floods(draw, interleave: bool = True) -> str:
     """grep/rg output: files' matches (grouped as grep prints them, or interleaved), with
     vimgrep columns, context lines, separators, blank lines, CRLF and stray lines."""
     files = draw(st.lists(st.sampled_from(PATHS), min_size=1, max_size=6, unique=True))
@@ -166,7 +173,7 @@ def floods(draw) -> str:
             elif kind == 3:
                 rows.append("")
             rows.append(f"{path}:{10 * j + 3}:{body}")
-    if draw(st.booleans()):
+    if interleave and draw(st.booleans()):
         rows = draw(st.permutations(rows))
     eol = "\r\n" if draw(st.integers(0, 5)) == 0 else "\n"
     text = eol.join(rows) + (eol if draw(st.integers(0, 4)) else "")
@@ -345,3 +352,243 @@ def test_many_files_roll_up_with_whole_output_counts(counter):
     assert plan.kind == "search" and counter.count(out) <= 250
     assert " files, " in out  # folders, with counts
     check_map(out, counts_by_parse(text))
+
+
+
+# --------------------------------------------------------------------------- past the file cap
+
+
+@contextmanager
+def caps(files: int, folders: int):
+    """Small caps, so that a test's flood passes them (read when a Scanner is made)."""
+    with mock.patch.object(search, "FILE_CAP", files), \
+            mock.patch.object(search, "FOLDER_CAP", folders):
+        yield
+
+
+TOPS = ["src", "lib", "tests", "docs", "vendor/third_party", "services"]
+
+
+def tree_flood(files: int, context: bool = False, start: int = 0) -> str:
+    """grep -rn over a tree: each file's 1-4 matches together (with -C context lines and `--`
+    separators when context), files under six top-level folders and 6 * 13 * 5 folders."""
+    bodies = ["    value = parse(raw)", "def parse(raw):", "  call(parse, x)", "class Parser:"]
+    rows = []
+    for f in range(start, start + files):
+        path = f"{TOPS[f % 6]}/pkg{f % 13}/mod{f % 5}/file_{f}.py"
+        for j in range(1 + f % 4):
+            if context:
+                rows.append(f"{path}-{10 * j + 2}-    context {j}")
+            rows.append(f"{path}:{10 * j + 3}:{bodies[(f + j) % 4]}")
+        if context:
+            rows.append("--")
+    return "\n".join(rows) + "\n"
+
+
+def totals_of(text: str) -> tuple[int, int]:
+    counts = counts_by_parse(text)
+    return sum(counts.values()), len(counts)
+
+
+def check_totals(out: str, matches: int, files: int) -> None:
+    """The closing figures are the whole output's, and a rolled-up map's entries add up to
+    them (a folder's files, or a file's matches)."""
+    closing = CLOSING.search(out)
+    assert closing, out[-300:]
+    assert (num(closing["total"]), num(closing["files"])) == (matches, files)
+    body = [line for line in out.rstrip("\n").split("\n") if not line.startswith("[…headroom")]
+    entries = [ROLLED.match(line) for line in body]
+    if all(entries) and "omitted (" in out and " groups named above" in out:
+        assert sum(num(e["matches"]) for e in entries) == matches
+        assert sum(num(e["files"] or "1") for e in entries) == files
+
+
+def check_bounded(scanner: Scanner, files: int, folders: int) -> None:
+    """What the scanner holds does not grow with the input: kept files, their picks, folders."""
+    assert len(scanner.counts) <= files and len(scanner._files) <= files
+    assert len(scanner._folders) <= 2 * folders + 1
+    assert len(scanner.picks()) <= files * 2 * SCAN_MATCHES + SCAN_STRAYS
+
+
+def test_past_the_cap_files_are_counted_by_folder_and_the_totals_stay_exact(counter):
+    text = tree_flood(3000)
+    matches, files = totals_of(text)
+    with caps(40, 6):
+        scanner = scan(text, list(range(0, 8000, 613)))
+    assert scanner.totals == (matches, files)
+    whole = counts_by_parse(text)
+    assert scanner.counts == dict(list(whole.items())[:40])  # the first files, exactly
+    assert sum(m for _, m, _ in scanner.folders) == matches - sum(scanner.counts.values())
+    check_bounded(scanner, 40, 6)
+    for budget in (300, 1000, 4000):
+        _, out = plan_excerpt(scanner, text, budget, counter)
+        assert counter.count(out) <= budget
+        check_totals(out, matches, files)
+        for top in TOPS:  # no part of the tree vanishes
+            assert re.search(rf"^{re.escape(top)}/", out, re.M), (top, out)
+
+
+def test_folders_past_their_cap_fold_into_the_nearest_one_counted_above_them():
+    paths = ["a/x/1/f.py", "b/y/f.py", "a/x/2/f.py", "a/x/1/g.py", "c/d/e/f.py", "./d/f.py",
+             "e/z/f.py", "b/y/q/f.py", "f.py"]
+    text = "".join(f"{path}:{i + 1}:x = {i}\n" for i, path in enumerate(paths))
+    with caps(1, 2):
+        scanner = scan(text, [3, 5])
+    # a/x/1/f.py is kept; then two folders of their own, then top-level ones (two more),
+    # then "./"; a folder below a counted one joins it.
+    assert scanner.counts == {"a/x/1/f.py": 1}
+    assert scanner.folders == [("b/y/", 2, 2), ("a/x/2/", 1, 1), ("a/", 1, 1), ("c/", 1, 1),
+                               ("./", 3, 3)]
+    assert scanner.totals == (9, 9)
+
+
+def test_runs_of_one_path_are_one_file_across_parts_and_context_lines():
+    text = tree_flood(200, context=True)
+    matches, files = totals_of(text)
+    with caps(10, 4):
+        for cuts in ([], list(range(1, 900, 7)), list(range(1, 900))):
+            scanner = scan(text, cuts)
+            assert scanner.totals == (matches, files)
+            assert scanner._strays == []  # context lines of folded files are not strays
+            kept = picked_lines(text, scanner.picks())
+            assert not any(re.match(r"[^:]*-\d+-", row) for row in kept.values())
+
+
+def test_an_interleaved_flood_counts_its_matches_exactly_and_a_folded_file_per_run():
+    rows = [f"src/f{i % 30}.py:{i}:x = {i}" for i in range(300)]  # 30 files, 10 runs each
+    text = "\n".join(rows) + "\n"
+    with caps(10, 4):
+        scanner = scan(text, [100, 200])
+    assert scanner.totals == (300, 10 + 20 * 10)  # documented: a run of a folded file is one
+    assert scanner.counts == {f"src/f{i}.py": 10 for i in range(10)}
+
+
+@SETTINGS
+@given(floods(interleave=False), cuts_strategy, st.sampled_from([(1, 1), (2, 1), (3, 2)]))
+def test_past_the_cap_parts_change_nothing_and_grouped_totals_are_exact(text, cuts, cap):
+    with caps(*cap):
+        whole = scan(text)
+        parted = scan(text, cuts)
+    assert list(parted.counts.items()) == list(whole.counts.items())
+    assert parted.folders == whole.folders
+    assert picked_lines(text, parted.picks()) == picked_lines(text, whole.picks())
+    assert parted.totals == totals_of(text)
+    assert len(whole.counts) <= cap[0]
+
+
+@SETTINGS
+@given(floods(interleave=False), cuts_strategy, st.sampled_from([300, 2000]))
+def test_planning_past_the_cap_keeps_the_budget_and_the_whole_outputs_totals(counter, text,
+                                                                            cuts, budget):
+    with caps(2, 1):
+        scanner = scan(text, cuts)
+    if not scanner.totals[0]:
+        return
+    plan, out = plan_excerpt(scanner, text, budget, counter)
+    assert counter.count(out) <= budget
+    if plan.kind == "search":
+        check_totals(out, *totals_of(text))
+
+
+def test_whole_parts_of_folded_files_are_counted_as_run_by_run(monkeypatch):
+    # Parts of plain matches only are counted in bulk (_fold_part); parts with context lines,
+    # a kept file's lines or odd paths are read run by run. The figures are the same.
+    text = (tree_flood(400) + tree_flood(50, context=True, start=400) + tree_flood(300, start=450)
+            + "src/pkg0/mod0/file_0.py:999:y = 1\n" + "C:\\win\\a.py:1:z\n" + tree_flood(200))
+    cuts = list(range(0, 4000, 37))
+    bulk = []
+    real = Scanner._fold_part
+
+    def counting(self, p):
+        lines = real(self, p)
+        bulk.append(lines is not None)
+        return lines
+
+    with caps(20, 8):
+        monkeypatch.setattr(Scanner, "_fold_part", counting)
+        fast = scan(text, cuts)
+        fast_picks, fast_folders, fast_counts = fast.picks(), fast.folders, dict(fast.counts)
+        monkeypatch.setattr(Scanner, "_fold_part", lambda self, p: None)
+        slow = scan(text, cuts)
+    assert any(bulk) and not all(bulk)
+    assert fast_counts == slow.counts and fast_folders == slow.folders
+    assert fast_picks == slow.picks()
+    assert fast_counts["src/pkg0/mod0/file_0.py"] == 3  # a kept file's later lines, counted
+    assert fast.totals == slow.totals
+
+
+def test_memory_does_not_grow_with_the_number_of_files():
+    def held(files: int) -> tuple[int, Scanner]:
+        text = "".join(f"top{f % 50}/d{f % 997}/sub{f % 7}/file_{f}.py:3:x = parse(y)\n"
+                       for f in range(files))
+        starts = line_starts(text)
+        parts = [(text[a:b], a, i) for i, (a, b) in
+                 enumerate(zip(starts[::5000], starts[5000::5000] + [len(text)]))]
+        with caps(100, 20):
+            scanner = Scanner(GREP, LIMIT)
+            tracemalloc.start()
+            try:
+                before = tracemalloc.get_traced_memory()[0]
+                for part, offset, i in parts:
+                    scanner.feed(part, offset, i * 5000)
+                scanner.picks()
+                grown = tracemalloc.get_traced_memory()[0] - before
+            finally:
+                tracemalloc.stop()
+        return grown, scanner
+
+    small, _ = held(5_000)
+    big, scanner = held(60_000)
+    assert big < small + 100_000, (small, big)
+    assert scanner.totals == (60_000, 60_000)
+    check_bounded(scanner, 100, 20)
+
+
+def test_a_streamed_flood_past_the_cap_fits_and_names_every_top_level_folder(counter):
+    text = tree_flood(6000)
+    data = text.encode()
+    matches, files = totals_of(text)
+    with caps(50, 10):
+        intake = stage.Intake(keep=20_000, hold=100_000, start=lambda sample: start_scanner(
+            sample, GREP, "search", 1_000_000))
+        for at in range(0, len(data), 65_536):
+            intake.feed(data[at:at + 65_536])
+        taken = intake.finish()
+    assert taken.kind == "search"
+    check_bounded(intake.scanner, 50, 10)
+    for budget in (400, 3000):
+        out = compress_streamed(taken.excerpt, kind=taken.kind, planner=taken.planner,
+                                tool="Grep", budget=budget, counter=counter).text
+        assert counter.count(out) <= budget
+        check_totals(out, matches, files)
+        for top in TOPS:
+            assert re.search(rf"^{re.escape(top)}/", out, re.M), (top, out)
+
+
+def test_a_big_budget_lists_the_kept_files_and_the_folders_past_the_cap(counter):
+    text = tree_flood(60)
+    matches, files = totals_of(text)
+    with caps(6, 20):
+        scanner = scan(text, [50, 100])
+    _, out = plan_excerpt(scanner, text, 8000, counter)
+    assert "cut short" in out  # a listing: kept files' matches shown
+    for path, count in scanner.counts.items():
+        shown = len(re.findall(rf"^{re.escape(path)}:\d+:", out, re.M))
+        assert shown == count or f"{path} ({count:,} match" in out
+    for key, n, f in scanner.folders:
+        assert f"{key} ({f:,} more file{'' if f == 1 else 's'}, {n:,} match" in out
+    closing = CLOSING.search(out)
+    assert (num(closing["total"]), num(closing["files"])) == (matches, files)
+
+
+def test_ten_thousand_kept_files_and_many_folders_plan_quickly(counter):
+    text = tree_flood(12_000)  # the real caps: 10,000 files kept, then folders
+    matches, files = totals_of(text)
+    scanner = scan(text, list(range(0, 30_000, 4000)))
+    assert len(scanner.counts) == search.FILE_CAP and scanner.folders
+    for budget in (500, 4000, 30_000):
+        began = time.perf_counter()
+        _, out = plan_excerpt(scanner, text, budget, counter)
+        assert time.perf_counter() - began < 5, budget  # about 0.2 s: estimated costs
+        assert counter.count(out) <= budget
+        check_totals(out, matches, files)

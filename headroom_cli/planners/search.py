@@ -11,22 +11,24 @@ Understands `path:NN:text` (grep -n, rg -n), `path:NN:CC:text` (vimgrep), contex
 
 An output too large to hold is read once by a `Scanner` (the flat formats only): it counts every
 file's matches exactly and keeps a few whole lines per file, and the planner then runs on those
-lines with the scanner's counts.
+lines with the scanner's counts. Past FILE_CAP files it keeps no more: later files are counted
+by folder (matches and files, exactly), and the planner names those folders with their figures.
 """
 
 from __future__ import annotations
 
 import re
+from collections import Counter as Tally
 from dataclasses import dataclass, field
 from functools import lru_cache, partial
-from itertools import islice
-from operator import itemgetter
+from itertools import compress, islice
+from operator import itemgetter, ne
 
 from ..plan import Keep, Lines, Note, Plan
 from ..tokens import Counter
 from ..tools import Tool
 from .costs import MAX_LINE_CHARS, LineCosts, cut_note, fit_in_order
-from .rollup import roll_up
+from .rollup import roll_up, split
 
 _MATCH = re.compile(r"(?P<path>(?:[A-Za-z]:[\\/])?[^:\n]*?[^\s:]):(?P<line>\d+):(?:(?P<col>\d+):)?")
 _HEADING_ENTRY = re.compile(r"\d+[:-]")
@@ -70,6 +72,8 @@ class FileHits:
     heading: int | None = None  # the heading line, in `rg --heading` output
     text_start: dict[int, int] = field(default_factory=dict)  # where the matched text begins
     total: int | None = None  # matches in the whole output, when `matches` holds only some
+    files: int = 1  # more than one: a folder's files past the scanner's cap (path "dir/")
+    folder: bool = False
 
     @property
     def count(self) -> int:
@@ -158,20 +162,34 @@ def _is_path(candidate: str) -> bool:
     return bool(_EXTENSION.search(name)) or name in _BARE_FILES
 
 
+def _folder_key(path: str) -> str:
+    """The folder of a path with backslashes, spelled as rollup.py spells folders."""
+    parts = split(path)[:-1]
+    root = "/" if path[:1] in "/\\" else ""
+    return root + "/".join(parts) + "/" if parts else root
+
+
 # --------------------------------------------------------------------------- planning
 
 
 def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool,
-         counts: dict[str, int] | None = None) -> Plan | None:
+         counts: dict[str, int] | None = None,
+         folders: list[tuple[str, int, int]] = ()) -> Plan | None:
     """`counts`: every file's matches in the whole output, when `text` is an excerpt of it
-    (Scanner.planner)."""
+    (Scanner.planner); `folders`: (folder, matches, files) of the files it counted by folder
+    only, past its cap. Those files' lines in the excerpt (its tail) are left to their folder."""
     rows = list(lines)
     parsed = parse(rows)
-    if not parsed.files:
+    if not parsed.files and not folders:
         return None
     if counts is not None:
         for hits in parsed.files.values():
             hits.total = counts.get(hits.path)
+    if folders:
+        parsed.files = {path: hits for path, hits in parsed.files.items()
+                        if hits.total is not None}
+        for key, matches, files in folders:
+            parsed.files["\0" + key] = FileHits(key, total=matches, files=files, folder=True)
     costs = LineCosts(rows, counter)
     reserve = 90  # the closing marker
     stray_budget = int(budget * _HEADER_SHARE_FOR_STRAYS)
@@ -200,6 +218,9 @@ def _priority(hits: FileHits, rows: list[str]) -> list[int]:
 def _header(hits: FileHits, shown: int) -> str:
     total = hits.count
     noun = "match" if total == 1 else "matches"
+    if hits.folder:  # files past the scanner's cap, beyond those named
+        return (f"{hits.path} ({hits.files:,} more file{'' if hits.files == 1 else 's'}, "
+                f"{total:,} {noun})")
     return f"{hits.path} ({total:,} {noun}, showing {shown:,})" if shown else \
         f"{hits.path} ({total:,} {noun})"
 
@@ -210,6 +231,8 @@ def _pick_matches(files: list[FileHits], room: int, costs: LineCosts,
     if file_list:
         total = sum(costs.line(f.heading) for f in files)
         return {f.path: [] for f in files} if total <= room else None
+    if _total_within(files, _NONE_SHOWN, 0, costs, room) > room:
+        return None  # not even a header each (known before ranking any file's matches)
     orders = {f.path: _priority(f, costs.rows) for f in files}
     best = None
     cap = 0
@@ -234,6 +257,16 @@ def _pick_matches(files: list[FileHits], room: int, costs: LineCosts,
                 picks[f.path] = picks[f.path] + extra
                 used += grown
     return picks
+
+
+class _NoneShown(dict):
+    """Orders for _total_within when no file shows a match yet (cap 0): none ranked."""
+
+    def __missing__(self, key):
+        return ()
+
+
+_NONE_SHOWN = _NoneShown()
 
 
 def _total_within(files: list[FileHits], orders: dict, cap: int, costs: LineCosts,
@@ -274,9 +307,12 @@ def _listing(files: list[FileHits], picks: dict[str, list[int]], rows: list[str]
     if parsed.file_list:
         summary = None
     else:
-        cut_short = sum(len(picks[f.path]) < f.count for f in files)
+        cut_short = sum(f.files for f in files if len(picks[f.path]) < f.count)
+        counted = sum(f.files for f in files)
+        named = ("each named above with its match count" if not any(f.folder for f in files)
+                 else "named above with their match counts, or counted by folder")
         summary = (f"{total - shown_total:,} of {total:,} matched lines omitted ({cut_short:,} of "
-                   f"{len(files):,} files cut short, each named above with its match count)")
+                   f"{counted:,} files cut short, {named})")
     cut = sum(1 for item in items if isinstance(item, Keep) and item.suffix)
     if cut:
         summary = (summary + "; " if summary else "") + (
@@ -309,13 +345,14 @@ def _rolled_up(files: list[FileHits], rows: list[str], lines: Lines, room: int, 
         if len(hits) == 1 and hits[0].path == key:
             return key if parsed.file_list else _header(hits[0], 0)
         matches = sum(h.count for h in hits)
-        counts = f"{len(hits):,} files" + ("" if parsed.file_list else f", {matches:,} matches")
+        counts = f"{sum(h.files for h in hits):,} files" + (
+            "" if parsed.file_list else f", {matches:,} matches")
         return f"{key or './'} ({counts})"
 
     def rest(key: str, members: list[int]) -> str:
         matches = sum(files[i].count for i in members)
-        counts = f"{len(members):,} more files" + ("" if parsed.file_list
-                                                   else f", {matches:,} matches")
+        counts = f"{sum(files[i].files for i in members):,} more files" + (
+            "" if parsed.file_list else f", {matches:,} matches")
         return f"{key or './'} ({counts})"
 
     # Thousands of files: estimate each line's tokens while rolling up (counting them all
@@ -324,10 +361,11 @@ def _rolled_up(files: list[FileHits], rows: list[str], lines: Lines, room: int, 
     entries = roll_up([f.path for f in files], label, cost, room, rest)
     items = [Note(entry) for entry, _ in entries] + [_keep_line(i, rows, lines) for i in strays]
     total = sum(f.count for f in files)
+    counted = sum(f.files for f in files)
     what = "paths" if parsed.file_list else "matched lines"
-    count = len(files) if parsed.file_list else total
+    count = counted if parsed.file_list else total
     groups = "group" if len(entries) == 1 else "groups"
-    summary = (f"{count:,} of {count:,} {what} omitted ({len(files):,} files in "
+    summary = (f"{count:,} of {count:,} {what} omitted ({counted:,} files in "
                f"{len(entries):,} {groups} named above with their counts)")
     return Plan("search", tuple(items), len(lines), len(lines) - len(strays), summary=summary)
 
@@ -336,6 +374,14 @@ def _rolled_up(files: list[FileHits], rows: list[str], lines: Lines, room: int, 
 
 SCAN_MATCHES = 8  # of each file: its first matches, and at most as many definition sites
 SCAN_STRAYS = 50  # lines that are not matches (rg's own errors), the first ones
+# Files known one by one (exact count, first matches): the first FILE_CAP, fewer once `limit`
+# characters are picked and FILE_CAP * _NAMING_CHARS more have named files since. Past them a
+# file keeps no line and no entry of its own: it is counted into its folder's figures, FOLDER_CAP
+# folders at most; then into the nearest folder already counted above it, else its top-level
+# folder (FOLDER_CAP more of those), else "./". Memory is bounded whatever the input.
+FILE_CAP = 10_000
+FOLDER_CAP = 2_000
+_NAMING_CHARS = 512
 _GIANT_LINE = 1 << 20  # longer lines arrive in parts (intake.py): never a match, never kept
 _OPEN_HOLD = MAX_LINE_CHARS  # of a line a part leaves open, what is held until the next part
 
@@ -378,6 +424,10 @@ _ROW = re.compile(rf"\n({_PATH}):\d+:")
 # Neither blank, `--`, match-shaped nor possibly a context line: a stray whatever comes later.
 _STRAY = re.compile(rf"\n(?!{_SP}*$)(?!--$)(?!{_PATH}:\d+:)(?![^\n]*?-\d+-)", re.M)
 _CONTEXT_LIKE = re.compile(rf"\n(?!{_PATH}:\d+:)([^\n]*?)-\d+-")  # group 1: the path, if known
+# A match line whose path is plain (_PLAIN_PATH, or that with a leading "/": both pass _is_path
+# and _PATH reads them whole): its folder and its name.
+_FOLD_ROW = re.compile(r"\n(/?[\w.~+@-][\w.~+@/-]*/)([\w.~+@-]*[A-Za-z][\w.~+@-]*):\d+:[^\n]*+")
+_FAST_WAIT = 8
 
 
 class _Kept:
@@ -405,6 +455,11 @@ class Scanner:
     _priority ranks them: up to SCAN_MATCHES more) and the first SCAN_STRAYS stray lines.
     planner() plans the excerpt made of those lines with the exact counts.
 
+    Memory is bounded whatever the input: past FILE_CAP files (fewer once `limit` characters
+    are held) a file keeps no line and no entry; its matches and the file are counted into its
+    folder's figures (see FILE_CAP, folders). Parts of such files' plain match lines only are
+    counted in bulk (_fold_part), at C speed.
+
     A part is read a run (one file's consecutive matches) per regex match, so grep's and rg's
     grouped output costs a few microseconds a file and nothing a line; interleaved files cost
     that a run. `rg --heading` groups and file lists are not understood (see accepts): their
@@ -420,13 +475,42 @@ class Scanner:
         self._maybe: list[list] = []  # strays unless a file named in them matches later
         self._open: tuple[int, int, str, int] | None = None  # a line the last part left open
         self._done = False
+        self._file_cap, self._folder_cap = FILE_CAP, FOLDER_CAP
+        self._named_until = limit + FILE_CAP * _NAMING_CHARS  # held chars: files named past limit
+        self._folders: dict[str, list[int]] = {}  # folder key: [matches, files], of files past cap
+        self._last: tuple[str, list[int]] | None = None  # the last folded file, its folder's entry
+        self._last_folder: tuple[str, list[int]] = ("", [0, 0])  # a folder key, its entry
+        # Folded files' paths seen in the last part read, and the last one before it: their
+        # context lines are not strays (a context line sits next to its file's matches, and a
+        # file's lines are together: those after a part's start are the previous file's).
+        self._recent: set[str] = set()
+        self._kept_rows: set[tuple[str, str]] | None = None  # kept files' paths, split
+        self._fast_wait = 0  # parts to read run by run before _fold_part is tried again
 
     @property
     def counts(self) -> dict[str, int]:
-        """Every file's match lines in the whole output, in order of appearance (once the
-        stream has ended: reading it ends the stream)."""
+        """Every kept file's match lines in the whole output, in order of appearance (once the
+        stream has ended: reading it ends the stream). Every file, up to FILE_CAP; the rest
+        are counted in folders."""
         self._finish()
         return self._counts
+
+    @property
+    def folders(self) -> list[tuple[str, int, int]]:
+        """(folder key, matches, files) of the files past the cap, counted by folder, in order
+        of appearance (once the stream has ended). A key ends with "/"; "./" holds files with
+        no folder (and, past every cap, the rest). Files are counted as runs of one path's
+        lines (grep and rg print a file's lines together): an input that interleaves files
+        could count a folded file more than once."""
+        self._finish()
+        return [(key, matches, files) for key, (matches, files) in self._folders.items()]
+
+    @property
+    def totals(self) -> tuple[int, int]:
+        """Match lines and files in the whole output (files: see folders)."""
+        folders = self.folders
+        return (sum(self._counts.values()) + sum(m for _, m, _ in folders),
+                len(self._counts) + sum(f for _, _, f in folders))
 
     @staticmethod
     def accepts(sample: list[str]) -> bool:
@@ -480,7 +564,7 @@ class Scanner:
     def planner(self):
         """search.plan with the whole output's match counts, for the excerpt of the picks."""
         self._finish()
-        return partial(plan, counts=dict(self._counts))
+        return partial(plan, counts=dict(self._counts), folders=self.folders)
 
     # ---- reading
 
@@ -496,9 +580,11 @@ class Scanner:
             elif length <= _GIANT_LINE:  # counted; not held, so not kept (the tail has it)
                 m = _ROW.match("\n" + head)
                 if m is not None and _is_path(m[1]):
-                    self._counts[m[1]] = self._counts.get(m[1], 0) + 1
-        maybe = [pick for pick in self._maybe
-                 if not _context_path(pick[2].rstrip("\n"), self._counts)]
+                    if m[1] in self._counts or not self._past_cap():
+                        self._counts[m[1]] = self._counts.get(m[1], 0) + 1
+                    else:
+                        self._fold(m[1], 1)
+        maybe = [pick for pick in self._maybe if not self._context(pick[2].rstrip("\n"))]
         self._strays = sorted(self._strays + maybe, key=lambda pick: pick[0])[:SCAN_STRAYS]
         self._maybe = []
 
@@ -506,8 +592,22 @@ class Scanner:
         """p: "\\n" + whole lines (the first at offset base, line line0), each ending in "\\n";
         p[:cut] is the real text (cut < len(p) when the last newline was added). Returns the
         number of lines."""
+        past_cap = self._past_cap()
+        if past_cap and cut == len(p):
+            if self._fast_wait:
+                self._fast_wait -= 1
+            else:
+                lines = self._fold_part(p)
+                if lines is not None:
+                    return lines
+                self._fast_wait = _FAST_WAIT
         k = SCAN_MATCHES
         files, counts = self._files, self._counts
+        file_cap, named_until = self._file_cap, self._named_until
+        last_path, last_entry = self._last or ("", None)
+        folded = [last_path]  # for self._recent
+        folders = self._folders
+        last_key, key_entry = self._last_folder
         fresh: list[list] = []  # the picks of this part, their line numbers still to come
         odd: list[tuple[int, int]] = []  # runs of match-shaped lines whose path is no path
         matched = 0
@@ -526,6 +626,27 @@ class Scanner:
             if at != block_end:
                 n += plain.count("\n") + nested.count("\n") + rest.count("\n")
             kept = files.get(path)
+            if kept is None and (past_cap or len(counts) >= file_cap
+                                 or self._held >= named_until):
+                past_cap = True  # for good: neither count goes down
+                if path == last_path:  # the folded file going on
+                    last_entry[0] += n
+                    matched += n
+                    continue
+                if not (_PLAIN_PATH.fullmatch(path) or _is_path(path)):
+                    odd.append((q, at))
+                    continue
+                matched += n
+                folded.append(path)
+                key = (path[:path.rfind("/") + 1] if "\\" not in path
+                       else _folder_key(path)) or "./"
+                if key != last_key:
+                    key_entry = folders.get(key) or self._new_folder(key)
+                    last_key = key
+                key_entry[0] += n
+                key_entry[1] += 1
+                last_path, last_entry = path, key_entry
+                continue
             if kept is None:  # a new file: keep its first lines
                 if not (_PLAIN_PATH.fullmatch(path) or _is_path(path)):
                     odd.append((q, at))
@@ -567,6 +688,13 @@ class Scanner:
                 self._first(kept, p, q, start, base, cut, fresh)
             if kept.n0 < k and start < at:
                 self._definitions(p, start, start, at, kept, base, cut, fresh)
+        if last_entry is not None:
+            self._last = (last_path, last_entry)
+            self._last_folder = (last_key, key_entry)
+        self._recent = set(folded) if last_path else set()
+        if self._maybe and self._recent:  # context lines of a folded file met since
+            self._maybe = [pick for pick in self._maybe
+                           if not _context_path(pick[2].rstrip("\n"), self._recent)]
         lines = matched
         if gaps or odd:
             lines = p.count("\n") - 1
@@ -581,6 +709,92 @@ class Scanner:
             at = q
             pick[1] = line
         return lines
+
+    def _fold_part(self, p: str) -> int | None:
+        """Past the cap, a part whose lines are all plain `dir/name:NN:` matches of files
+        not kept (the bulk of a flood), counted into folders without a line of Python a line;
+        None (nothing counted) for any other part, which _scan reads run by run. The same
+        figures either way: runs of one path, their folders (plain paths pass _is_path)."""
+        if "\\" in p:
+            return None
+        rows = _FOLD_ROW.findall(p, 0, len(p) - 1)  # (folder, name) a line
+        if len(rows) != p.count("\n") - 1:
+            return None  # other lines: context, separators, strays, other paths
+        if self._kept_rows is None:
+            self._kept_rows = {(path[:path.rfind("/") + 1], path[path.rfind("/") + 1:])
+                               for path in self._counts}
+        distinct = set(rows)
+        if not distinct.isdisjoint(self._kept_rows):
+            return None  # a kept file's lines: their picks are wanted
+        folder_of = itemgetter(0)
+        matches = Tally(map(folder_of, rows))
+        starts = Tally(compress(map(folder_of, rows[1:]), map(ne, rows[1:], rows)))
+        first_dir, first_name = rows[0]
+        last_path = self._last[0] if self._last else ""
+        if first_dir + first_name != last_path:  # else the last part's last file going on
+            starts[first_dir] += 1
+        folders, entries = self._folders, {}
+        for key, n in matches.items():
+            entry = folders.get(key) or self._new_folder(key)
+            entries[key] = entry
+            entry[0] += n
+            entry[1] += starts.get(key, 0)
+        last_dir, last_name = rows[-1]
+        self._last = (last_dir + last_name, entries[last_dir])
+        self._last_folder = (last_dir, entries[last_dir])
+        if self._maybe:  # context lines of a folded file met since
+            recent = {folder + name for folder, name in distinct}
+            self._maybe = [pick for pick in self._maybe
+                           if not _context_path(pick[2].rstrip("\n"), recent)]
+        self._recent = set()
+        return len(rows)
+
+    def _past_cap(self) -> bool:
+        """Whether a new file is folded into its folder's figures rather than kept."""
+        return len(self._counts) >= self._file_cap or self._held >= self._named_until
+
+    def _fold(self, path: str, n: int) -> None:
+        """Count a file past the cap (n match lines) into its folder's entry (the last line,
+        read at the end: the stream's other lines are counted in _scan)."""
+        if self._last is not None and self._last[0] == path:
+            self._last[1][0] += n
+            return
+        key = (path[:path.rfind("/") + 1] if "\\" not in path else _folder_key(path)) or "./"
+        entry = self._folders.get(key) or self._new_folder(key)
+        entry[0] += n
+        entry[1] += 1
+
+    def _new_folder(self, key: str) -> list[int]:
+        """The entry a folder not counted yet goes to: its own while FOLDER_CAP are not
+        taken; then the nearest one above it, else its top-level folder's (FOLDER_CAP more
+        of those), else "./"'s. `key` is spelled "a/b/" (rollup.py's folders), or "./"."""
+        folders = self._folders
+        if len(folders) < self._folder_cap:
+            entry = folders[key] = [0, 0]
+            return entry
+        start = 1 if key[:1] == "/" else 0
+        while key.startswith("./", start) and len(key) > start + 2:
+            start += 2  # "./src/": src is the top level
+        top = key.find("/", start) + 1
+        end = len(key) - 1
+        while end > top:  # from the parent folder up to below the top level
+            end = key.rfind("/", 0, end)
+            entry = folders.get(key[:end + 1])
+            if entry is not None:
+                return entry
+        top_key = key[:top] or "./"
+        entry = folders.get(top_key)
+        if entry is None:
+            if len(folders) >= 2 * self._folder_cap:
+                top_key = "./"
+                entry = folders.get(top_key)
+            if entry is None:
+                entry = folders[top_key] = [0, 0]
+        return entry
+
+    def _context(self, row: str) -> str | None:
+        """The known file (kept, or folded lately) whose context line the row is, if any."""
+        return _context_path(row, self._counts) or _context_path(row, self._recent)
 
     def _first(self, kept: _Kept, p: str, q: int, end: int, base: int, cut: int,
                fresh: list) -> None:
@@ -656,8 +870,9 @@ class Scanner:
         other = "".join(gaps) + "\n"
         context = _CONTEXT_LIKE.findall(other)
         return (other.count("\n") - 1 == len(context) + other.count("\n\n")
-                + other.count("\n--\n")) and all(path in self._counts
-                                                  for path in dict.fromkeys(context))
+                + other.count("\n--\n")) and all(
+            path in self._counts or path in self._recent
+            for path in dict.fromkeys(context))
 
     def _find_strays(self, p: str, base: int, cut: int, odd: list[tuple[int, int]],
                      fresh: list[list]) -> None:
@@ -666,7 +881,7 @@ class Scanner:
         want = SCAN_STRAYS - len(self._strays)
         found = [m.start() for m in islice(_STRAY.finditer(p, 0, len(p) - 1), want)]
         for prefix in dict.fromkeys(_CONTEXT_LIKE.findall(p)):
-            if prefix in self._counts:
+            if prefix in self._counts or prefix in self._recent:
                 continue  # context lines of a file with matches
             needle, got = f"\n{prefix}-", 0
             at = p.find(needle)
@@ -685,7 +900,7 @@ class Scanner:
         for q in sorted(set(found)):
             eol = p.find("\n", q + 1)
             row = p[q + 1:eol]
-            if _context_path(row, self._counts):
+            if self._context(row):
                 continue
             if any(_is_path(row[:m.start()]) for m in _CONTEXT_SEP.finditer(row)):
                 if len(self._maybe) >= SCAN_STRAYS:
