@@ -138,63 +138,59 @@ def _drain(pipe: int):
             yield chunk
 
 
-class _Stopping:
-    """Turn SIGINT, SIGTERM and SIGHUP into a note and a wake-up, not an exception: reading
-    stops between two parts, never inside one (a handler that raised could lose a part)."""
+class _Catching:
+    """While inside, SIGINT, SIGTERM and SIGHUP go to `self._caught`. A signal we were started
+    ignoring (nohup, a background job) stays ignored: a wrapped command inherits that too."""
 
-    def __init__(self) -> None:
-        self.signum: int | None = None
+    def __enter__(self):
         self.previous: dict[int, object] = {}
-        self.wakeup, self._wake = os.pipe()
-
-    def __enter__(self) -> "_Stopping":
         for signum in FORWARDED_SIGNALS:
             with contextlib.suppress(ValueError, OSError):  # not the main thread: cannot catch
                 if signal.getsignal(signum) != signal.SIG_IGN:
-                    self.previous[signum] = signal.signal(signum, self._note)
+                    self.previous[signum] = signal.signal(signum, self._caught)
         return self
 
     def __exit__(self, *exc_info) -> None:
         for signum, handler in self.previous.items():
             signal.signal(signum, handler)
+
+    def _caught(self, signum: int, _frame) -> None:
+        raise NotImplementedError
+
+
+class _Stopping(_Catching):
+    """A stopping signal becomes a note and a wake-up, not an exception: reading stops between
+    two parts, never inside one (a handler that raised could lose a part)."""
+
+    def __init__(self) -> None:
+        self.signum: int | None = None
+        self.wakeup, self._wake = os.pipe()
+
+    def __exit__(self, *exc_info) -> None:
+        super().__exit__(*exc_info)
         os.close(self.wakeup)
         os.close(self._wake)
 
-    def _note(self, signum: int, _frame) -> None:
+    def _caught(self, signum: int, _frame) -> None:
         self.signum = signum
         with contextlib.suppress(OSError):
             os.write(self._wake, b"!")
 
 
-class _Forwarding:
-    """Pass SIGINT, SIGTERM and SIGHUP on to the child while it runs.
-
-    A signal that arrives before the child exists is passed on as soon as it does. A signal we
-    were started ignoring (nohup, a background job) stays ignored: the child inherits that too.
-    """
+class _Forwarding(_Catching):
+    """Signals pass on to the child while it runs; one that arrives before the child exists is
+    passed on as soon as it does."""
 
     def __init__(self) -> None:
         self.child: subprocess.Popen | None = None
         self.pending: list[int] = []
-        self.previous: dict[int, object] = {}
-
-    def __enter__(self) -> "_Forwarding":
-        for signum in FORWARDED_SIGNALS:
-            with contextlib.suppress(ValueError, OSError):  # not the main thread: cannot catch
-                if signal.getsignal(signum) != signal.SIG_IGN:
-                    self.previous[signum] = signal.signal(signum, self._forward)
-        return self
-
-    def __exit__(self, *exc_info) -> None:
-        for signum, handler in self.previous.items():
-            signal.signal(signum, handler)
 
     def attach(self, child: subprocess.Popen) -> None:
         self.child = child
         for signum in self.pending:
-            self._forward(signum, None)
+            self._caught(signum, None)
 
-    def _forward(self, signum: int, _frame) -> None:
+    def _caught(self, signum: int, _frame) -> None:
         if self.child is None:
             self.pending.append(signum)
         elif not (signum == signal.SIGINT and _keyboard_reached(self.child.pid)):
