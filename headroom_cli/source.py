@@ -46,6 +46,7 @@ def read_stream(stream: BinaryIO, sink: Sink) -> int | None:
         while chunk := stream.read(_CHUNK):
             sink(chunk)
         return None
+    _widen(fd)
     with _Stopping() as stopping:
         while True:
             ready, _, _ = select.select([fd, stopping.wakeup], [], [])
@@ -55,6 +56,15 @@ def read_stream(stream: BinaryIO, sink: Sink) -> int | None:
             if not chunk:
                 return None
             sink(chunk)
+
+
+def _widen(fd: int) -> None:
+    """A pipe holds 64 KB, so each read returns at most that much; a 1 MiB pipe takes a fast
+    writer's output in 16 times fewer reads. Linux only; anything else reads as it is."""
+    import fcntl
+
+    with contextlib.suppress(AttributeError, OSError):
+        fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, _CHUNK)
 
 
 def run_command(argv: Sequence[str], sink: Sink) -> int:
@@ -103,6 +113,7 @@ def _collect(child: subprocess.Popen, sink: Sink) -> None:
     waiter = threading.Thread(target=_wait_then_note, args=(child, exited_write), daemon=True)
     waiter.start()
     pipe = child.stdout.fileno()
+    _widen(pipe)
     try:
         with selectors.DefaultSelector() as selector:
             selector.register(pipe, selectors.EVENT_READ)

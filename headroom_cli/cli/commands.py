@@ -340,7 +340,7 @@ def _intake(tool, kind: str, budget: int, store, live: bool):
 
 
 # Characters of picked lines a scanner may hold (with head, tail and planning: ~100 MB at most).
-PICK_LIMIT = 8_000_000
+PICK_LIMIT = 4_000_000
 
 
 def _clip_streamed(taken, intake, options: dict, store):
