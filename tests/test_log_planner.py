@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import corpus_cases
 from headroom_cli.clean import clean
 from headroom_cli.fit import fit
 from headroom_cli.plan import Gap, Keep, Lines, Note
@@ -387,15 +388,7 @@ def test_too_few_lines_declines(cl100k):
 
 # ------------------------------------------------------------------------------ corpus
 
-def corpus_log_cases() -> list[str]:
-    if not CORPUS.is_dir():
-        return []
-    return sorted(case.name for case in CORPUS.iterdir()
-                  if (case / "meta.json").is_file()
-                  and json.loads((case / "meta.json").read_text())["kind"] == "log")
-
-
-@pytest.mark.parametrize("case", corpus_log_cases())
+@pytest.mark.parametrize("case", corpus_cases("log"))
 def test_corpus_needles_survive_at_4000(case, cl100k):
     meta = json.loads((CORPUS / case / "meta.json").read_text())
     raw = (CORPUS / case / "output.txt").read_bytes().decode("utf-8", "surrogateescape")

@@ -17,6 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from conftest import corpus_cases
 from headroom_cli.clean import clean
 from headroom_cli.fit import fit
 from headroom_cli.plan import Lines, Note
@@ -189,7 +190,7 @@ def test_line_signal_finds_what_the_planner_regexes_find():
     """_LINE_SIGNAL is _START_SIGNAL and _LINT_SIGNAL in one pass, with a shortcut for lines
     that start with a digit: it must find the same lines."""
     texts = [(CORPUS / case / "output.txt").read_text("utf-8", "surrogateescape")
-             for case in corpus_log_cases()]
+             for case in corpus_cases("log")]
     texts.append("\n".join(VOCABULARY * 3) + "\n")
     texts.append("x\n12 passing\n3 failed\n2024.py:1:2: E501 x\n0a-b/c.py:10:2 W291 y\n"
                  "1:2 E12\n42\n7 skipped\n")
@@ -239,14 +240,6 @@ def test_the_last_line_without_a_newline_is_picked_whole():
 
 # ------------------------------------------------------------------------------ the corpus
 
-def corpus_log_cases() -> list[str]:
-    if not CORPUS.is_dir():
-        return []
-    return sorted(case.name for case in CORPUS.iterdir()
-                  if (case / "meta.json").is_file()
-                  and json.loads((case / "meta.json").read_text())["kind"] == "log")
-
-
 def filler(chars: int, seed: int) -> list[str]:
     """Application log records with no error or warning signal in them."""
     lines, total, i = [], 0, 0
@@ -264,7 +257,7 @@ def clip(text: str, planner, budget: int, counter, tool: str):
 
 
 @pytest.mark.parametrize("layout", ["middle", "split"])
-@pytest.mark.parametrize("case", corpus_log_cases())
+@pytest.mark.parametrize("case", corpus_cases("log"))
 def test_corpus_needles_survive_the_excerpt_of_a_padded_log(case, layout, cl100k):
     """The log inside filler records, over 4 MB (middle: all of it between the fillers;
     split: its halves at the ends), planned on head, picks and tail: every needle kept by
