@@ -322,9 +322,9 @@ def _take_input(command: Optional[List[str]], prefetched: Optional[bytes], sink)
 def _intake(tool, kind: str, budget: int, store, live: bool):
     from .. import intake as stage  # HOLD read at call time: tests shrink it
     from ..sniff import scanner
-    from ..tools import lookup
+    from ..tools import Tool, lookup
 
-    row = lookup(tool) if not hasattr(tool, "head_share") else tool
+    row = tool if isinstance(tool, Tool) else lookup(tool)
 
     def make_spill():
         try:
@@ -334,9 +334,9 @@ def _intake(tool, kind: str, budget: int, store, live: bool):
             return None
 
     return stage.Intake(keep=stage.keep_for(budget), hold=stage.HOLD,
-                  start=lambda sample: scanner(sample, row, kind, PICK_LIMIT),
-                  make_spill=make_spill if store is not None else None,
-                  live=write if live else None, live_limit=int(budget * row.head_share))
+                        start=lambda sample: scanner(sample, row, kind, PICK_LIMIT),
+                        make_spill=make_spill if store is not None else None,
+                        live=write if live else None, live_limit=int(budget * row.head_share))
 
 
 # Characters of picked lines a scanner may hold (with head, tail and planning: ~100 MB at most).
@@ -359,7 +359,7 @@ def _clip_streamed(taken, intake, options: dict, store):
     if intake.printed:
         # What --live printed counts against the budget; a token may merge across the seam.
         budget = max(0, budget - counter.count("".join(intake.printed)) - 2)
-    if data is not None and (budget <= 0 and not data or counter.count(excerpt.text) <= budget):
+    if data is not None and counter.count(excerpt.text) <= budget:  # the rest fits: as it is
         return data, _unclipped(excerpt.text, options), None
 
     def clip(store_id):
