@@ -270,3 +270,11 @@ def test_a_cut_inside_a_giant_line_points_to_its_exact_bytes(run_cli, small_hold
     assert middle == line[first - 1:last]
     head, _, rest = out.partition("[…headroom:")
     assert head.rstrip("\n").encode() + middle + rest.split("]\n", 1)[1].encode() == line
+
+
+def test_budget_zero_in_json_wraps_the_whole_large_input(run_cli, small_hold):
+    import json
+
+    data = numbered(20_000)
+    record = json.loads(run_cli(["--budget", "0", "--format", "json"], data).stdout)
+    assert record["text"] == data.decode() and record["omitted"] == []

@@ -333,7 +333,10 @@ def _intake(tool, kind: str, budget: int, store, live: bool):
             _store_failed(store, err)
             return None
 
-    return stage.Intake(keep=stage.keep_for(budget), hold=stage.HOLD,
+    # No clipping in a wrapped format (json, markdown) needs the whole text: held, whatever
+    # its size (--budget 0 in text format never gets here: it streams straight through).
+    hold = stage.HOLD if budget else sys.maxsize
+    return stage.Intake(keep=stage.keep_for(budget), hold=hold,
                         start=lambda sample: scanner(sample, row, kind, PICK_LIMIT),
                         make_spill=make_spill if store is not None else None,
                         live=write if live else None, live_limit=int(budget * row.head_share))
