@@ -172,7 +172,7 @@ def translate(plan: Plan, excerpt: Excerpt, tokens_per_char: float) -> Plan:
             items.append(item)
     items.extend(_hidden_gap(seam, excerpt) for seam in seams.take(0, len(excerpt.text)))
     return replace(plan, items=tuple(items), total_lines=excerpt.total_lines,
-                   omitted_lines=_domain_lines(excerpt) - _kept_lines(items, excerpt),
+                   omitted_lines=sum(last - first + 1 for first, last in _omitted(items, excerpt)),
                    binary=plan.binary or excerpt.binary,
                    hidden_tokens=round(excerpt.hidden_chars * tokens_per_char))
 
@@ -228,30 +228,16 @@ def _hidden_gap(seam: Seam, excerpt: Excerpt) -> Gap:
     return _whole_gap(Gap(seam.position, seam.position, 0, 0), excerpt, [seam])
 
 
-def _kept_lines(items: list, excerpt: Excerpt) -> int:
-    """Lines of the whole output that some kept span shows, whole or in part."""
-    spans = sorted((excerpt.line_of_char(excerpt.origin_of_end(item.start)),
-                    excerpt.line_of_char(excerpt.origin_of_end(item.end - 1)))
-                   for item in items if isinstance(item, Keep) and item.end > item.start)
-    count, reach = 0, -1
-    for first, last in spans:
-        first = max(first, reach + 1)
-        if last >= first:
-            count += last - first + 1
-            reach = last
-    return count
-
-
-def _domain_lines(excerpt: Excerpt) -> int:
-    return excerpt.total_lines - excerpt.domain_line
-
-
 def omitted_ranges(plan: Plan, excerpt: Excerpt) -> tuple[tuple[int, int], ...]:
     """1-based inclusive line ranges of the whole output that a translated plan leaves out
-    entirely."""
+    entirely (a line shown in part counts as kept)."""
+    return _omitted(plan.items, excerpt)
+
+
+def _omitted(items, excerpt: Excerpt) -> tuple[tuple[int, int], ...]:
     kept = sorted((excerpt.line_of_char(excerpt.origin_of_end(item.start)),
                    excerpt.line_of_char(excerpt.origin_of_end(item.end - 1)))
-                  for item in plan.items if isinstance(item, Keep) and item.end > item.start)
+                  for item in items if isinstance(item, Keep) and item.end > item.start)
     ranges, cursor = [], excerpt.domain_line
     for first, last in kept:
         if first > cursor:

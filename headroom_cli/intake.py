@@ -109,7 +109,7 @@ class Intake:
     def _print_live(self) -> None:
         room = self.live_limit - self.live_bytes
         end = self.held.rfind(b"\n", self.live_bytes, self.live_bytes + room + 1)
-        if end == -1 or self.live_bytes >= len(self.held):
+        if end == -1:
             if len(self.held) - self.live_bytes > room:
                 self.live = None  # the next line does not fit: the live head is done
             return
