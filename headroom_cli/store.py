@@ -81,6 +81,15 @@ class Store:
             self._write_atomically(path, data)
         self.prune(retention, now, keep=item_id)
 
+    def adopt(self, temporary: str, item_id: str, retention: Retention, now: float) -> None:
+        """put() for bytes already written to a private temporary file in the store (a
+        Spill's): renamed into place, or dropped when the same output is already there."""
+        if self._refresh(self.root / item_id, os.path.getsize(temporary)):
+            os.unlink(temporary)
+        else:
+            os.replace(temporary, self.root / item_id)
+        self.prune(retention, now, keep=item_id)
+
     def spill(self) -> "Spill":
         """A copy written as a stream arrives (raises OSError when the store cannot be
         written)."""
@@ -284,12 +293,7 @@ class Spill:
             self.failed = True
         if item_id is None or self.failed:
             raise OSError(errno.EIO, "the copy could not be written")
-        path = self.store.root / item_id
-        if self.store._refresh(path, os.path.getsize(self._path)):
-            os.unlink(self._path)
-        else:
-            os.replace(self._path, path)
-        self.store.prune(retention, now, keep=item_id)
+        self.store.adopt(self._path, item_id, retention, now)
         return item_id
 
     def discard(self) -> None:
