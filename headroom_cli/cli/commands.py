@@ -370,8 +370,8 @@ def _clip_streamed(taken, intake, options: dict, store):
                                  budget=budget, counter=counter, store_id=store_id,
                                  exit_status=options["exit_status"])
 
-    if isinstance(taken, Held) and store is not None:
-        return None, *_store_held(taken.data, clip, store)
+    if isinstance(taken, Held):
+        return None, *_keep_if_named(taken.data, clip, store)
     store_id = spill.id if spill is not None else None
     result = clip(store_id)
     if store_id is None or store_id not in result.text:
@@ -388,20 +388,32 @@ def _clip_streamed(taken, intake, options: dict, store):
         return None, clip(None), None
 
 
-def _store_held(data: bytes, clip, store):
+def _keep_if_named(data: bytes, clip, store, refine=lambda result, store_id: result):
+    """clip(store_id), keeping `data` in the store when the marker names it; returns the
+    result and the stored id (None when nothing was stored).
+
+    The id is a hash of the bytes, so it is known before rendering; the bytes are written only
+    when the marker names them (a clip that only dropped colour codes, or whose marker was too
+    big for the budget, names no id). A store that cannot be written costs the marker its
+    `headroom show` hint, never the output or the exit status. `refine(result, store_id)`
+    adds what needs the final id (a digest, cached beside the stored copy).
+    """
+    if store is None:
+        return refine(clip(None), None), None
     import time
 
     from ..store import content_id
 
     item_id = content_id(data)
     result = clip(item_id)
-    if item_id not in result.text:
+    if not (result.clipped and item_id in result.text):
         return result, None
+    result = refine(result, item_id)
     try:
         store.put(item_id, data, _retention(), time.time())
     except OSError as err:
         _store_failed(store, err)
-        return clip(None), None
+        return refine(clip(None), None), None
     return result, item_id
 
 
@@ -419,35 +431,21 @@ def _unclipped(text: str, options: dict):
 
 def _clip_and_store(data: bytes, options: dict, store, digest: Optional[dict] = None):
     """compress(), with the marker naming the stored copy when one could be kept; returns the
-    result and the id of the stored copy (None when nothing was stored).
-
-    The id is a hash of the bytes, so it is known before rendering; the bytes are written only
-    when the marker names them. A store that cannot be written costs the marker its
-    `headroom show` hint, never the output or the exit status. With `digest` settings, a large
-    omission gets a model-written digest in the marker (see _with_digest).
+    result and the id of the stored copy (None when nothing was stored). With `digest`
+    settings, a large omission gets a model-written digest in the marker (see _with_digest).
     """
     from ..api import compress
 
     text = _decode(data)
-    if store is None:
-        return _with_digest(text, compress(text, **options), options, digest), None
-    from ..store import content_id
 
-    item_id = content_id(data)
-    result = compress(text, store_id=item_id, **options)
-    # Stored when the output points to it; a clip that only dropped colour codes, or whose
-    # marker was too big for the budget, names no id.
-    if not (result.clipped and item_id in result.text):
-        return result, None
-    result = _with_digest(text, result, dict(options, store_id=item_id), digest, store, item_id)
-    import time
+    def clip(store_id):
+        return compress(text, store_id=store_id, **options)
 
-    try:
-        store.put(item_id, data, _retention(), time.time())
-    except OSError as err:
-        _store_failed(store, err)
-        return _with_digest(text, compress(text, **options), options, digest), None
-    return result, item_id
+    def with_digest(result, store_id):
+        return _with_digest(text, result, dict(options, store_id=store_id), digest,
+                            store if store_id else None, store_id)
+
+    return _keep_if_named(data, clip, store, with_digest)
 
 
 def _with_digest(text: str, result, options: dict, digest: Optional[dict], store=None,
