@@ -163,10 +163,12 @@ def _is_path(candidate: str) -> bool:
 
 
 def _folder_key(path: str) -> str:
-    """The folder of a path with backslashes, spelled as rollup.py spells folders."""
+    """The folder of a path, spelled as rollup.py spells folders (`./` for none)."""
+    if "\\" not in path:  # the common case, without splitting
+        return path[:path.rfind("/") + 1] or "./"
     parts = split(path)[:-1]
     root = "/" if path[:1] in "/\\" else ""
-    return root + "/".join(parts) + "/" if parts else root
+    return (root + "/".join(parts) + "/" if parts else root) or "./"
 
 
 # --------------------------------------------------------------------------- planning
@@ -638,8 +640,7 @@ class Scanner:
                     continue
                 matched += n
                 folded.append(path)
-                key = (path[:path.rfind("/") + 1] if "\\" not in path
-                       else _folder_key(path)) or "./"
+                key = _folder_key(path)
                 if key != last_key:
                     key_entry = folders.get(key) or self._new_folder(key)
                     last_key = key
@@ -759,7 +760,7 @@ class Scanner:
         if self._last is not None and self._last[0] == path:
             self._last[1][0] += n
             return
-        key = (path[:path.rfind("/") + 1] if "\\" not in path else _folder_key(path)) or "./"
+        key = _folder_key(path)
         entry = self._folders.get(key) or self._new_folder(key)
         entry[0] += n
         entry[1] += 1
