@@ -191,6 +191,10 @@ _LOG_RECORD = re.compile(r"""[ \t]*(?:
   | \{.*"(?:level|severity|lvl|log\.level)"\s*:
 )""", re.VERBOSE)
 _LOG_RECORD_SHARE = 0.6
+# A line's shape: its first characters with the digits removed (timestamps, ids), so that a
+# flood of records differing only in those is looked at once.
+_SHAPE_CHARS = 80
+_DIGITS = b"0123456789"
 
 # A summary line that reports a failure is kept before one that reports success.
 _FAILING_SUMMARY = re.compile(r"(?i)fail|error|\bnot ok\b")
@@ -425,8 +429,8 @@ def _classified_candidates(text: str, lines: Lines, line) -> dict[int, str]:
     by_shape: dict[bytes, str | None] = {}
     for index in sorted(_candidate_lines(text, lines)):
         current = line(index)
-        shape = (current[:80] + "\n" + current[-_RESULT_TAIL:]).encode(
-            "utf-8", "surrogateescape").translate(None, b"0123456789")  # bytes: fast translate
+        shape = (current[:_SHAPE_CHARS] + "\n" + current[-_RESULT_TAIL:]).encode(
+            "utf-8", "surrogateescape").translate(None, _DIGITS)  # bytes: fast translate
         kind = by_shape.get(shape, _UNKNOWN)
         if kind is _UNKNOWN:
             ruff = index + 1 < total and _RULE_HEADED.match(current)  # needs the next line
@@ -993,8 +997,6 @@ _CONTINUES = re.compile(_CONTINUATION_STEP, re.VERBOSE | re.MULTILINE)  # a run'
 _NOT_SPACE = re.compile(r"\S")
 _BLANK_LINE = re.compile(r"[^\S\n]*(?:\n|\Z)")
 _FRAME_LINE = re.compile(r"[ \t][^\S\n]*\S")  # _is_frame, at a position
-_SHAPE_CHARS = 80  # as _classified_candidates: a line's first characters, digits removed
-_DIGITS = b"0123456789"
 _MAX_SHAPES = 200_000
 _NEW_SHAPE_SHARE = 0.25  # past the limit, lines of a new shape may add this share of it,
 _NEW_ERROR_SHARE = 0.25  # and those that may be errors (not found by a warning word) this more
@@ -1322,6 +1324,7 @@ def _hash_shapes(shapes: set[int], unhashed: list[str]) -> None:
 
 def _cap_end(buf: str, anchor: int) -> int:
     """Where the line _MAX_BLOCK lines after the one at `anchor` ends (or the text does)."""
+    # Compiled here (re caches it): _MAX_BLOCK is read when a runaway block needs it.
     capped = re.compile(r"(?:[^\n]*\n){%d}" % (_MAX_BLOCK + 1)).match(buf, anchor)
     return capped.end() if capped else len(buf)
 
