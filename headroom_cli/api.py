@@ -52,13 +52,15 @@ class Result:
 def compress(text: str, *, tool: str | tools.Tool | None = "Bash", budget: int = DEFAULT_BUDGET,
              kind: str = "auto", encoding: str = DEFAULT_ENCODING,
              counter: Counter | None = None, store_id: str | None = None,
-             exit_status: int | None = None, digest: str | None = None) -> Result:
+             exit_status: int | None = None, digest: str | None = None,
+             lost=None) -> Result:
     """Clip `text` to at most `budget` tokens, keeping what a person debugging would look for.
 
     Text that fits comes back unchanged. Undecodable bytes may travel in `text` as lone
     surrogates (decode with errors="surrogateescape"); whatever is kept is kept exactly.
     A budget of 0 means no clipping. `digest`, a model-written summary of the omitted part
-    (see digest.py), goes into the closing marker, labelled as such, when it fits.
+    (see digest.py), goes into the closing marker, labelled as such, when it fits. `lost`
+    (store.Lost) says what the stored copy `store_id` could not keep.
     """
     counter = counter or LazyCounter(encoding, lambda: _load(encoding))
     if budget <= 0 or _fits_by_size(text, budget):
@@ -66,7 +68,7 @@ def compress(text: str, *, tool: str | tools.Tool | None = "Bash", budget: int =
     if counter.prefix_chars(text, budget) >= len(text):
         return Result(text, "passthrough", False, (), counter.name, text, counter)
     row = tool if isinstance(tool, tools.Tool) else tools.lookup(tool)
-    return clip(text, row, budget, kind, counter, store_id, exit_status, digest)
+    return clip(text, row, budget, kind, counter, store_id, exit_status, digest, lost)
 
 
 def _fits_by_size(text: str, budget: int) -> bool:
@@ -77,7 +79,7 @@ def _fits_by_size(text: str, budget: int) -> bool:
 
 def clip(text: str, tool: tools.Tool, budget: int, kind: str, counter: Counter,
          store_id: str | None = None, exit_status: int | None = None,
-         digest: str | None = None) -> Result:
+         digest: str | None = None, lost=None) -> Result:
     from .fit import fit
     from .plan import Lines
     from .render import Context
@@ -88,14 +90,15 @@ def clip(text: str, tool: tools.Tool, budget: int, kind: str, counter: Counter,
     lines = Lines(cleaned)
     shape = "other" if binary else (sniff(lines, tool) if kind == "auto" else kind)
     plan, out = fit(cleaned, lines, planner(shape), budget, counter,
-                    Context(tool, store_id, exit_status, digest), binary=binary)
+                    Context(tool, store_id, exit_status, digest, lost), binary=binary)
     return Result(out, plan.kind, True, plan.omitted_ranges(lines), counter.name, cleaned,
                   counter, plan.dropped_spans(len(cleaned)))
 
 
 def compress_streamed(excerpt, *, kind: str, planner=None, tool: str | tools.Tool | None = "Bash",
                       budget: int = DEFAULT_BUDGET, counter: Counter, store_id: str | None = None,
-                      exit_status: int | None = None, digest: str | None = None) -> Result:
+                      exit_status: int | None = None, digest: str | None = None,
+                      lost=None) -> Result:
     """compress() for an output too large to hold: plan its excerpt (head, tail and what the
     shape's scanner picked; see intake.py), then render the plan of the whole output."""
     from functools import partial
@@ -115,7 +118,7 @@ def compress_streamed(excerpt, *, kind: str, planner=None, tool: str | tools.Too
     sample = count_large(counter, [text])
     per_char = sample / max(1, len(text))
     plan, out = fit(text, lines, planner or planner_of(kind), budget, counter,
-                    Context(row, store_id, exit_status, digest), binary=excerpt.binary,
+                    Context(row, store_id, exit_status, digest, lost), binary=excerpt.binary,
                     translate=partial(translate, excerpt=excerpt, tokens_per_char=per_char))
     whole = sample + round(excerpt.hidden_chars * per_char)
     return Result(out, plan.kind, True, omitted_ranges(plan, excerpt), counter.name, text,

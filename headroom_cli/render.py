@@ -29,6 +29,7 @@ class Context:
     store_id: str | None = None
     exit_status: int | None = None
     digest: str | None = None  # a model-written summary of what is omitted (digest.py)
+    lost: object | None = None  # store.Lost: what a partial stored copy could not keep
 
 
 def n(value: int) -> str:
@@ -103,7 +104,19 @@ def closing_marker(plan: Plan, text: str, counter: Counter, context: Context) ->
         status = f" The command exited with status {context.exit_status}."
     if context.digest:
         status += f" {DIGEST_LABEL} {context.digest}"
-    return f"{MARKER_PREFIX}{what}.{status} To retrieve: {retrieval_hint(plan, gaps, text, context)}]"
+    hint = retrieval_hint(plan, gaps, text, context)
+    if context.store_id and context.lost is not None:
+        hint += f"; {partial_copy(context.lost)}"
+    return f"{MARKER_PREFIX}{what}.{status} To retrieve: {hint}]"
+
+
+def partial_copy(lost) -> str:
+    """What a partial stored copy (store.Lost) cannot give back: said in the marker and by
+    `headroom show`."""
+    lines = _range(lost.first_line, lost.last_line)
+    return (f"the stored copy is partial (the store's size cap): bytes "
+            f"{n(lost.first_byte)}–{n(lost.last_byte)} of {n(lost.total_bytes)} "
+            f"(line{'s' if '–' in lines else ''} {lines}) were not kept")
 
 
 def retrieval_hint(plan: Plan, gaps: list[Gap], text: str, context: Context) -> str:

@@ -1,19 +1,48 @@
 """Parts of a stored output, for `headroom show`: exact bytes, selected by line, byte or pattern.
 
-Pure functions over bytes. Lines are what the planners count: 1-based, split at "\\n" only (a
-lone "\\r" does not end a line), each returned with its own newline, so `--lines A:B` prints
-exactly the lines a marker named.
+Lines are what the planners count: 1-based, split at "\\n" only (a lone "\\r" does not end a
+line), each printed with its own newline, so `--lines A:B` prints exactly the lines a marker
+named. Every selection streams from the stored file in parts of at most PART bytes and hands
+what it prints to `out` as it goes: memory is bounded by a part (and for --grep by one line of
+up to LONG_LINE bytes), whatever the output's size.
+
+Line and byte numbers are the original output's, also for a partial copy (store.py), whose
+missing middle is reported as `Shown.lost` rather than printed.
 """
 
 from __future__ import annotations
 
 import re
+from typing import BinaryIO, Callable, NamedTuple
 
 from .clean import strip_ansi
+from .store import Layout, Lost, Stored
+
+PART = 1 << 20
+LONG_LINE = 1 << 20  # --grep: a longer line is matched in parts of this size
 
 # What a person (or an agent copying from a marker) may write between the ends of a range:
 # 301:4870, 301-4870, "301–4,870" (the markers' own style), 301..4870.
 _RANGE = re.compile(r"\s*(\d*)\s*(?::|\.\.|-|–|—)\s*(\d*)\s*|\s*(\d+)\s*")
+
+Out = Callable[[bytes], None]
+
+
+class Shown(NamedTuple):
+    """What a selection could not print: its part that a partial copy did not keep (None:
+    none), and its part past the end of the output ("lines 900:950", or None)."""
+
+    lost: Lost | None = None
+    past_end: str | None = None
+
+
+class _Span(NamedTuple):
+    """A run of the output's bytes held in the stored file."""
+
+    origin: int  # 0-based byte of the output
+    offset: int  # where it is in the file
+    length: int
+    line: int  # 1-based number of the line holding its first byte
 
 
 def parse_range(text: str) -> tuple[int, int | None]:
@@ -40,31 +69,156 @@ def split_lines(data: bytes) -> list[bytes]:
     return lines
 
 
-def line_range(data: bytes, first: int, last: int | None) -> bytes:
-    return b"".join(split_lines(data)[first - 1:last])
+def _spans(layout: Layout) -> list[_Span]:
+    spans = [_Span(0, 0, layout.head_bytes, 1)]
+    if layout.partial:
+        spans.append(_Span(layout.tail_from, layout.head_bytes,
+                           layout.total_bytes - layout.tail_from,
+                           layout.newlines_before_tail + 1))
+    return [span for span in spans if span.length]
 
 
-def head(data: bytes, count: int) -> bytes:
-    return b"".join(split_lines(data)[:count])
+def _copy(file: BinaryIO, offset: int, length: int, out: Out) -> None:
+    file.seek(offset)
+    while length > 0 and (part := file.read(min(PART, length))):
+        out(part)
+        length -= len(part)
 
 
-def tail(data: bytes, count: int) -> bytes:
-    return b"".join(split_lines(data)[-count:]) if count else b""
+def _past(what: str, first: int, last: int | None, total: int) -> str | None:
+    """The part of first..last beyond the output's `total` lines (or bytes), said in a line:
+    "lines 900:950 are past the end: the output has 812 lines"."""
+    if (last if last is not None else first) <= total:
+        return None
+    first = max(first, total + 1)
+    wanted = (f"{what[:-1]} {first} is" if first == last
+              else f"{what} {first}:{'' if last is None else last} are")
+    return f"{wanted} past the end: the output has {total:,} {what}"
 
 
-def byte_range(data: bytes, first: int, last: int | None) -> bytes:
-    return data[first - 1:last]
+def everything(stored: Stored, out: Out) -> Shown:
+    for span in _spans(stored.layout):
+        _copy(stored.file, span.offset, span.length, out)
+    return Shown(stored.layout.lost)
 
 
-def grep(data: bytes, pattern: re.Pattern[str]) -> bytes:
-    """Matching lines as `N:line`, N the line number in the original output.
+def byte_range(stored: Stored, first: int, last: int | None, out: Out) -> Shown:
+    """Bytes first..last (1-based, inclusive) of the output."""
+    layout = stored.layout
+    end = layout.total_bytes if last is None else min(last, layout.total_bytes)
+    for span in _spans(layout):
+        start, stop = max(first - 1, span.origin), min(end, span.origin + span.length)
+        if start < stop:
+            _copy(stored.file, span.offset + start - span.origin, stop - start, out)
+    lost = layout.lost
+    touched = lost is not None and first <= lost.last_byte and end >= lost.first_byte
+    return Shown(lost if touched else None, _past("bytes", first, last, layout.total_bytes))
+
+
+def line_range(stored: Stored, first: int, last: int | None, out: Out) -> Shown:
+    """Lines first..last (1-based, inclusive) of the output, each with its newline."""
+    layout = stored.layout
+    for span in _spans(layout):
+        _lines_of_span(stored.file, span, first, last, out)
+    lost = layout.lost
+    touched = lost is not None and first <= lost.last_line and (
+        last is None or last >= lost.first_line)
+    return Shown(lost if touched else None, _past("lines", first, last, layout.total_lines))
+
+
+def _lines_of_span(file: BinaryIO, span: _Span, first: int, last: int | None,
+                   out: Out) -> None:
+    """Print the span's bytes that lie on lines first..last; `number` is the line being read."""
+    file.seek(span.offset)
+    number, left = span.line, span.length
+    while left > 0 and (last is None or number <= last):
+        part = file.read(min(PART, left))
+        if not part:
+            return
+        left -= len(part)
+        count = part.count(b"\n")
+        if number + count < first:  # the whole part lies before the range
+            number += count
+            continue
+        start = 0
+        while number < first:  # skip to the first line's start
+            start = part.index(b"\n", start) + 1
+            number += 1
+        stop = len(part)
+        if last is not None and number + part.count(b"\n", start) > last:
+            stop = start
+            while number <= last:  # through the last line's newline
+                stop = part.index(b"\n", stop) + 1
+                number += 1
+        else:
+            number += part.count(b"\n", start)
+        out(part[start:stop])
+
+
+def head(stored: Stored, count: int, out: Out) -> Shown:
+    return line_range(stored, 1, count, out) if count else Shown()
+
+
+def tail(stored: Stored, count: int, out: Out) -> Shown:
+    total = stored.layout.total_lines
+    return line_range(stored, max(1, total - count + 1), None, out) if count and total else (
+        Shown())
+
+
+def grep(stored: Stored, pattern: re.Pattern[str], out: Out) -> tuple[Shown, int]:
+    """Matching lines as `N:line`, N the line number in the original output; the count.
 
     Lines are matched without their terminal colour codes (a coloured ERROR is still an ERROR)
-    but printed as stored.
+    but printed as stored. A line longer than LONG_LINE is matched in parts of that size (a
+    match across two parts is missed) and printed from the file, never held whole.
     """
-    hits = []
-    for number, line in enumerate(split_lines(data), start=1):
-        text = line.decode("utf-8", "surrogateescape")
-        if pattern.search(strip_ansi(text.rstrip("\n").removesuffix("\r"))):
-            hits.append(b"%d:%s" % (number, line if line.endswith(b"\n") else line + b"\n"))
-    return b"".join(hits)
+    found = 0
+    for span in _spans(stored.layout):
+        found += _grep_span(stored.file, span, pattern, out)
+    return Shown(stored.layout.lost), found
+
+
+def _matches(pattern: re.Pattern[str], line: bytes) -> bool:
+    text = line.decode("utf-8", "surrogateescape").rstrip("\n").removesuffix("\r")
+    return pattern.search(strip_ansi(text)) is not None
+
+
+def _grep_span(file: BinaryIO, span: _Span, pattern: re.Pattern[str], out: Out) -> int:
+    found, number, read = 0, span.line, 0
+    # The line being read: where it starts in the span, its bytes held so far, and for a
+    # giant line (its start no longer held) whether a part of it matched.
+    line_start, carry, giant, matched = 0, b"", False, False
+
+    def end_line(piece: bytes, end: int) -> None:
+        nonlocal found
+        hit = matched or _matches(pattern, piece)
+        if hit:
+            found += 1
+            out(b"%d:" % number)
+            if giant:
+                _copy(file, span.offset + line_start, end - line_start, out)
+            else:
+                out(piece)
+            if not piece.endswith(b"\n"):
+                out(b"\n")
+
+    while read < span.length:
+        file.seek(span.offset + read)
+        chunk = file.read(min(PART, span.length - read))
+        if not chunk:
+            break
+        held, held_at = carry + chunk, read - len(carry)
+        read += len(chunk)
+        start = 0
+        while (newline := held.find(b"\n", start)) != -1:
+            end_line(held[start:newline + 1], held_at + newline + 1)
+            number += 1
+            start, giant, matched = newline + 1, False, False
+            line_start = held_at + start
+        carry = held[start:]
+        if len(carry) > LONG_LINE:
+            matched = matched or _matches(pattern, carry)
+            carry, giant = b"", True
+    if carry or giant:
+        end_line(carry, span.length)
+    return found

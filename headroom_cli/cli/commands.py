@@ -328,7 +328,7 @@ def _intake(tool, kind: str, budget: int, store, live: bool):
 
     def make_spill():
         try:
-            return store.spill()
+            return store.spill(_retention())
         except OSError as err:
             _store_failed(store, err)
             return None
@@ -365,15 +365,17 @@ def _clip_streamed(taken, intake, options: dict, store):
     if data is not None and counter.count(excerpt.text) <= budget:  # the rest fits: as it is
         return data, _unclipped(excerpt.text, options), None
 
-    def clip(store_id):
+    def clip(store_id, lost=None):
         return compress_streamed(excerpt, kind=kind, planner=planner, tool=options["tool"],
                                  budget=budget, counter=counter, store_id=store_id,
-                                 exit_status=options["exit_status"])
+                                 exit_status=options["exit_status"], lost=lost)
 
     if isinstance(taken, Held):
         return None, *_keep_if_named(taken.data, clip, store)
     store_id = spill.id if spill is not None else None
-    result = clip(store_id)
+    if spill is not None and spill.failed:  # a full disk while streaming: say so, as held
+        _store_failed(store, spill.error)
+    result = clip(store_id, spill.lost if store_id else None)
     if store_id is None or store_id not in result.text:
         if spill is not None:
             spill.discard()
@@ -388,32 +390,33 @@ def _clip_streamed(taken, intake, options: dict, store):
         return None, clip(None), None
 
 
-def _keep_if_named(data: bytes, clip, store, refine=lambda result, store_id: result):
+def _keep_if_named(data: bytes, clip, store, refine=lambda result, store_id, lost: result):
     """clip(store_id), keeping `data` in the store when the marker names it; returns the
     result and the stored id (None when nothing was stored).
 
     The id is a hash of the bytes, so it is known before rendering; the bytes are written only
     when the marker names them (a clip that only dropped colour codes, or whose marker was too
     big for the budget, names no id). A store that cannot be written costs the marker its
-    `headroom show` hint, never the output or the exit status. `refine(result, store_id)`
-    adds what needs the final id (a digest, cached beside the stored copy).
+    `headroom show` hint, never the output or the exit status. `refine(result, store_id,
+    lost)` adds what needs the final id (a digest, cached beside the stored copy).
     """
     if store is None:
-        return refine(clip(None), None), None
+        return refine(clip(None), None, None), None
     import time
 
-    from ..store import content_id
+    from ..store import Layout, content_id
 
-    item_id = content_id(data)
-    result = clip(item_id)
+    item_id, retention = content_id(data), _retention()
+    lost = Layout.of(data, retention.entry_limit).lost  # larger than the store lets it be
+    result = clip(item_id, lost)
     if not (result.clipped and item_id in result.text):
         return result, None
-    result = refine(result, item_id)
+    result = refine(result, item_id, lost)
     try:
-        store.put(item_id, data, _retention(), time.time())
+        store.put(item_id, data, retention, time.time())
     except OSError as err:
         _store_failed(store, err)
-        return refine(clip(None), None), None
+        return refine(clip(None), None, None), None
     return result, item_id
 
 
@@ -438,11 +441,11 @@ def _clip_and_store(data: bytes, options: dict, store, digest: Optional[dict] = 
 
     text = _decode(data)
 
-    def clip(store_id):
-        return compress(text, store_id=store_id, **options)
+    def clip(store_id, lost=None):
+        return compress(text, store_id=store_id, lost=lost, **options)
 
-    def with_digest(result, store_id):
-        return _with_digest(text, result, dict(options, store_id=store_id), digest,
+    def with_digest(result, store_id, lost):
+        return _with_digest(text, result, dict(options, store_id=store_id, lost=lost), digest,
                             store if store_id else None, store_id)
 
     return _keep_if_named(data, clip, store, with_digest)
@@ -687,31 +690,38 @@ def show(
     chosen = [value for value in (lines, grep, head, tail, byte_span) if value is not None]
     if len(chosen) > 1:
         _fail("use one of --lines, --grep, --head, --tail, --bytes", ExitStatus.USAGE)
-    data = _stored(item_id)
-    _record("show", store_id=item_id.strip().lower())
     from .. import retrieve
 
-    if grep is not None:
-        _show_grep(data, grep, ignore_case, budget, encoding.value)
-    elif lines is not None or byte_span is not None:
-        text = lines if lines is not None else byte_span
-        try:
-            first, last = retrieve.parse_range(text)
-        except ValueError as err:
-            _fail(str(err), ExitStatus.USAGE)
-        if lines is not None:
-            write(retrieve.line_range(data, first, last))
+    span = lines if lines is not None else byte_span
+    try:
+        first, last = retrieve.parse_range(span) if span is not None else (1, None)
+    except ValueError as err:
+        _fail(str(err), ExitStatus.USAGE)
+    stored = _stored(item_id)
+    _record("show", store_id=stored.id)
+    with stored:
+        if grep is not None:
+            shown = _show_grep(stored, grep, ignore_case, budget, encoding.value)
+        elif lines is not None:
+            shown = retrieve.line_range(stored, first, last, write)
+        elif byte_span is not None:
+            shown = retrieve.byte_range(stored, first, last, write)
+        elif head is not None:
+            shown = retrieve.head(stored, head, write)
+        elif tail is not None:
+            shown = retrieve.tail(stored, tail, write)
         else:
-            write(retrieve.byte_range(data, first, last))
-    elif head is not None:
-        write(retrieve.head(data, head))
-    elif tail is not None:
-        write(retrieve.tail(data, tail))
-    else:
-        write(data)
+            shown = retrieve.everything(stored, write)
+    if shown.lost is not None:
+        from ..render import partial_copy
+
+        _warn(f"{stored.id}: {partial_copy(shown.lost)}; what was kept is printed")
+    if shown.past_end is not None:
+        _warn(shown.past_end)
 
 
-def _stored(item_id: str) -> bytes:
+def _stored(item_id: str):
+    """The stored copy `item_id`, open and checked (store.Stored), or a one-line failure."""
     from ..store import Damaged, NotStored, is_id
 
     store = _store_or_fail()
@@ -720,7 +730,7 @@ def _stored(item_id: str) -> bytes:
         _fail(f"{item_id!r} is not a stored output's id (12 hex digits, as a marker prints "
               "them)", ExitStatus.ERROR)
     try:
-        return store.get(wanted)
+        return store.open(wanted)
     except NotStored:
         _fail(f"no stored output {wanted}: it may have been pruned (see `headroom store "
               "list`); re-run the command to see its output again", ExitStatus.ERROR)
@@ -731,23 +741,35 @@ def _stored(item_id: str) -> bytes:
         _fail(f"cannot read stored output {wanted}: {err.strerror or err}", ExitStatus.ERROR)
 
 
-def _show_grep(data: bytes, pattern: str, ignore_case: bool, budget: int, encoding: str) -> None:
+def _show_grep(stored, pattern: str, ignore_case: bool, budget: int, encoding: str):
     import re
 
     from .. import retrieve
     from ..api import compress
+    from ..intake import Held
 
     try:
         compiled = re.compile(pattern, re.IGNORECASE if ignore_case else 0)
     except re.error as err:
         _fail(f"bad --grep pattern {pattern!r}: {err}", ExitStatus.USAGE)
-    hits = retrieve.grep(data, compiled)
-    if not hits:
+    # Matches of a common word in a huge output are themselves huge: taken in like any
+    # output (memory bounded) and clipped to the budget.
+    intake = _intake("Grep", "auto", budget, None, False)
+    shown, found = retrieve.grep(stored, compiled, intake.feed)
+    if not found:
         _warn(f"no line matches {pattern!r}")
-        return
-    # Matches of a common word in a huge output are themselves huge: clipped like any output.
-    result = compress(_decode(hits), tool="Grep", budget=budget, counter=_counter(encoding))
-    write(result.text.encode("utf-8", "surrogateescape") if result.clipped else hits)
+        return shown
+    taken, counter = intake.finish(), _counter(encoding)
+    if isinstance(taken, Held):
+        result = compress(_decode(taken.data), tool="Grep", budget=budget, counter=counter)
+        write(result.text.encode("utf-8", "surrogateescape") if result.clipped else taken.data)
+    else:
+        from ..api import compress_streamed
+
+        result = compress_streamed(taken.excerpt, kind=taken.kind, planner=taken.planner,
+                                   tool="Grep", budget=budget, counter=counter)
+        write(result.text.encode("utf-8", "surrogateescape"))
+    return shown
 
 
 _STORE_EXIT_HELP = _exit_status_help("done", "the store is off (HEADROOM_STORE=off)")
@@ -788,15 +810,15 @@ Example:
 def store_list() -> None:
     import time
 
-    from ..retrieve import head
+    from ..store import first_line
 
     store = _store_or_fail()
     rows = []
     for entry in store.entries():
         try:
-            first = head(store.get(entry.id), 1)
-        except (LookupError, ValueError, OSError):
-            continue  # pruned meanwhile, or damaged
+            first = first_line(store.root / entry.id)
+        except OSError:
+            continue  # pruned meanwhile
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(entry.mtime))
         rows.append(f"{entry.id}  {entry.size:>13,}  {when}  {_preview(first)}\n")
     write("".join(rows).encode("utf-8", "surrogateescape"))
