@@ -42,7 +42,7 @@ def test_the_command_is_wrapped_with_allow_and_updated_input():
     out = reply(payload())["hookSpecificOutput"]
     assert out == {"hookEventName": "PreToolUse", "permissionDecision": "allow",
                    "updatedInput": {"command": out["updatedInput"]["command"]}}
-    assert out["updatedInput"]["command"].startswith("{ cargo test\n}")
+    assert out["updatedInput"]["command"].startswith("{ ( cargo test\n) 2>&1; ")
 
 
 def test_a_huge_failing_output_is_clipped_with_its_status():
@@ -54,11 +54,19 @@ def test_a_huge_failing_output_is_clipped_with_its_status():
     text = done.stdout.decode()
     assert "The command exited with status 101." in text
     assert text.rstrip().endswith("error[E0308]: mismatched types")
-    assert len(text) < 60_000
+    # Codex keeps an output of up to 10,000 bytes whole (measured with 0.169.0)
+    assert len(text.encode()) <= 10_000
+
+
+def test_a_final_exit_is_wrapped_and_keeps_its_status():
+    wrapped = reply(payload("seq 1 30000; exit 3"))["hookSpecificOutput"]["updatedInput"]
+    done = subprocess.run(["bash", "-lc", wrapped["command"]], capture_output=True, timeout=120)
+    assert done.returncode == 3
+    assert done.stdout.rstrip().endswith(b"\n30000") and b"headroom:" in done.stdout
 
 
 @pytest.mark.parametrize("event", [
-    payload("cargo build > build.log 2>&1"), payload("exit 1"),
+    payload("cargo build > build.log 2>&1"), payload("npm run dev &"),
     dict(payload(), tool_name="apply_patch"), dict(payload(), hook_event_name="PostToolUse"),
     dict(payload(), tool_input={}),
 ])

@@ -49,13 +49,19 @@ def init_command(agent: str, uninstall: bool, dry_run: bool, config_path: str | 
 
 def hook_command(agent: str, budget: int, exit_status: int | None, max_bytes: int | None,
                  tool: str | None, no_store: bool, max_failure_bytes: int | None = None,
-                 input_file: str | None = None) -> int:
+                 input_file: str | None = None, status_line: str | None = None) -> int:
     name = FILTER if agent.strip().lower() == FILTER else canonical(agent)
     if name is None:
         print(f"headroom: unknown agent {agent!r}: use one of {', '.join(AGENTS)} "
               f"(or {FILTER})", file=sys.stderr)
         return 2
-    data = _read_input(input_file) if input_file else _read_stdin()
+    status = 0
+    if status_line:  # a piped wrapper (agents/piped.py): the status follows the output
+        data, piped_status = _read_piped(status_line)
+        if piped_status is not None:
+            exit_status = status = piped_status
+    else:
+        data = _read_input(input_file) if input_file else _read_stdin()
     if name == FILTER:
         if exit_status and max_failure_bytes:
             max_bytes = min(max_bytes or max_failure_bytes, max_failure_bytes)
@@ -65,7 +71,7 @@ def hook_command(agent: str, budget: int, exit_status: int | None, max_bytes: in
         reply = run_hook(name, data, HookOptions(budget=budget, headroom=config.headroom_argv(),
                                                  store=not no_store))
     _write(reply)
-    return 0
+    return status
 
 
 def _read_input(path: str) -> bytes:
@@ -107,6 +113,17 @@ def _remove_stale_outputs(directory: str) -> None:
                 os.unlink(entry.path)
         except OSError:
             continue
+
+
+def _read_piped(token: str) -> tuple[bytes, int | None]:
+    from .piped import read_until_status
+
+    if sys.stdin is None:
+        return b"", None
+    try:
+        return read_until_status(lambda size: os.read(sys.stdin.fileno(), size), token)
+    except (OSError, ValueError):
+        return b"", None
 
 
 def _read_stdin() -> bytes:

@@ -1,22 +1,29 @@
 """Codex CLI: a PreToolUse hook on Bash that wraps the command so its output is clipped.
 
-Codex offers no way to replace a shell command's output after it ran (0.169.0: PostToolUse
-cannot change it), so the hook rewrites the command before it runs, as for Claude Code
-(shell.wrap: the command runs unchanged, exit status included). Codex accepts `updatedInput`
-only together with permissionDecision "allow" (codex-rs/hooks output_parser.rs: "updatedInput
-without permissionDecision:allow" and "allow" without updatedInput are both rejected), and then
-runs the rewritten command through its own sandbox and approval policy as usual: the decision
-grants nothing by itself (core/src/hook_runtime.rs passes on only the updated input).
+Checked against @openai/codex 0.169.0 (the binary's strings, its bundled model catalogue, and
+real runs against a scripted model). Codex offers no way to replace a shell command's output
+after it ran (PostToolUse can replace only an MCP tool's output: see codex_mcp), so the hook
+rewrites the command before it runs. Codex accepts `updatedInput` only together with
+permissionDecision "allow", and then runs the rewritten command through its own sandbox and
+approval policy as usual: the decision grants nothing by itself.
 
-Input (stdin):  {"hook_event_name": "PreToolUse", "tool_name": "Bash",
+The model's shell tool is `exec_command` (hooks see it as "Bash" with {"command": …}); each
+call runs in a fresh `bash -lc` inside Codex's sandbox, which is read-only by default. So the
+wrapper writes nothing: the output streams through a pipe into the filter (piped.wrap), which
+exits with the command's status. Codex's own cut, measured: an output over 10,000 bytes
+(models without catalogue metadata: `truncation_policy` bytes 10000) or over about 40,000 bytes
+(the catalogue's models: tokens 10000, counted as bytes / 4) keeps only its first and last
+halves. The filter keeps the clipped output under MAX_BYTES, so Codex never cuts it again.
+
+Input (stdin):  {"hook_event_name": "PreToolUse", "tool_name": "Bash", "model": …,
                  "tool_input": {"command": …}, "cwd": …, "permission_mode": …, …}
 Reply (stdout): {"hookSpecificOutput": {"hookEventName": "PreToolUse",
                  "permissionDecision": "allow", "updatedInput": {"command": WRAPPED}}}
                 — or nothing: run the command as written.
 
 Hooks live in $CODEX_HOME/hooks.json (default ~/.codex/hooks.json). They are on by default
-since Codex 0.130 ([features] hooks = true; `codex_hooks` is the older name of the flag), and
-Codex asks you to review a new hook once before it runs it.
+([features] hooks = true; `codex_hooks` is the older name of the flag); Codex runs a hook only
+once the user has trusted it (/hooks), or with `codex exec --dangerously-bypass-hook-trust`.
 """
 
 from __future__ import annotations
@@ -25,11 +32,14 @@ import os
 import re
 from pathlib import Path
 
-from . import HookOptions, config, shell
+from . import HookOptions, config, piped, shell
 
 NAME = "codex"
 EVENT = "PreToolUse"
 MATCHER = "Bash"
+# Under Codex's smaller cut (10,000 bytes) with room for the carriage returns a terminal
+# (`tty: true`) adds to each line.
+MAX_BYTES = 8_000
 
 NOTES = """\
 Codex now runs every shell command through headroom: the command itself runs unchanged (same
@@ -87,11 +97,17 @@ def handle(payload: bytes, options: HookOptions) -> bytes:
 
     return shell.rewrite_reply(payload, lambda event: rewrite(event, options), reply, b"")
 
-def rewrite(event: object, options: HookOptions) -> str | None:
-    command = shell.command_to_wrap(event, EVENT, MATCHER)
-    return None if command is None else shell.wrap_checked(command, filter_argv(options))
+
+def rewrite(event: dict, options: HookOptions) -> str | None:
+    """The wrapped command, or None to leave the call exactly as it is."""
+    if event.get("hook_event_name", EVENT) != EVENT or event.get("tool_name") != MATCHER:
+        return None
+    tool_input = event.get("tool_input")
+    if not isinstance(tool_input, dict) or not isinstance(tool_input.get("command"), str):
+        return None
+    return piped.wrap_checked(tool_input["command"], filter_argv(options))
 
 
 def filter_argv(options: HookOptions) -> list[str]:
     return shell.filter_argv(options.headroom or config.headroom_argv(), options.budget,
-                             options.store)
+                             options.store, "--max-bytes", str(MAX_BYTES))

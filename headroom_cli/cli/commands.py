@@ -973,6 +973,7 @@ Examples:
 Exit status:
   0    replied (or, on an internal error, left the call unchanged)
   2    usage error: bad option or argument (an unknown AGENT)
+  N    filter --status-line: the wrapped command's own exit status
 """)
 def hook_agent(
     agent: str = typer.Argument(..., metavar="AGENT",
@@ -995,11 +996,15 @@ def hook_agent(
                                              help="filter: read FILE (then remove it), not "
                                                   "stdin."),
     no_store: bool = typer.Option(False, "--no-store", help="Keep no copy of clipped output."),
+    status_line: Optional[str] = typer.Option(
+        None, "--status-line", metavar="TAG",
+        help="filter: the input ends with a line 'TAG STATUS' (a piped wrapper's); exit "
+             "with STATUS."),
 ) -> None:
     from ..agents.cli import hook_command
 
     status = hook_command(agent, budget, exit_status, max_bytes, tool, no_store,
-                          max_failure_bytes, input_file)
+                          max_failure_bytes, input_file, status_line)
     if status:
         raise typer.Exit(status)
 
