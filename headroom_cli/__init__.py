@@ -9,7 +9,11 @@ def __getattr__(name):
         from . import api
 
         return getattr(api, name)
+    if name in ("age_history", "AgedHistory"):
+        from . import history
+
+        return getattr(history, name)
     raise AttributeError(name)
 
 
-__all__ = ["compress", "Result", "__version__"]
+__all__ = ["compress", "Result", "age_history", "AgedHistory", "__version__"]

@@ -62,7 +62,7 @@ def compress(text: str, *, tool: str | tools.Tool | None = "Bash", budget: int =
     (see digest.py), goes into the closing marker, labelled as such, when it fits. `lost`
     (store.Lost) says what the stored copy `store_id` could not keep.
     """
-    counter = counter or LazyCounter(encoding, lambda: _load(encoding))
+    counter = counter or counter_for(encoding)
     if budget <= 0 or _fits_by_size(text, budget):
         return Result(text, "passthrough", False, (), counter.name, text, counter)
     if counter.prefix_chars(text, budget) >= len(text):
@@ -135,6 +135,11 @@ def omitted_text(result: Result, limit: int = 24_000) -> str:
     third = max(1, (limit - 12) // 3)
     middle = (len(text) - third) // 2
     return "\n[…]\n".join((text[:third], text[middle:middle + third], text[-third:]))
+
+
+def counter_for(encoding: str = DEFAULT_ENCODING) -> Counter:
+    """The token counter compress() uses for `encoding`: loaded on first use, then shared."""
+    return LazyCounter(encoding, lambda: _load(encoding))
 
 
 @lru_cache(maxsize=None)
