@@ -69,16 +69,25 @@ def summary(path: str, period: str = "day") -> dict:
         return {"totals": _totals([]), "by_tool": {}, "by_kind": {}, "by_period": {}}
     db = _connect(path)
     try:
-        rows = db.execute("SELECT at, event, tool, kind, input_tokens, output_tokens, clipped "
-                          "FROM runs ORDER BY at").fetchall()
+        rows = db.execute("SELECT at, event, tool, kind, input_tokens, output_tokens, clipped, "
+                          "store_id FROM runs ORDER BY at").fetchall()
     finally:
         db.close()
     fmt = "%Y-%m-%d" if period == "day" else "%G-W%V"
     groups: dict[str, dict[str, list]] = {"by_tool": {}, "by_kind": {}, "by_period": {}}
+    clipped_as: dict[str, tuple] = {}  # store id -> the tool and kind of the clip that stored it
     for row in rows:
-        groups["by_tool"].setdefault(row[2] or "generic", []).append(row)
-        if row[1] == "clip":
-            groups["by_kind"].setdefault(row[3] or "?", []).append(row)
+        tool, kind = row[2], row[3]
+        if row[1] == "clip" and row[7]:
+            clipped_as[row[7]] = (tool, kind)
+        elif row[1] == "show":
+            # Booked to the clip it retrieves; unknown (ledger off then, or an old row): to
+            # the totals and the period only, never to a tool or kind of its own.
+            tool, kind = clipped_as.get(row[7], (None, None))
+        if tool is not None or row[1] == "clip":
+            groups["by_tool"].setdefault(tool or "generic", []).append(row)
+        if kind is not None or row[1] == "clip":
+            groups["by_kind"].setdefault(kind or "?", []).append(row)
         groups["by_period"].setdefault(time.strftime(fmt, time.localtime(row[0])), []).append(row)
     return {"totals": _totals(rows),
             **{name: {key: _totals(members) for key, members in sorted(group.items())}

@@ -42,6 +42,17 @@ def test_summary_groups_by_tool_kind_and_day(tmp_path):
     assert len(result["by_period"]) == 2
 
 
+def test_a_show_is_booked_to_the_clip_it_retrieves_never_to_a_phantom_row(tmp_path):
+    path = str(tmp_path / "ledger.sqlite3")
+    record(path, Run("clip", "Grep", "search", 3000, 800, True, store_id="0123456789ab"), now=10)
+    record(path, Run("show", store_id="0123456789ab"), now=11)
+    record(path, Run("show", store_id="ba9876543210"), now=12)  # its clip was not recorded
+    result = summary(path)
+    assert result["by_tool"]["Grep"]["shows"] == 1 and result["by_kind"]["search"]["shows"] == 1
+    assert set(result["by_tool"]) == {"Grep"} and set(result["by_kind"]) == {"search"}
+    assert result["totals"]["shows"] == 2 and result["by_tool"]["Grep"]["runs"] == 1
+
+
 def test_an_unwritable_ledger_is_reported_not_raised(tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("")
