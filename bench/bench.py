@@ -29,7 +29,8 @@ from harness import Workspace, headroom_command
 from longrun import long_running
 from peers import compare_peers, install_peers
 from report import Report
-from targets import FULL, QUICK, Bench, memory, one_megabyte, startup, throughput
+from startup import startup
+from targets import FULL, QUICK, Bench, memory, one_megabyte, throughput
 
 HERE = Path(__file__).resolve().parent
 OUT = HERE / "out"

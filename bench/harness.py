@@ -81,9 +81,12 @@ class Workspace:
 
         A private store keeps benchmark outputs out of the user's; the ledger is off so no
         sqlite write is timed; private config and cache directories keep a user's config file
-        out and make the tokenizer cache ours (warmed once, untimed, before measuring).
+        out and make the tokenizer cache ours (warmed once, untimed, before measuring). Python
+        may write bytecode, as on a user's machine (pip compiles it at install): a caller's
+        PYTHONDONTWRITEBYTECODE would have every run compile headroom's sources again.
         """
-        env = {k: v for k, v in os.environ.items() if not k.startswith("HEADROOM_")}
+        env = {k: v for k, v in os.environ.items()
+               if not k.startswith("HEADROOM_") and k != "PYTHONDONTWRITEBYTECODE"}
         env.update(HEADROOM_STORE=str(self.store), HEADROOM_LEDGER="off",
                    XDG_CACHE_HOME=str(self.out / "cache"),
                    XDG_CONFIG_HOME=str(self.out / "config"),

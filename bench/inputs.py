@@ -36,10 +36,10 @@ def input_file(out: Path, kind: str, size: int) -> Path:
     return path
 
 
-def small_file(out: Path, name: str, text: str) -> Path:
+def small_file(out: Path, name: str, content: str | bytes) -> Path:
     path = out / "inputs" / name
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text)
+    path.write_bytes(content.encode() if isinstance(content, str) else content)
     return path
 
 

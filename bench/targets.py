@@ -1,4 +1,4 @@
-"""Targets 1–4: start-up when output fits, clipping 1 MB, throughput by size, memory.
+"""Targets 2–4: clipping 1 MB, throughput by size, memory (target 1 is in startup.py).
 
 Each function measures one target of the speed issue, prints its table, and records a verdict
 per judged figure. The figures the issue sets are here, next to the code that checks them.
@@ -7,17 +7,14 @@ per judged figure. The figures the issue sets are here, next to the code that ch
 from __future__ import annotations
 
 import json
-import statistics
-import sys
 from dataclasses import dataclass, field
 from itertools import pairwise
 from pathlib import Path
 
-from harness import TIMED_OUT, Limits, Measured, Workspace, measure, quick_wall
-from inputs import MB, input_file, small_file
+from harness import TIMED_OUT, Limits, Measured, Workspace, measure
+from inputs import MB, input_file
 from report import Report
 
-STARTUP_RATIO = 4.0  # target 1: ≤ 4 × a bare `python3 -c pass`
 CLIP_1MB_SECONDS = 0.5  # target 2
 CORPUS_MIN_BYTES = 100_000
 THROUGHPUT_MB_S = {"search": 50, "log": 50, "plain": 200}  # target 3, at 100 MB
@@ -110,39 +107,6 @@ class Bench:
         # machine after headroom's first run; every timed run then finds it.
         self.measure_headroom("warm-up", [], input_file(self.ws.out, "log", MB), repeats=1)
         self.largest_rss = (0.0, "")
-
-
-# --------------------------------------------------------------------------- target 1
-
-
-def startup(bench: Bench) -> None:
-    runs = bench.mode.startup_runs
-    bench.report.section(
-        f"Target 1 — output that fits the budget: wall ≤ {STARTUP_RATIO:g} × a bare "
-        f"`python3 -c pass` (timed in-process, median of {runs} interleaved runs)",
-        "median ms", "ratio")
-    log = input_file(bench.ws.out, "log", MB).read_bytes()
-    cases = {
-        "python3 -c pass (same interpreter)": ([sys.executable, "-c", "pass"], None),
-        "echo hi | headroom": (bench.headroom(), small_file(bench.ws.out, "hi.txt", "hi\n")),
-        "3 KB | headroom --budget 4000": (
-            bench.headroom("--budget", "4000"),
-            small_file(bench.ws.out, "3KB.txt", log[:3000].decode())),
-    }
-    walls: dict[str, list[float]] = {label: [] for label in cases}
-    env = bench.ws.env()
-    for _ in range(runs):
-        # Interleaved, so a change in the machine's load touches all three alike.
-        for label, (cmd, stdin) in cases.items():
-            walls[label].append(quick_wall(cmd, stdin, env))
-    medians = {label: statistics.median(values) for label, values in walls.items()}
-    base_label, *headroom_labels = cases
-    bench.report.row(base_label, f"{medians[base_label] * 1000:.1f}", "1.00")
-    for label in headroom_labels:
-        ratio = medians[label] / medians[base_label]
-        bench.report.judged(1, label, [f"{medians[label] * 1000:.1f}", f"{ratio:.2f}"],
-                            figure=f"{ratio:.2f} ×", limit=f"≤ {STARTUP_RATIO:g} ×",
-                            passed=ratio <= STARTUP_RATIO)
 
 
 # --------------------------------------------------------------------------- target 2
