@@ -98,25 +98,30 @@ def test_reinstalling_replaces_an_entry_with_an_old_path_and_options(home, tmp_p
     assert len(settings["hooks"][event]) == 1
 
 
-def test_uninstall_removes_what_install_added_and_nothing_else(home, tmp_path):
+def test_uninstall_removes_a_file_that_only_init_wrote(home, tmp_path):
     from headroom_cli.agents import claude
 
     path = tmp_path / "settings.json"
     apply(claude, path)
     apply(claude, path, uninstall=True)
-    assert json.loads(path.read_text()) == {}
+    assert not path.exists()
 
 
-def test_gemini_settings_with_comments_are_read(home, tmp_path):
+def test_gemini_settings_keep_their_comments(home, tmp_path):
     from headroom_cli.agents import gemini
 
     path = tmp_path / "settings.json"
-    path.write_text('{\n  // my theme\n  "ui": {"theme": "GitHub"}, /* more */ "x": "a//b"\n}\n')
+    original = '{\n  // my theme\n  "ui": {"theme": "GitHub"}, /* more */ "x": "a//b"\n}\n'
+    path.write_text(original)
     apply(gemini, path)
-    settings = json.loads(path.read_text())
+    text = path.read_text()
+    assert text.startswith('{\n  // my theme\n  "ui": {"theme": "GitHub"}, /* more */ "x": "a//b"')
+    settings = config.load_json(path, text.encode(), comments=True)
     assert settings["ui"] == {"theme": "GitHub"} and settings["x"] == "a//b"
     assert len(our_entries(settings, "BeforeTool", "gemini")) == 1
     assert settings["hooks"]["BeforeTool"][0]["hooks"][0]["timeout"] == 30000  # milliseconds
+    apply(gemini, path, uninstall=True)
+    assert path.read_text() == original
 
 
 @pytest.mark.parametrize("agent", ["claude", "codex", "gemini"])
@@ -145,10 +150,7 @@ def test_init_writes_the_agents_default_file_without_a_terminal(home, agent, rel
     assert target.read_bytes() == first
     gone = cli(["init", agent, "--uninstall"], home)
     assert gone.returncode == 0
-    if agent in ("opencode", "pi"):
-        assert not target.exists()
-    else:
-        assert b"hook " + agent.encode() not in target.read_bytes()
+    assert not target.exists()  # init made it: nothing of it is left
 
 
 @pytest.mark.parametrize("agent", ["claude", "gemini", "opencode", "pi", "codex"])

@@ -1,10 +1,16 @@
-"""Editing an agent's configuration: idempotent, atomic, with a backup, never interactive.
+"""Editing an agent's configuration: idempotent, lossless, atomic, never interactive.
 
 An installer computes Changes (a file's bytes before and after) without touching anything;
 apply() writes them — or, for --dry-run, only describes them. Running an installer twice gives
 one headroom entry, because every edit first removes whatever headroom entries are there (an
-entry is ours when its command runs `headroom hook AGENT`) and then adds one. Before a file
-that exists is changed, its previous bytes are copied to FILE.headroom-backup.
+entry is ours when its command runs `headroom hook AGENT`) and then adds one.
+
+Edits are lossless: the settings file is edited as text (jsonedit), so only headroom's entry
+changes and the rest of its bytes — indentation, key order, comments — stay as they were.
+Before a file that exists is first changed, its bytes are copied to FILE.headroom-backup, and
+a later install never overwrites that copy. `--uninstall` puts the original bytes back when
+the file is exactly what the install made of them, and otherwise takes out only headroom's
+entries.
 """
 
 from __future__ import annotations
@@ -19,6 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, TextIO
 
+from . import jsonedit
+
 BACKUP_SUFFIX = ".headroom-backup"
 
 
@@ -32,6 +40,7 @@ class Change:
     before: bytes | None  # None: the file does not exist
     after: bytes | None  # None: the file is to be removed
     mode: int = 0o644
+    drop_backup: bool = False  # `after` is the backed-up original: the backup has done its job
 
     @property
     def changed(self) -> bool:
@@ -80,11 +89,12 @@ def apply(changes: list[Change], *, dry_run: bool, out: TextIO | None = None) ->
             print(f"{verb}: {change.path}", file=out)
             out.write(diff(change))
             continue
-        _write(change)
+        backup = _write(change)
         verb = ("created" if change.before is None else
-                "removed" if change.after is None else "changed")
-        backup = f" (previous version: {_backup_path(change.path)})" if change.before else ""
-        print(f"{verb}: {change.path}{backup}", file=out)
+                "removed" if change.after is None else
+                "restored" if change.drop_backup else "changed")
+        note = f" (previous version: {backup})" if backup else ""
+        print(f"{verb}: {change.path}{note}", file=out)
 
 
 def diff(change: Change) -> str:
@@ -100,24 +110,34 @@ def _backup_path(path: Path) -> Path:
     return path.with_name(path.name + BACKUP_SUFFIX)
 
 
-def _write(change: Change) -> None:
+def _write(change: Change) -> Path | None:
+    """Write one change; returns the backup it made (None: none, or an older one is kept)."""
     path = change.path
-    if change.before is not None:
-        _atomic_write(_backup_path(path), change.before, 0o600)
+    backup = _backup_path(path)
+    made = None
+    if change.before is not None and not change.drop_backup and not os.path.lexists(backup):
+        _atomic_write(backup, change.before, 0o600)
+        made = backup
     if change.after is None:
         try:
             path.unlink()
         except FileNotFoundError:
             pass
-        return
-    path.parent.mkdir(parents=True, exist_ok=True)
-    mode = change.mode
-    if change.before is not None:
+    else:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        mode = change.mode
+        if change.before is not None:
+            try:
+                mode = path.stat().st_mode & 0o7777
+            except OSError:
+                pass
+        _atomic_write(path, change.after, mode)
+    if change.drop_backup:
         try:
-            mode = path.stat().st_mode & 0o7777
-        except OSError:
+            backup.unlink()
+        except FileNotFoundError:
             pass
-    _atomic_write(path, change.after, mode)
+    return made
 
 
 def _atomic_write(path: Path, data: bytes, mode: int) -> None:
@@ -212,26 +232,31 @@ def is_hook_command(command: object, agent: str) -> bool:
 #   {"hooks": {EVENT: [{"matcher": "…", "hooks": [{"type": "command", "command": "…"}]}]}}
 
 def without_hook(settings: dict, event: str, ours: Callable[[dict], bool]) -> dict:
-    """A copy of settings with our entries under hooks[event] removed (and emptied lists)."""
+    """A copy of settings with our entries under hooks[event] removed, and the groups, the
+    event's list and `hooks` itself when that removal emptied them."""
     settings = json.loads(json.dumps(settings))
     hooks = settings.get("hooks")
     if not isinstance(hooks, dict) or not isinstance(hooks.get(event), list):
         return settings
-    groups = []
+    groups, removed = [], False
     for group in hooks[event]:
         if isinstance(group, dict) and isinstance(group.get("hooks"), list):
             kept = [entry for entry in group["hooks"]
                     if not (isinstance(entry, dict) and ours(entry))]
-            if not kept:
-                continue  # the group held only ours
-            group = dict(group, hooks=kept)
+            if len(kept) < len(group["hooks"]):
+                removed = True
+                if not kept:
+                    continue  # the group held only ours
+                group = dict(group, hooks=kept)
         groups.append(group)
+    if not removed:
+        return settings
     if groups:
         hooks[event] = groups
     else:
         del hooks[event]
-    if not hooks:
-        del settings["hooks"]
+        if not hooks:
+            del settings["hooks"]
     return settings
 
 
@@ -241,22 +266,93 @@ def with_hook(settings: dict, event: str, group: dict, ours: Callable[[dict], bo
     hooks = settings.setdefault("hooks", {})
     if not isinstance(hooks, dict):
         raise ConfigError('"hooks" is not a JSON object; left untouched')
-    hooks.setdefault(event, []).append(group)
+    if not isinstance(hooks.setdefault(event, []), list):
+        raise ConfigError(f'"hooks.{event}" is not a JSON array; left untouched')
+    hooks[event].append(group)
     return settings
 
 
 def install_hook(path: Path, agent: str, event: str, group: dict, uninstall: bool = False,
                  comments: bool = False) -> list[Change]:
-    """Put our one group under hooks[event] (or take it out); a file that would not change is
-    kept byte for byte."""
+    """Put our one group under hooks[event] (or take it out), changing nothing else in the
+    file; --uninstall restores the backed-up original when nothing else changed since."""
     def ours(entry: dict) -> bool:
         return is_hook_command(entry.get("command"), agent)
 
+    def edit(data: bytes | None, install: bool) -> bytes | None:
+        return edit_hooks(path, data, event, group if install else None, ours, comments)
+
     before = read_bytes(path)
-    settings = load_json(path, before, comments=comments)
-    settings = (without_hook(settings, event, ours) if uninstall
-                else with_hook(settings, event, group, ours))
-    after = dump_json(settings)
-    if before is not None and load_json(path, before, comments=comments) == settings:
-        after = before
-    return [Change(path, before, after)]
+    if not uninstall:
+        return [Change(path, before, edit(before, True))]
+    backup = read_bytes(_backup_path(path))
+    try:
+        if backup is not None and edit(backup, True) == before:
+            return [Change(path, before, backup, drop_backup=True)]
+    except ConfigError:
+        pass  # a backup that is not JSON: take out our entries instead
+    if backup is None and before is not None and before == edit(None, True):
+        return [Change(path, before, None)]  # the file only ever held what init wrote
+    return [Change(path, before, edit(before, False))]
+
+
+def edit_hooks(path: Path, data: bytes | None, event: str, group: dict | None,
+            ours: Callable[[dict], bool], comments: bool) -> bytes | None:
+    """`data` with our entries taken out and, with a `group`, that group added: as a text
+    edit, so every other byte stays (a file that would not change is returned as it is)."""
+    settings = load_json(path, data, comments=comments)
+    expected = (with_hook(settings, event, group, ours) if group is not None
+                else without_hook(settings, event, ours))
+    if expected == settings and (data is not None or group is None):
+        return data
+    if data is None or not data.strip():
+        return dump_json(expected)
+    raw = data.decode("utf-8-sig")
+    bom = data[:len(data) - len(raw.encode("utf-8"))]
+    try:
+        text = _without_ours(raw, event, ours)
+        if group is not None:
+            text = jsonedit.append(text, ("hooks", event), group)
+        after = bom + text.encode("utf-8")
+        if load_json(path, after, comments=comments) == expected:
+            return after
+    except (ValueError, KeyError, IndexError, ConfigError):
+        pass
+    return dump_json(expected)  # never expected: the text edit disagreed with the plan
+
+
+def _without_ours(text: str, event: str, ours: Callable[[dict], bool]) -> str:
+    """`text` without our entries under hooks[event] (nor the containers that held only
+    them), as splices."""
+    removed = False
+    while True:
+        groups = jsonedit.find(jsonedit.parse(text), ("hooks", event))
+        if groups is None or groups.kind != "array":
+            return text
+        values = json.loads(_strip_comments(text[groups.start:groups.end]))
+        where = _first_of_ours(values, ours)
+        if where is None:
+            break
+        group_index, entry_index, alone = where
+        text = (jsonedit.remove_element(text, ("hooks", event), group_index) if alone else
+                jsonedit.remove_element(text, ("hooks", event, group_index, "hooks"),
+                                        entry_index))
+        removed = True
+    if removed and not groups.items:
+        text = jsonedit.remove_member(text, ("hooks",), event)
+        if not jsonedit.find(jsonedit.parse(text), ("hooks",)).items:
+            text = jsonedit.remove_member(text, (), "hooks")
+    return text
+
+
+def _first_of_ours(groups: list, ours: Callable[[dict], bool]) -> tuple[int, int, bool] | None:
+    """(group index, entry index, whether the group holds only ours) of our first entry."""
+    for group_index, group in enumerate(groups):
+        if not (isinstance(group, dict) and isinstance(group.get("hooks"), list)):
+            continue
+        entries = group["hooks"]
+        for entry_index, entry in enumerate(entries):
+            if isinstance(entry, dict) and ours(entry):
+                alone = all(isinstance(other, dict) and ours(other) for other in entries)
+                return group_index, entry_index, alone
+    return None
