@@ -80,6 +80,7 @@ def _fits_by_size(text: str, budget: int) -> bool:
 def clip(text: str, tool: tools.Tool, budget: int, kind: str, counter: Counter,
          store_id: str | None = None, exit_status: int | None = None,
          digest: str | None = None, lost=None) -> Result:
+    from .clean import ByteMap
     from .fit import fit
     from .plan import Lines
     from .render import Context
@@ -90,7 +91,8 @@ def clip(text: str, tool: tools.Tool, budget: int, kind: str, counter: Counter,
     lines = Lines(cleaned)
     shape = "other" if binary else (sniff(lines, tool) if kind == "auto" else kind)
     plan, out = fit(cleaned, lines, planner(shape), budget, counter,
-                    Context(tool, store_id, exit_status, digest, lost), binary=binary)
+                    Context(tool, store_id, exit_status, digest, lost,
+                            ByteMap.of_cleaning(text, cleaned)), binary=binary)
     return Result(out, plan.kind, True, plan.omitted_ranges(lines), counter.name, cleaned,
                   counter, plan.dropped_spans(len(cleaned)))
 
@@ -118,7 +120,8 @@ def compress_streamed(excerpt, *, kind: str, planner=None, tool: str | tools.Too
     sample = count_large(counter, [text])
     per_char = sample / max(1, len(text))
     plan, out = fit(text, lines, planner or planner_of(kind), budget, counter,
-                    Context(row, store_id, exit_status, digest, lost), binary=excerpt.binary,
+                    Context(row, store_id, exit_status, digest, lost, excerpt.byte_map),
+                    binary=excerpt.binary,
                     translate=partial(translate, excerpt=excerpt, tokens_per_char=per_char))
     whole = sample + round(excerpt.hidden_chars * per_char)
     return Result(out, plan.kind, True, omitted_ranges(plan, excerpt), counter.name, text,

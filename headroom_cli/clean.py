@@ -39,3 +39,109 @@ def collapse_redraws(text: str) -> str:
 
 def clean(text: str) -> str:
     return collapse_redraws(strip_ansi(text))
+
+
+# ---- where the cleaned characters came from: byte offsets that refer to the raw output
+
+def _size(text: str) -> int:
+    return len(text) if text.isascii() else len(text.encode("utf-8", "surrogateescape"))
+
+
+def kept_runs(text: str) -> list[tuple[int, int]]:
+    """Where clean(text) came from: (cleaned position, position in `text`) at the start of
+    every run of characters cleaning kept, in order. Linear: two regex scans and a merge."""
+    ansi = [match.span() for match in _ANSI.finditer(text)] if (
+        "\x1b" in text or "\x9b" in text or "\x9d" in text) else []
+    stripped = _ANSI.sub("", text) if ansi else text
+    redrawn = [match.span() for match in _REDRAWN.finditer(stripped)] if "\r" in stripped else []
+    if redrawn:  # their ends, in `stripped`, back to positions in `text`
+        from bisect import bisect_right
+
+        at, removed, total = [], [], 0
+        for start, end in ansi:
+            at.append(start - total)  # where the escape stood in `stripped`
+            total += end - start
+            removed.append(total)
+        ansi = sorted(ansi + [(_origin(start, at, removed, bisect_right),
+                               _origin(end, at, removed, bisect_right)) for start, end in redrawn])
+    runs, cleaned, cursor = [], 0, 0
+    for start, end in ansi:
+        if start > cursor:
+            runs.append((cleaned, cursor))
+            cleaned += start - cursor
+        cursor = max(cursor, end)
+    if cursor < len(text) or not runs:
+        runs.append((cleaned, cursor))
+    return runs
+
+
+def _origin(position: int, at: list[int], removed: list[int], bisect_right) -> int:
+    """A position in the escape-stripped text, in the text before stripping: escapes that
+    stood at or before it come before it."""
+    index = bisect_right(at, position)
+    return position + (removed[index - 1] if index else 0)
+
+
+class ByteMap:
+    """Character positions of a cleaned text (or an excerpt of one) → byte offsets of the raw
+    output, so that every `--bytes A:B` a marker names is in the stored copy's bytes.
+
+    `anchors`: (position in the text, raw byte offset) at the start of every run of kept
+    characters, in order (a run's bytes are its characters' UTF-8, as cleaning keeps them).
+    Bytes cleaning removed, or a streamed output never held, lie between two runs: a gap
+    that starts or ends there takes them in, so they are named, never silently skipped.
+    """
+
+    def __init__(self, text: str, anchors: list[tuple[int, int]], total: int,
+                 base: int = 0) -> None:
+        self.text, self.total, self.base = text, total, base
+        self._anchors = anchors
+
+    @classmethod
+    def of_cleaning(cls, original: str, cleaned: str, base: int = 0) -> "ByteMap":
+        """For clean(original) == cleaned, `original` starting at raw byte `base`. The runs
+        are found when a marker first asks (most clips name no byte)."""
+        found = cls(cleaned, [], base + _size(original), base)
+        found._original = original
+        return found
+
+    _original: str | None = None
+
+    @property
+    def anchors(self) -> list[tuple[int, int]]:
+        if self._original is not None:
+            original, self._original = self._original, None
+            consumed, done = self.base, 0
+            runs = kept_runs(original) if original != self.text else [(0, 0)]
+            for position, source in runs:
+                consumed += _size(original[done:source])
+                self._anchors.append((position, consumed))
+                done = source
+        return self._anchors
+
+    def _run(self, position: int, strictly_before: bool) -> int:
+        from bisect import bisect_left, bisect_right
+
+        find = bisect_left if strictly_before else bisect_right
+        return find(self.anchors, (position,)) - 1 if strictly_before else (
+            find(self.anchors, (position, float("inf"))) - 1)
+
+    def at(self, position: int) -> int:
+        """Raw offset of the character at `position` (what was removed before it, before it);
+        the text's end is the output's end."""
+        if position >= len(self.text):
+            return self.total
+        index = self._run(position, strictly_before=False)
+        if index < 0:
+            return self.base
+        start, raw = self.anchors[index]
+        return raw + _size(self.text[start:position])
+
+    def after(self, position: int) -> int:
+        """Raw offset just after the character before `position` (what was removed after it,
+        after it); the text's start is where the mapped output starts."""
+        index = self._run(position, strictly_before=True)
+        if position <= 0 or index < 0:
+            return self.base
+        start, raw = self.anchors[index]
+        return raw + _size(self.text[start:position])

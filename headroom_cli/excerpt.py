@@ -11,7 +11,7 @@ exactly in lines and characters.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 from .plan import Gap, Keep, Plan
@@ -42,6 +42,9 @@ class Excerpt:
     domain_start: int = 0
     domain_line: int = 0
     binary: bool = False
+    # clean.ByteMap of `text` into the raw output's bytes (None: not known exactly, when
+    # scanner picks stand between head and tail): what markers that name bytes count in.
+    byte_map: object | None = field(default=None, compare=False, repr=False)
 
     @cached_property
     def seams(self) -> list[Seam]:

@@ -17,7 +17,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Callable
 
-from .clean import clean
+from .clean import ByteMap, clean
 from .excerpt import Excerpt, Piece
 
 HOLD = 4 << 20  # held whole: planned in memory at ~10x its size, well under 150 MB
@@ -49,7 +49,8 @@ class Held:
 
     def rest(self) -> Excerpt:
         """What --live did not print, as an excerpt of the whole output (held whole)."""
-        text = clean(decode(self.data[self.live_bytes:]))
+        original = decode(self.data[self.live_bytes:])
+        text = original if "\x00" in original else clean(original)
         size = len(text.encode("utf-8", "surrogateescape"))
         ends_open = bool(text) and not text.endswith("\n")
         return Excerpt(text, (Piece(0, self.live_chars, self.live_lines, len(text), True,
@@ -57,7 +58,8 @@ class Held:
                        self.live_chars + len(text), self.live_out_bytes + size,
                        self.live_lines + text.count("\n") + ends_open,
                        domain_start=self.live_chars, domain_line=self.live_lines,
-                       binary="\x00" in text)
+                       binary="\x00" in text,
+                       byte_map=ByteMap.of_cleaning(original, text, self.live_bytes))
 
 
 @dataclass(frozen=True)
@@ -88,6 +90,11 @@ class Intake:
         self.tail: deque[str] = deque()
         self.tail_chars = 0
         self.chars = self.lines = self.bytes = 0
+        # Each head and tail part as (its cleaned text, what cleaning read or None when it
+        # read nothing away, its first raw byte): the map of their bytes (clean.ByteMap).
+        self.head_parts: list[tuple] = []
+        self.tail_parts: deque[tuple] = deque()
+        self.raw_bytes = 0  # raw bytes taken in so far (the cleaned count is self.bytes)
         self.binary = False
 
     # ---- feeding
@@ -130,13 +137,15 @@ class Intake:
             self.spill.write(bytes(held))
         # Already printed by --live: counted, neither kept nor omitted.
         self.chars, self.lines, self.bytes = self.live_chars, self.live_lines, self.live_out_bytes
+        self.raw_bytes = self.live_bytes
         self.pending = held[self.live_bytes:]
         # The first `hold` bytes, however the input arrived: the same input, the same shape.
         cut = _cut_point(self.pending[:self.hold - self.live_bytes], final=False)
-        sample = clean(decode(bytes(self.pending[:cut])))
-        self.kind, self.scanner = self.start(sample)
-        self._feed_text(sample)
+        raw = bytes(self.pending[:cut])
         del self.pending[:cut]
+        original, sample = self._clean(raw)
+        self.kind, self.scanner = self.start(sample)
+        self._feed_text(sample, original, len(raw))
 
     def _feed_pending(self, final: bool) -> None:
         while self.pending:
@@ -145,21 +154,35 @@ class Intake:
                 return
             raw = bytes(self.pending[:cut])
             del self.pending[:cut]
-            self._feed_text(clean(decode(raw)))
+            original, text = self._clean(raw)
+            self._feed_text(text, original, len(raw))
 
-    def _feed_text(self, text: str) -> None:
-        if not self.binary and "\x00" in text:
+    def _clean(self, raw: bytes) -> tuple[str | None, str]:
+        """A part's text as read, and as cleaned; binary output is not cleaned (read: None)."""
+        original = decode(raw)
+        if not self.binary and "\x00" in original:
             self.binary = True
             self.scanner = None  # binary output is cut at its ends only
+        if self.binary:
+            return None, original
+        text = clean(original)
+        return (None if text is original else original), text
+
+    def _feed_text(self, text: str, original: str | None, raw_size: int) -> None:
         size = len(text) if text.isascii() else len(text.encode("utf-8", "surrogateescape"))
+        part = (text, original, self.raw_bytes)
+        self.raw_bytes += raw_size
         if self.head_chars < self.keep:
             piece = text[:self.keep - self.head_chars]
             self.head.append(piece)
+            self.head_parts.append(part)
             self.head_chars += len(piece)
         self.tail.append(text)
+        self.tail_parts.append(part)
         self.tail_chars += len(text)
         while self.tail_chars - len(self.tail[0]) >= self.keep:
             self.tail_chars -= len(self.tail.popleft())
+            self.tail_parts.popleft()
         if self.scanner is not None:
             self.scanner.feed(text, self.chars, self.lines)
         self.chars += len(text)
@@ -210,15 +233,23 @@ class Intake:
             pieces.append(Piece(start, origin, line, len(text), at_line_start, byte_origin))
 
         add(head, self.live_chars, self.live_lines, True, self.live_out_bytes)
-        for offset, line, text in self._picks(head_end, tail_origin):
+        picks = list(self._picks(head_end, tail_origin))
+        for offset, line, text in picks:
             add(text, offset, line, True)
         add(tail, tail_origin, self.lines - tail.count("\n"),
             tail_origin == 0 or before_tail in ("\n", ""),
             self.bytes - len(tail.encode("utf-8", "surrogateescape")))
         total_lines = self.lines + (1 if joined and not joined.endswith("\n") else 0)
-        return Excerpt("".join(texts), tuple(pieces), self.chars, self.bytes, total_lines,
+        text = "".join(texts)
+        byte_map = None
+        if not picks:  # head and tail only: every byte's place is known
+            anchors = _anchors(self.head_parts, 0, len(head))
+            anchors += [(len(head) + position, raw) for position, raw in
+                        _anchors(self.tail_parts, len(joined) - len(tail), len(tail))]
+            byte_map = ByteMap(text, anchors, self.raw_bytes, self.live_bytes)
+        return Excerpt(text, tuple(pieces), self.chars, self.bytes, total_lines,
                        domain_start=self.live_chars, domain_line=self.live_lines,
-                       binary=self.binary)
+                       binary=self.binary, byte_map=byte_map)
 
     def _picks(self, head_end: int, tail_origin: int):
         """The scanner's picks between head and tail, trimmed to whole lines outside them."""
@@ -235,6 +266,28 @@ class Intake:
             if end > tail_origin:
                 text = text[:tail_origin - offset]
             yield offset, line, text
+
+
+def _anchors(parts, start: int, length: int) -> list[tuple[int, int]]:
+    """The ByteMap anchors of characters start..start+length of the parts' texts joined
+    (positions from `start`): each part's runs of kept characters, clipped to the window."""
+    found, offset = [], 0
+    for text, original, raw in parts:
+        end = offset + len(text)
+        if end > start and offset < start + length:
+            runs = ByteMap.of_cleaning(original, text, raw).anchors if original is not None \
+                else [(0, raw)]
+            for index, (position, byte) in enumerate(runs):
+                run_end = runs[index + 1][0] if index + 1 < len(runs) else len(text)
+                first, last = offset + position, offset + run_end
+                if last <= start or first >= start + length:
+                    continue
+                if first < start:  # the window starts inside this run
+                    byte += len(text[position:start - offset].encode("utf-8", "surrogateescape"))
+                    first = start
+                found.append((first - start, byte))
+        offset = end
+    return found
 
 
 def _cut_point(data: bytearray, final: bool) -> int:

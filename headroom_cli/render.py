@@ -30,6 +30,9 @@ class Context:
     exit_status: int | None = None
     digest: str | None = None  # a model-written summary of what is omitted (digest.py)
     lost: object | None = None  # store.Lost: what a partial stored copy could not keep
+    # clean.ByteMap: the text's positions in the raw output's bytes (cleaning removed some, a
+    # streamed output was not all held), for markers that name bytes; None: the text's own.
+    bytes: object | None = None
 
 
 def n(value: int) -> str:
@@ -83,7 +86,7 @@ def closing_marker(plan: Plan, text: str, counter: Counter, context: Context) ->
     if plan.summary:
         what = f"{plan.summary} (~{n(tokens)} tokens) of {source}"
     elif plan.binary:
-        first, last, size = _byte_span(text, gaps[0])
+        first, last, size = _byte_span(text, gaps[0], context)
         what = (f"binary output (NUL bytes): bytes {n(first)}–{n(last)} of {n(size)} "
                 f"(~{n(tokens)} tokens) of {source} omitted")
     elif len(gaps) == 1 and _inside_one_line(text, gaps[0]):
@@ -122,13 +125,13 @@ def partial_copy(lost) -> str:
 def retrieval_hint(plan: Plan, gaps: list[Gap], text: str, context: Context) -> str:
     single = gaps[0] if len(gaps) == 1 else None
     if plan.binary and single:
-        first, last, _ = _byte_span(text, single)
+        first, last, _ = _byte_span(text, single, context)
         if context.store_id:
             return f"headroom show {context.store_id} --bytes {first}:{last}"
         return f"re-run piped through tail -c +{first} | head -c {last - first + 1}"
     if context.store_id:
         if single and _inside_one_line(text, single):  # a giant line: its bytes, not all of it
-            first, last, _ = _byte_span(text, single)
+            first, last, _ = _byte_span(text, single, context)
             return f"headroom show {context.store_id} --bytes {first}:{last}"
         if plan.kind == "search":
             return f"headroom show {context.store_id} --grep PATTERN (a path or a narrower pattern)"
@@ -146,7 +149,7 @@ def retrieval_hint(plan: Plan, gaps: list[Gap], text: str, context: Context) -> 
     if hint == "fetch":
         return "fetch again asking for the section you need"
     if single and _inside_one_line(text, single):
-        first, last = _line_byte_span(text, single)
+        first, last = _line_byte_span(text, single, context)
         return f"re-run piped through sed -n '{single.first_line}p' | cut -b {first}-{last}"
     if single:
         return (f"re-run piped through sed -n '{single.first_line},{single.last_line}p' "
@@ -169,9 +172,12 @@ def _char_span(text: str, gap: Gap) -> tuple[int, int, int]:
     return gap.start - line_start + 1, gap.end - line_start + hidden, line_end - line_start + hidden
 
 
-def _line_byte_span(text: str, gap: Gap) -> tuple[int, int]:
+def _line_byte_span(text: str, gap: Gap, context: Context) -> tuple[int, int]:
     """1-based first and last byte of a gap inside its line (`cut -b` counts bytes)."""
     line_start = text.rfind("\n", 0, gap.start) + 1
+    if context.bytes is not None:
+        start = context.bytes.after(line_start)
+        return context.bytes.after(gap.start) - start + 1, context.bytes.at(gap.end) - start
     first = len(text[line_start:gap.start].encode("utf-8", "surrogateescape")) + 1
     size = len(text[gap.start:gap.end].encode("utf-8", "surrogateescape")) + gap.hidden_bytes
     return first, first + size - 1
@@ -186,8 +192,12 @@ def _partly_shown(text: str, gap: Gap) -> str:
     return f" ({'; '.join(notes)})" if notes else ""
 
 
-def _byte_span(text: str, gap: Gap) -> tuple[int, int, int]:
-    """1-based first and last byte of a gap, and the total byte size."""
+def _byte_span(text: str, gap: Gap, context: Context) -> tuple[int, int, int]:
+    """1-based first and last byte of a gap, and the total byte size: of the raw output when
+    the context maps the text to it (what the stored copy holds)."""
+    if context.bytes is not None:
+        return (context.bytes.after(gap.start) + 1, context.bytes.at(gap.end),
+                context.bytes.total)
 
     def size(s: str) -> int:
         return len(s.encode("utf-8", "surrogateescape"))
