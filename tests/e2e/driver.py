@@ -1,7 +1,7 @@
 """Runs one agent CLI against the scripted model server, both inside the caller's network
 namespace (the tests start this under `unshare -n`: loopback only, nothing leaves the machine).
 
-    python driver.py --agent claude|pi --bin PATH --work DIR --log LOG --command CMD [...]
+    python driver.py --agent AGENT --bin PATH --work DIR --log LOG --command CMD [...]
 
 Brings loopback up, serves fake_model on 127.0.0.1, runs the agent in DIR/proj with HOME and
 every state directory under DIR and telemetry off, and exits with the agent's status. What the
@@ -71,9 +71,62 @@ def pi(args, port: int, env: dict) -> list[str]:
     return [args.bin, "-p", PROMPT, "--provider", "e2e", "--model", "scripted", "--no-session"]
 
 
+CODEX_CONFIG = """\
+model = "scripted"
+model_provider = "e2e"
+check_for_update_on_startup = false
+
+[model_providers.e2e]
+name = "e2e"
+base_url = "http://127.0.0.1:{port}/v1"
+wire_api = "responses"
+env_key = "E2E_API_KEY"
+
+[analytics]
+enabled = false
+
+[feedback]
+enabled = false
+
+# As on a machine whose home is not under /tmp: the store is writable only if made so.
+[sandbox_workspace_write]
+exclude_slash_tmp = true
+exclude_tmpdir_env_var = true
+"""
+
+
+def codex(args, port: int, env: dict) -> list[str]:
+    # "scripted" has no entry in Codex's model catalogue: its own cut is the smaller one,
+    # 10,000 bytes (catalogue models: 10,000 tokens counted as bytes / 4).
+    home = env.get("CODEX_HOME") or os.path.join(env["HOME"], ".codex")
+    os.makedirs(home, exist_ok=True)
+    with open(os.path.join(home, "config.toml"), "a") as out:
+        out.write(CODEX_CONFIG.format(port=port))
+    env.update({"CODEX_HOME": home, "E2E_API_KEY": "e2e-dummy"})
+    return [args.bin, "exec", "--skip-git-repo-check", "--strict-config",
+            "--dangerously-bypass-hook-trust", PROMPT]
+
+
+def gemini(args, port: int, env: dict) -> list[str]:
+    path = os.path.join(env["HOME"], ".gemini", "settings.json")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    settings = json.load(open(path)) if os.path.exists(path) else {}
+    settings.update({"privacy": {"usageStatisticsEnabled": False},
+                     "telemetry": {"enabled": False}})
+    with open(path, "w") as out:
+        json.dump(settings, out)
+    env.update({"GEMINI_API_KEY": "e2e-dummy", "GOOGLE_GEMINI_BASE_URL": f"http://127.0.0.1:{port}",
+                "GEMINI_TELEMETRY_ENABLED": "false", "SHELL": shutil.which("bash") or "/bin/bash"})
+    return [args.bin, "-p", PROMPT, "--output-format", "json"]
+
+
+AGENTS = {"claude": (claude, "Bash"), "pi": (pi, "bash"), "codex": (codex, "exec_command"),
+          "gemini": (gemini, "run_shell_command")}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--agent", choices=("claude", "pi"), required=True)
+    parser.add_argument("--agent", choices=sorted(AGENTS), required=True)
     parser.add_argument("--bin", required=True)
     parser.add_argument("--work", required=True)
     parser.add_argument("--log", required=True)
@@ -86,12 +139,15 @@ def main() -> int:
     args = parser.parse_args()
 
     loopback_up()
-    tool = "Bash" if args.agent == "claude" else "bash"
+    setup, tool = AGENTS[args.agent]
     server = serve(Script(args.command, tool, args.log))
     threading.Thread(target=server.serve_forever, daemon=True).start()
     port = server.server_address[1]
     env = base_env(args.work, args.path)
-    argv = [*(claude if args.agent == "claude" else pi)(args, port, env), *args.agent_arg]
+    for name in ("CODEX_HOME",):
+        if os.environ.get(name):
+            env[name] = os.environ[name]
+    argv = [*setup(args, port, env), *args.agent_arg]
     project = os.path.join(args.work, "proj")
     os.makedirs(project, exist_ok=True)
     with open(os.path.join(args.work, "agent.out"), "wb") as out, \

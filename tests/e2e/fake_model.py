@@ -1,14 +1,18 @@
 """A scripted model server on 127.0.0.1 for the agent end-to-end tests (no real model, no network).
 
-It speaks just enough of two wire formats, streaming and not:
+It speaks just enough of four wire formats, streaming and not:
 
 - Anthropic Messages (POST /v1/messages) — Claude Code, and pi's anthropic-messages provider;
-- OpenAI Chat Completions (POST /v1/chat/completions) — pi's openai-completions provider.
+- OpenAI Chat Completions (POST /v1/chat/completions) — pi's and opencode's providers;
+- OpenAI Responses (POST /v1/responses, server-sent events) — Codex CLI;
+- Gemini (POST /v1beta/models/M:generateContent and :streamGenerateContent?alt=sse) —
+  Gemini CLI.
 
 The script is a list of shell commands. While a conversation has sent back fewer tool results
 than there are commands, the server answers with a call of the agent's shell tool running the
-next command; then it answers with plain text. Every tool result the agent sends back is
-recorded, in order, in a JSON-lines file, together with the whole request.
+next command; then it answers with plain text. A command FOLLOW_HINT is the retrieval command
+the previous tool result's headroom marker names — a model following the marker's own hint.
+Every tool result the agent sends back is recorded, in order, in a JSON-lines file.
 
 Requests that are not part of the scripted conversation (a title, a quota probe, a summary)
 get a short text answer.
@@ -21,11 +25,17 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 MARKER = "HEADROOM-E2E"
+FOLLOW_HINT = "@follow-the-hint"
+# The marker's retrieval hint: `headroom show ID --lines A:B` (the store kept the output; the
+# command may be named by its absolute path), or a re-run `piped through sed -n 'A,Bp'`.
+_SHOW_HINT = re.compile(r"To retrieve: (\S*headroom show [0-9a-f]+ --lines \d+:\d+)")
+_RERUN_HINT = re.compile(r"To retrieve: re-run piped through (sed -n '\d+,\d+p')")
 
 
 class Script:
@@ -38,6 +48,27 @@ class Script:
     def record(self, entry: dict) -> None:
         with self.lock, open(self.log_path, "a", encoding="utf-8") as log:
             log.write(json.dumps(entry) + "\n")
+
+    def next_command(self, results: list[dict]) -> str | None:
+        """The command to ask for after `results`, or None: the script is done."""
+        if len(results) >= len(self.commands):
+            return None
+        command = self.commands[len(results)]
+        if command == FOLLOW_HINT:
+            return hint_command(results[-1]["text"] if results else "",
+                                self.commands[len(results) - 1] if results else "")
+        return command
+
+
+def hint_command(text: str, previous: str) -> str:
+    """The command the marker in `text` says to run for the omitted lines."""
+    found = _SHOW_HINT.search(text)
+    if found:
+        return found.group(1)
+    found = _RERUN_HINT.search(text)
+    if found:
+        return f"{{ {previous}\n}} 2>&1 | {found.group(1)}"
+    return "echo 'no headroom hint in the last tool result'"
 
 
 # --- reading a conversation ----------------------------------------------------------------
@@ -74,6 +105,35 @@ def openai_tool_results(body: dict) -> list[dict]:
             for message in body.get("messages", []) if message.get("role") == "tool"]
 
 
+def responses_tool_results(body: dict) -> list[dict]:
+    results = []
+    for item in body.get("input") or []:
+        if isinstance(item, dict) and item.get("type") == "function_call_output":
+            output = item.get("output")
+            results.append({"text": output if isinstance(output, str) else _text_of(output),
+                            "is_error": None})
+    return results
+
+
+def gemini_tool_results(body: dict) -> list[dict]:
+    results = []
+    for content in body.get("contents") or []:
+        for part in content.get("parts") or []:
+            response = part.get("functionResponse") if isinstance(part, dict) else None
+            if isinstance(response, dict):
+                value = response.get("response")
+                text = value.get("output") if isinstance(value, dict) else None
+                results.append({"text": text if isinstance(text, str) else json.dumps(value),
+                                "is_error": isinstance(value, dict) and "error" in value})
+    return results
+
+
+def gemini_said(body: dict) -> str:
+    return " ".join(part.get("text", "") for content in body.get("contents") or []
+                    if content.get("role") == "user" for part in content.get("parts") or []
+                    if isinstance(part, dict))
+
+
 def scripted(body: dict, tool_names: list[str]) -> bool:
     """Is this the scripted conversation (our marker in a user turn, our tool offered)?"""
     said = " ".join(_text_of(m.get("content")) for m in body.get("messages", [])
@@ -106,7 +166,13 @@ class Handler(BaseHTTPRequestHandler):
         except ValueError:
             body = {}
         path = self.path.split("?", 1)[0]
-        if path.endswith("/messages/count_tokens"):
+        if ":generateContent" in path or ":streamGenerateContent" in path:
+            self._gemini(body, stream=":streamGenerateContent" in path)
+        elif ":countTokens" in path:
+            self._json(200, {"totalTokens": 100})
+        elif path.endswith("/responses"):
+            self._responses(body)
+        elif path.endswith("/messages/count_tokens"):
             self._json(200, {"input_tokens": 100})
         elif path.endswith("/messages"):
             self._anthropic(body)
@@ -124,8 +190,7 @@ class Handler(BaseHTTPRequestHandler):
         if scripted(body, tools) and script.tool in tools:
             script.record({"api": "anthropic", "step": len(results), "tool_results": results,
                            "model": body.get("model")})
-            if len(results) < len(script.commands):
-                command = script.commands[len(results)]
+            command = script.next_command(results)
         if command is not None:
             block = {"type": "tool_use", "id": f"toolu_e2e_{len(results)}", "name": script.tool,
                      "input": {"command": command, "description": "scripted e2e command"}}
@@ -174,8 +239,7 @@ class Handler(BaseHTTPRequestHandler):
         if scripted(body, tools) and script.tool in tools:
             script.record({"api": "openai", "step": len(results), "tool_results": results,
                            "model": body.get("model")})
-            if len(results) < len(script.commands):
-                command = script.commands[len(results)]
+            command = script.next_command(results)
         base = {"id": f"chatcmpl-e2e-{len(results)}", "created": 0,
                 "model": body.get("model", "fake")}
         usage = {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
@@ -198,6 +262,68 @@ class Handler(BaseHTTPRequestHandler):
                   dict(chunk, choices=[{"index": 0, "delta": {}, "finish_reason": finish}]),
                   dict(chunk, choices=[], usage=usage)]
         self._sse([f"data: {json.dumps(c)}\n\n" for c in chunks] + ["data: [DONE]\n\n"])
+
+    # OpenAI Responses ------------------------------------------------------------------------
+    def _responses(self, body: dict) -> None:
+        tools = {tool.get("name", ""): tool for tool in body.get("tools") or []
+                 if isinstance(tool, dict)}
+        results = responses_tool_results(body)
+        script = self.script
+        command = None
+        said = " ".join(_text_of(item.get("content")) for item in body.get("input") or []
+                        if isinstance(item, dict) and item.get("role") == "user")
+        if MARKER in said and script.tool in tools:
+            script.record({"api": "responses", "step": len(results), "tool_results": results,
+                           "model": body.get("model")})
+            command = script.next_command(results)
+        if command is not None:
+            properties = tools[script.tool].get("parameters", {}).get("properties", {})
+            key = "cmd" if "cmd" in properties else "command"
+            item = {"type": "function_call", "id": f"fc_e2e_{len(results)}",
+                    "call_id": f"call_e2e_{len(results)}", "name": script.tool,
+                    "arguments": json.dumps({key: command}), "status": "completed"}
+        else:
+            item = {"type": "message", "id": f"msg_e2e_{len(results)}", "role": "assistant",
+                    "status": "completed",
+                    "content": [{"type": "output_text", "text": "done", "annotations": []}]}
+        usage = {"input_tokens": 10, "output_tokens": 5, "total_tokens": 15,
+                 "input_tokens_details": {"cached_tokens": 0},
+                 "output_tokens_details": {"reasoning_tokens": 0}}
+        response = {"id": f"resp_e2e_{len(results)}", "object": "response",
+                    "status": "completed", "output": [item], "usage": usage}
+        events = [
+            ("response.created", {"type": "response.created",
+                                  "response": dict(response, status="in_progress", output=[])}),
+            ("response.output_item.done", {"type": "response.output_item.done",
+                                           "output_index": 0, "item": item}),
+            ("response.completed", {"type": "response.completed", "response": response})]
+        self._sse([f"event: {name}\ndata: {json.dumps(data)}\n\n" for name, data in events])
+
+    # Gemini ----------------------------------------------------------------------------------
+    def _gemini(self, body: dict, stream: bool) -> None:
+        tools = [declaration.get("name", "") for tool in body.get("tools") or []
+                 for declaration in tool.get("functionDeclarations") or []]
+        results = gemini_tool_results(body)
+        script = self.script
+        command = None
+        if MARKER in gemini_said(body) and script.tool in tools:
+            script.record({"api": "gemini", "step": len(results), "tool_results": results,
+                           "model": self.path.split("/models/", 1)[-1].split(":", 1)[0]})
+            command = script.next_command(results)
+        if command is not None:
+            part = {"functionCall": {"name": script.tool, "args": {
+                "command": command, "description": "scripted e2e command"}}}
+        else:
+            part = {"text": "done"}
+        reply = {"candidates": [{"content": {"role": "model", "parts": [part]},
+                                 "finishReason": "STOP", "index": 0}],
+                 "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 5,
+                                   "totalTokenCount": 15},
+                 "modelVersion": "scripted", "responseId": f"e2e-{len(results)}"}
+        if stream:
+            self._sse([f"data: {json.dumps(reply)}\r\n\r\n"])
+        else:
+            self._json(200, reply)
 
     # wire helpers ---------------------------------------------------------------------------
     def _json(self, status: int, payload: dict) -> None:

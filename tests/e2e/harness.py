@@ -3,9 +3,10 @@ scripted model on 127.0.0.1, inside a network namespace with only loopback. Mark
 left out of the default run (pyproject's addopts): `python -m pytest -m e2e`. They skip,
 saying why, when npm, a package or `unshare` is not available.
 
-The CLIs are installed once into $HEADROOM_E2E_DIR (default ~/.cache/headroom-e2e) with
-`npm install --prefix`, pinned to the versions the integration was checked against
-(HEADROOM_E2E_CLAUDE_VERSION / HEADROOM_E2E_PI_VERSION pick others).
+The CLIs are installed once, each into its own $HEADROOM_E2E_DIR/<agent> (default
+~/.cache/headroom-e2e/<agent>) with `npm install --prefix`, pinned to the versions the
+integration was checked against (HEADROOM_E2E_<AGENT>_VERSION picks another, e.g.
+HEADROOM_E2E_CODEX_VERSION=0.170.0).
 """
 
 from __future__ import annotations
@@ -21,12 +22,16 @@ from pathlib import Path
 import pytest
 
 HERE = Path(__file__).resolve().parent
-PACKAGES = {
-    "claude": ("@anthropic-ai/claude-code",
-               os.environ.get("HEADROOM_E2E_CLAUDE_VERSION", "2.1.330"), "claude"),
-    "pi": ("@mariozechner/pi-coding-agent",
-           os.environ.get("HEADROOM_E2E_PI_VERSION", "0.73.1"), "pi"),
+# agent: (npm package, the version checked, its command)
+PINNED = {
+    "claude": ("@anthropic-ai/claude-code", "2.1.330", "claude"),
+    "codex": ("@openai/codex", "0.169.0", "codex"),
+    "gemini": ("@google/gemini-cli", "0.61.0", "gemini"),
+    "opencode": ("opencode-ai", "1.18.33", "opencode"),
+    "pi": ("@mariozechner/pi-coding-agent", "0.73.1", "pi"),
 }
+PACKAGES = {agent: (package, os.environ.get(f"HEADROOM_E2E_{agent.upper()}_VERSION", version),
+                    command) for agent, (package, version, command) in PINNED.items()}
 
 
 def install_dir() -> Path:
@@ -49,7 +54,7 @@ def agent_bin(agent: str) -> Path:
     """The agent's CLI, installed if needed; skips the test when that is not possible."""
     package, version, command = PACKAGES[agent]
     npm = shutil.which("npm")
-    prefix = install_dir()
+    prefix = install_dir() / agent
     binary = prefix / "node_modules" / ".bin" / command
     if binary.exists() and _installed_version(prefix, package) == version:
         return binary

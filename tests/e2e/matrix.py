@@ -1,0 +1,59 @@
+"""The commands every agent's end-to-end run asks for, and what each must give the model.
+
+One scripted conversation per agent (and per permission mode): a 50,000-line success, the
+model following the marker's own hint, a failing run with a traceback in the middle and exit
+status 3, an output that fits (it must reach the model byte for byte), and a command with
+quotes, pipes, a heredoc, `&&`, `cd` and `exit`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from fake_model import FOLLOW_HINT
+
+FIFTY_THOUSAND = "seq 1 50000 | sed 's/^/row /'"
+FAILING = ('for i in $(seq 1 2000); do echo "collecting test $i"; done; '
+           'python3 -c "import json; json.loads(\'{broken\')"; '
+           'for i in $(seq 1 2000); do echo "cleanup step $i"; done; '
+           'echo "FAILED: 1 error during collection"; exit 3')
+FITS = "printf 'alpha\\tbeta\\n  \"quoted\" and '\"'single'\"'\\n\\nno newline at the end'"
+FITS_OUTPUT = "alpha\tbeta\n  \"quoted\" and 'single'\n\nno newline at the end"
+COMPLEX = ("cd /usr && cat <<'EOF' | grep -v skip | tr a-z A-Z\n"
+           "keep \"double\" and 'single' | pipes\n"
+           "skip this line\n"
+           "EOF\n"
+           "echo \"now in ${PWD##*/}\" && exit 4")
+COMPLEX_OUTPUT = "KEEP \"DOUBLE\" AND 'SINGLE' | PIPES\nnow in usr\n"
+COMMANDS = [FIFTY_THOUSAND, FOLLOW_HINT, FAILING, FITS, COMPLEX]
+
+MARKER = re.compile(r"\[…headroom: [^\]]*omitted[^\]]*\]")
+
+
+def check_fifty_thousand(text: str) -> None:
+    assert MARKER.search(text), text[:2000]
+    assert last_line(text) == "row 50000"
+    assert text.lstrip().startswith("row 1\n") or "\nrow 1\n" in text
+
+
+def check_hint_followed(hint_result: str, clipped: str) -> None:
+    """The retrieval command the marker named worked: it printed omitted rows."""
+    omitted = re.search(r"lines (\d[\d,]*)–(\d[\d,]*) of", clipped)
+    first = int(omitted.group(1).replace(",", ""))
+    assert f"row {first}\n" in hint_result, hint_result[:1000]
+    assert "command not found" not in hint_result and "No such file" not in hint_result
+
+
+def check_failing(text: str) -> None:
+    assert "Traceback (most recent call last):" in text
+    assert "json.decoder.JSONDecodeError" in text
+    assert "The command exited with status 3." in text
+    assert last_line(text) == "FAILED: 1 error during collection"
+    assert len(MARKER.findall(text)) >= 1
+
+
+def last_line(text: str) -> str:
+    """The output's last line (after it, headroom may close with a marker of its own)."""
+    lines = [line for line in text.rstrip("\n").splitlines()
+             if not line.startswith("[…headroom:")]
+    return lines[-1]

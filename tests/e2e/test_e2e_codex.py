@@ -1,0 +1,66 @@
+"""Codex CLI, end to end: `headroom init codex`, then the real CLI (`codex exec`, hooks
+trusted with --dangerously-bypass-hook-trust) against a scripted Responses-API model, in the
+read-only sandbox (Codex's default) and in workspace-write.
+
+Codex's own cut for a model without catalogue metadata is 10,000 bytes: headroom's output must
+reach the model whole — marker, traceback and last line — under it, and the exit status must be
+the command's.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from harness import e2e_home, headroom, run_agent  # noqa: F401 - e2e_home is a fixture
+from matrix import (COMMANDS, COMPLEX_OUTPUT, FITS_OUTPUT, FAILING, check_failing,
+                    check_fifty_thousand, check_hint_followed)
+
+pytestmark = pytest.mark.e2e
+CODEX_CUT = 10_000
+
+
+def output_of(result: dict) -> tuple[str, int]:
+    """Codex's tool result: a header (exit code, token count), then `Output:` and the text."""
+    text = result["text"]
+    header, _, output = text.partition("Output:\n")
+    status = re.search(r"Process exited with code (-?\d+)", header)
+    assert status, text[:500]
+    return output, int(status.group(1))
+
+
+def install(work, env):
+    env["CODEX_HOME"] = str(work / "home" / ".codex")
+    done = headroom("init", "codex", env=env)
+    assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.parametrize("sandbox", ["read-only", "workspace-write"])
+def test_codex_matrix(e2e_home, sandbox):
+    work, env = e2e_home
+    install(work, env)
+    run = run_agent("codex", COMMANDS, work, env, agent_args=("-s", sandbox))
+    (big, big_status), (hint, _), (failing, failing_status), (fits, fits_status), \
+        (complex_, complex_status) = [output_of(result) for result in run.tool_results]
+
+    assert big_status == 0 and len(big.encode()) <= CODEX_CUT
+    assert "truncated" not in big  # Codex did not cut headroom's output again
+    check_fifty_thousand(big)
+    check_hint_followed(hint, big)
+
+    assert failing_status == 3 and len(failing.encode()) <= CODEX_CUT
+    assert "truncated" not in failing
+    check_failing(failing)
+
+    assert (fits, fits_status) == (FITS_OUTPUT, 0)
+    assert (complex_, complex_status) == (COMPLEX_OUTPUT, 4)
+    assert "Read-only file system" not in " ".join(r["text"] for r in run.tool_results)
+
+
+def test_without_headroom_codex_cuts_the_middle_of_a_failing_log(e2e_home):
+    work, env = e2e_home
+    env["CODEX_HOME"] = str(work / "home" / ".codex")
+    run = run_agent("codex", [FAILING], work, env, agent_args=("-s", "workspace-write"))
+    output, status = output_of(run.tool_results[0])
+    assert status == 3 and "truncated" in output and "Traceback" not in output
