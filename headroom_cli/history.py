@@ -34,6 +34,10 @@ from .tokens import DEFAULT_ENCODING, Counter, count_large
 
 DEFAULT_KEEP_RECENT = 3
 DEFAULT_AGE_BUDGET = 300
+# A result is aged only when that at least halves it: a result just over the budget would lose
+# most of what it says (the marker alone costs ~60 tokens) to save little, and its message
+# would change (a cache break) for nothing.
+WORTH_IT = 2
 
 
 @dataclass(frozen=True)
@@ -120,7 +124,9 @@ def planned(budget: int, counter: Counter) -> Shrink:
     def shrink(result: ToolResult) -> str | None:
         clipped = compress(result.text, tool=result.tool, budget=budget, counter=counter,
                            store_id=_stored_id(result.text))
-        return clipped.text if clipped.clipped else None
+        if not clipped.clipped or clipped.output_tokens * WORTH_IT > clipped.input_tokens:
+            return None
+        return clipped.text
 
     return shrink
 

@@ -167,7 +167,10 @@ def test_recent_and_small_results_are_verbatim_and_aged_ones_fit_and_name_their_
     for old, new in zip(results, after):
         if old.message in recent or _COUNTER[0].count(old.text) <= 300:
             assert new.text == old.text
+        elif new.text == old.text:  # ageing would not even halve it
+            assert _COUNTER[0].count(old.text) < 2 * 300
         else:
+            assert _COUNTER[0].count(new.text) * 2 <= _COUNTER[0].count(old.text)
             assert _COUNTER[0].count(new.text) <= 300
             assert f"headroom show {content_id(old.text.encode())}" in new.text
             assert stored[content_id(old.text.encode())] == old.text.encode()
@@ -269,6 +272,10 @@ def test_parallel_results_in_one_message_are_aged_together():
 def test_small_budgets_and_bad_arguments():
     messages = [openai_call("x", "Bash"), openai_result("x", real_output("listing-ps-u", 120))]
     assert age_history(messages, keep_recent=0).messages == messages  # fits: untouched
+    just_over = real_output("make-lua-link-error", 1400)  # ~400 tokens: halving loses too much
+    messages = [openai_call("x", "Bash"), openai_result("x", just_over)]
+    assert age_history(messages, keep_recent=0, budget=300).aged == 0
+    assert age_history(messages, keep_recent=0, budget=150).aged == 1
     with pytest.raises(ValueError):
         age_history(messages, keep_recent=-1)
     assert age_history([], keep_recent=0).results == 0

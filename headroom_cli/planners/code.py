@@ -51,6 +51,8 @@ _CODE_LINE = re.compile(
     """
 )
 _LOG_RECORD = re.compile(r"\s*(?:\[?\d{4}-\d\d-\d\d|\[?(?:INFO|WARN|WARNING|ERROR|DEBUG|TRACE)\b)")
+# A test runner's report quotes source in its tracebacks, but never holds its section rules.
+_RUNNER_SECTION = re.compile(r"=+ (?:FAILURES|ERRORS) =+$")
 MIN_DEFINITIONS = 3
 MIN_CODE_SHARE = 0.6
 _HEAD_SHARE, _TAIL_SHARE = 0.2, 0.1
@@ -60,7 +62,7 @@ def looks_like(sample: list[str], tool: Tool) -> bool:
     numbered = _numbered(sample)
     rows = [_body(row, numbered) for row in sample]
     non_empty = [row for row in rows if row.strip()]
-    if len(non_empty) < 20:
+    if len(non_empty) < 20 or any(_RUNNER_SECTION.match(row) for row in non_empty):
         return False
     code = sum(1 for row in non_empty if _CODE_LINE.match(row))
     records = sum(1 for row in non_empty if _LOG_RECORD.match(row))
