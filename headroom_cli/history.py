@@ -76,17 +76,19 @@ Shrink = Callable[[ToolResult], "str | None"]
 
 def age_history(messages: Sequence[dict], *, keep_recent: int = DEFAULT_KEEP_RECENT,
                 budget: int = DEFAULT_AGE_BUDGET, encoding: str = DEFAULT_ENCODING,
-                counter: Counter | None = None, shrink: Shrink | None = None) -> AgedHistory:
+                counter: Counter | None = None, shrink: Shrink | None = None,
+                name_copies: bool = True) -> AgedHistory:
     """The view of `messages` to send: tool results older than the last `keep_recent` shrunk to
     `budget` tokens by the planners (or by `shrink`); everything else exactly as given.
 
     `messages` is not modified. Results that already fit the budget are left alone, so ageing
-    an aged view changes nothing.
+    an aged view changes nothing. `name_copies=False` (nobody will keep the originals): the
+    markers say how to re-run the tool instead of naming a stored copy, and `stored` is empty.
     """
     if keep_recent < 0 or budget < 0:
         raise ValueError("keep_recent and budget must be 0 or more")
     counter = counter or _counter(encoding)
-    shrink = shrink or planned(budget, counter)
+    shrink = shrink or planned(budget, counter, name_copies)
     results = tool_results(messages)
     ageing = aged_message_indexes(results, keep_recent)
     out = list(messages)
@@ -105,7 +107,8 @@ def age_history(messages: Sequence[dict], *, keep_recent: int = DEFAULT_KEEP_REC
             if message is messages[index]:
                 message = copy.deepcopy(message)
             _replace_text(message, result.block, text)
-            stored.setdefault(_stored_id(result.text), _encode(result.text))
+            if name_copies:
+                stored.setdefault(_stored_id(result.text), _encode(result.text))
             aged += 1
             before += count_large(counter, [result.text])
             after += count_large(counter, [text])
@@ -116,14 +119,14 @@ def age_history(messages: Sequence[dict], *, keep_recent: int = DEFAULT_KEEP_REC
                        tuple(changed), before, after)
 
 
-def planned(budget: int, counter: Counter) -> Shrink:
+def planned(budget: int, counter: Counter, name_copies: bool = True) -> Shrink:
     """The default strategy: the planners of the tool that produced the result, at `budget`,
     with the marker naming the original's store id."""
     from .api import compress
 
     def shrink(result: ToolResult) -> str | None:
         clipped = compress(result.text, tool=result.tool, budget=budget, counter=counter,
-                           store_id=_stored_id(result.text))
+                           store_id=_stored_id(result.text) if name_copies else None)
         if not clipped.clipped or clipped.output_tokens * WORTH_IT > clipped.input_tokens:
             return None
         return clipped.text
@@ -175,7 +178,8 @@ class Replay:
 
 def replay(messages: Sequence[dict], *, keep_recent: int = DEFAULT_KEEP_RECENT,
            budget: int = DEFAULT_AGE_BUDGET, encoding: str = DEFAULT_ENCODING,
-           counter: Counter | None = None, shrink: Shrink | None = None) -> Replay:
+           counter: Counter | None = None, shrink: Shrink | None = None,
+           name_copies: bool = True) -> Replay:
     """What a harness sends over the conversation, turn by turn, with and without ageing.
 
     A request goes out before each reply of the assistant (a run of assistant messages is one
@@ -185,7 +189,7 @@ def replay(messages: Sequence[dict], *, keep_recent: int = DEFAULT_KEEP_RECENT,
     """
     counter = counter or _counter(encoding)
     aged = age_history(messages, keep_recent=keep_recent, budget=budget, counter=counter,
-                       shrink=shrink)
+                       shrink=shrink, name_copies=name_copies)
     results = tool_results(messages)
     last_result = {result.message: number for number, result in enumerate(results)}
     plain = [message_tokens(message, counter) for message in messages]

@@ -646,6 +646,16 @@ def _retention(max_bytes: Optional[str] = None, max_age_days: Optional[str] = No
     return Retention(**caps)
 
 
+def configured_store():
+    """The store as configured (None when it is off) and its retention caps: for command
+    modules that keep outputs themselves (history.py)."""
+    return _store(), _retention()
+
+
+def exit_status_help(done: str, error: str) -> str:
+    return _exit_status_help(done, error)
+
+
 def _exit_status_help(done: str, error: str) -> str:
     """A subcommand's exit statuses, laid out as in the app's help (statuses from status.py)."""
     return (f"\b\nExit status:\n  {ExitStatus.OK:<4} {done}\n  {ExitStatus.ERROR:<4} {error}\n"
@@ -1011,3 +1021,4 @@ def hook_agent(
 
 # `config` and `stats` live in their own module; importing it registers them on the app.
 from . import report  # noqa: E402,F401
+from . import history  # noqa: E402,F401
