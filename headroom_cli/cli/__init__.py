@@ -14,7 +14,7 @@ import os
 import sys
 
 # Subcommands take everything after them, `--` included; only the filter wraps a command.
-SUBCOMMANDS = ("show", "store", "init", "hook", "config", "stats")
+SUBCOMMANDS = ("show", "store", "init", "hook", "config", "stats", "history")
 DEFAULT_BUDGET = 4000
 # Set by the shell completion scripts (completions/): the full app answers, whatever stdin holds.
 COMPLETE_VAR = "_HEADROOM_COMPLETE"
