@@ -1,13 +1,18 @@
 """The savings ledger: one local SQLite row per clip and per `show`, for `headroom stats`.
 
-WAL mode and a busy timeout make it safe under many concurrent headroom processes. Recording
-must never slow or break the main job: every failure is swallowed (the caller may warn).
+WAL mode makes it safe under many concurrent headroom processes. Recording must never slow or
+break the main job, so a write waits at most BUSY_TIMEOUT for another process's lock; past it
+the row goes to a queue file beside the ledger (one appended line, never waited on) and the
+next write that gets the lock moves the queue into the ledger. `summary` counts queued rows
+too. Every failure is reported as a value, never raised (the caller warns).
 Output that fits its budget takes the pass-through and is not recorded: it saved nothing, and
 opening a database would cost every call the start-up time the pass-through exists to save.
 """
 
 from __future__ import annotations
 
+import enum
+import json
 import os
 import sqlite3
 import time
@@ -38,41 +43,143 @@ class Run:
     store_id: str | None = None
 
 
-def _connect(path: str) -> sqlite3.Connection:
+# How long a write waits for another process's lock before the row is queued instead. Readers
+# never block a write (WAL); a writer holds the lock for a few milliseconds, so only a process
+# that keeps a transaction open (or a stuck one) makes a run wait this long.
+BUSY_TIMEOUT = 0.2
+# A ledger locked for good (a stuck process) must not grow its queue without limit.
+QUEUE_LIMIT = 4 << 20
+_INSERT = "INSERT INTO runs VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+
+
+class Recorded(enum.Enum):
+    RECORDED = "recorded"
+    QUEUED = "queued"  # the ledger was busy: the row waits in the queue file (nothing lost)
+    BUSY = "busy"  # the ledger was busy and its queue is full: the row is lost
+    FAILED = "failed"  # the ledger (or its queue) cannot be written: the row is lost
+
+
+def connect(path: str, timeout: float = 10.0) -> sqlite3.Connection:
+    """The ledger at `path`, created (0700 folder) with its table if need be."""
     os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
-    db = sqlite3.connect(path, timeout=10.0, isolation_level=None)
+    db = sqlite3.connect(path, timeout=timeout, isolation_level=None)
     db.execute("PRAGMA journal_mode=WAL")
     db.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: durable enough for statistics
     db.execute(_SCHEMA)
     return db
 
 
-def record(path: str, run: Run, now: float | None = None) -> bool:
-    """Append one row; False (never an exception) when the ledger cannot be written."""
+def record(path: str, run: Run, now: float | None = None) -> Recorded:
+    """Append one row, waiting at most BUSY_TIMEOUT; never raises."""
+    row = (time.time() if now is None else now, run.event, run.tool, run.kind,
+           run.input_tokens, run.output_tokens, int(run.clipped), run.store_id)
     try:
-        db = _connect(path)
+        db = connect(path, BUSY_TIMEOUT)
         try:
-            db.execute("INSERT INTO runs VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                       (time.time() if now is None else now, run.event, run.tool, run.kind,
-                        run.input_tokens, run.output_tokens, int(run.clipped), run.store_id))
+            db.execute("BEGIN IMMEDIATE")
+            queued = _take_queue(path)
+            try:
+                db.executemany(_INSERT, [row, *queued])
+                db.execute("COMMIT")
+            except BaseException:
+                _append_queue(path, queued)  # back where they were, for the next writer
+                raise
         finally:
             db.close()
         os.chmod(path, 0o600)
+        return Recorded.RECORDED
+    except sqlite3.OperationalError as err:
+        if "locked" in str(err) or "busy" in str(err):
+            try:
+                queued = _append_queue(path, [row], QUEUE_LIMIT)
+                return Recorded.QUEUED if queued else Recorded.BUSY
+            except OSError:
+                pass
+        return Recorded.FAILED
+    except (sqlite3.Error, OSError, ValueError):
+        return Recorded.FAILED
+
+
+def queue_path(path: str) -> str:
+    return path + ".queue"
+
+
+def _append_queue(path: str, rows: list, limit: int | None = None) -> bool:
+    """Rows as JSON lines, in one append (atomic beside other appenders), mode 0600; False
+    when the queue already holds `limit` bytes (QUEUE_LIMIT; None: no limit)."""
+    if not rows:
         return True
-    except (sqlite3.Error, OSError):
-        return False
+    data = "".join(json.dumps(list(row)) + "\n" for row in rows).encode()
+    fd = os.open(queue_path(path), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    try:
+        _locked(fd)
+        if limit is not None and os.fstat(fd).st_size >= limit:
+            return False
+        os.write(fd, data)
+        return True
+    finally:
+        os.close(fd)
+
+
+def _take_queue(path: str) -> list:
+    """The queued rows, removed from the queue (an empty list when there is none)."""
+    try:
+        fd = os.open(queue_path(path), os.O_RDWR)
+    except FileNotFoundError:
+        return []
+    try:
+        _locked(fd)  # held for a read and a truncate: microseconds
+        rows = _parse_queue(_read_all(fd))
+        os.ftruncate(fd, 0)
+        return rows
+    finally:
+        os.close(fd)
+
+
+def _locked(fd: int) -> None:
+    import fcntl
+
+    fcntl.flock(fd, fcntl.LOCK_EX)  # released when fd is closed
+
+
+def _read_all(fd: int) -> bytes:
+    parts = []
+    while part := os.read(fd, 1 << 16):
+        parts.append(part)
+    return b"".join(parts)
+
+
+def _parse_queue(data: bytes) -> list:
+    rows = []
+    for line in data.splitlines():
+        try:
+            row = json.loads(line)
+        except ValueError:
+            continue  # a line cut short by a crash: that row is lost, not the others
+        if isinstance(row, list) and len(row) == 8:
+            rows.append(tuple(row))
+    return rows
+
+
+def _queued(path: str) -> list:
+    try:
+        with open(queue_path(path), "rb") as stream:
+            return _parse_queue(stream.read())
+    except OSError:
+        return []
 
 
 def summary(path: str, period: str = "day") -> dict:
     """Totals, per tool, per kind and per period ('day' or 'week', local time)."""
-    if not os.path.exists(path):
-        return {"totals": _totals([]), "by_tool": {}, "by_kind": {}, "by_period": {}}
-    db = _connect(path)
-    try:
-        rows = db.execute("SELECT at, event, tool, kind, input_tokens, output_tokens, clipped, "
-                          "store_id FROM runs ORDER BY at").fetchall()
-    finally:
-        db.close()
+    rows = list(_queued(path))
+    if os.path.exists(path):
+        db = connect(path)
+        try:
+            rows += db.execute("SELECT at, event, tool, kind, input_tokens, output_tokens, "
+                               "clipped, store_id FROM runs").fetchall()
+        finally:
+            db.close()
+    rows.sort(key=lambda row: row[0])
     fmt = "%Y-%m-%d" if period == "day" else "%G-W%V"
     groups: dict[str, dict[str, list]] = {"by_tool": {}, "by_kind": {}, "by_period": {}}
     clipped_as: dict[str, tuple] = {}  # store id -> the tool and kind of the clip that stored it

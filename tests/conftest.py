@@ -3,7 +3,9 @@ CLI runner that keeps the caller's environment (budget, tool, store) out of the 
 
 from __future__ import annotations
 
+import contextlib
 import os
+import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass
@@ -13,6 +15,9 @@ import pytest
 
 # The evaluation corpus lives beside the repository: <workspace>/shared/corpus/<case>/output.txt
 CORPUS_DIR = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+
+# The installed console script: what `headroom init` writes into an agent's configuration.
+HEADROOM_SCRIPT = str(Path(sys.executable).with_name("headroom"))
 
 # Variables the CLI reads; a developer's shell must not change what a test sees.
 _HEADROOM_ENV = ("HEADROOM_BUDGET", "HEADROOM_TOOL", "HEADROOM_ENCODING", "HEADROOM_STORE")
@@ -146,3 +151,31 @@ def private_env(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     monkeypatch.setenv("HEADROOM_ENCODING", "estimate")
+
+
+_LEDGER_LOCKER = """
+import sys
+from headroom_cli.ledger import Run, connect, record
+record(sys.argv[1], Run("clip", tool="Bash"))        # the ledger exists, with its table
+db = connect(sys.argv[1])
+db.execute("BEGIN IMMEDIATE")                        # the write lock, held until stdin closes
+db.execute("INSERT INTO runs (at, event) VALUES (0, 'locker')")
+print("locked", flush=True)
+sys.stdin.read()
+db.rollback()
+"""
+
+
+@contextlib.contextmanager
+def locked_ledger(path):
+    """A second process holding a write lock on the ledger at `path` for the duration (it has
+    said so on stdout before this yields: no race with the code under test)."""
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    locker = subprocess.Popen([sys.executable, "-c", _LEDGER_LOCKER, str(path)],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    try:
+        assert locker.stdout.readline() == b"locked\n", "the ledger locker did not start"
+        yield
+    finally:
+        locker.stdin.close()
+        locker.wait(timeout=60)

@@ -5,15 +5,16 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from headroom_cli.ledger import Run, record, summary
+from headroom_cli.ledger import Recorded, Run, record, summary
 
 WRITER = """
 import sys
-from headroom_cli.ledger import Run, record
+from headroom_cli.ledger import Recorded, Run, record
 path, worker = sys.argv[1], int(sys.argv[2])
 for i in range(25):
     assert record(path, Run("clip", tool="Bash", kind="log", input_tokens=1000 + worker,
-                            output_tokens=100, clipped=True, store_id=f"{worker:012x}"))
+                            output_tokens=100, clipped=True, store_id=f"{worker:012x}")
+                  ) is not Recorded.FAILED
 """
 
 
@@ -56,8 +57,71 @@ def test_a_show_is_booked_to_the_clip_it_retrieves_never_to_a_phantom_row(tmp_pa
 def test_an_unwritable_ledger_is_reported_not_raised(tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("")
-    assert record(str(blocker / "ledger.sqlite3"), Run("clip")) is False
+    assert record(str(blocker / "ledger.sqlite3"), Run("clip")) is Recorded.FAILED
 
 
 def test_a_missing_ledger_summarises_to_zero(tmp_path):
     assert summary(str(tmp_path / "none.sqlite3"))["totals"]["runs"] == 0
+
+
+# ------------------------------------------------- a ledger another process holds locked
+
+NUMBERS = b"".join(b"%d\n" % i for i in range(1, 2001))
+
+
+def _clip(env, *args):
+    from conftest import HEADROOM_SCRIPT
+
+    return subprocess.run([HEADROOM_SCRIPT, "--budget", "100", *args], input=NUMBERS,
+                          capture_output=True, env=env, timeout=120)
+
+
+def test_a_locked_ledger_queues_the_row_and_the_next_run_records_it(private_env, tmp_path):
+    import json
+    import os
+
+    from conftest import locked_ledger
+
+    ledger = tmp_path / "state" / "headroom" / "ledger.sqlite3"
+    with locked_ledger(ledger):  # the locker's own first row is in the ledger
+        held = _clip(os.environ)
+        assert held.returncode == 0 and held.stdout.rstrip().endswith(b"2000")
+        assert held.stderr == b""  # nothing is lost, so nothing to warn about
+        # Queued, not lost: stats reads the queue while the ledger is still locked.
+        assert summary(str(ledger))["totals"]["runs"] == 2
+    free = _clip(os.environ)
+    assert free.returncode == 0 and free.stderr == b""
+    assert not (ledger.parent / "ledger.sqlite3.queue").read_bytes()  # moved into the ledger
+    stats = subprocess.run([sys.executable, "-m", "headroom_cli", "stats", "--json"],
+                           capture_output=True, env=os.environ, timeout=120)
+    assert json.loads(stats.stdout)["totals"]["runs"] == 3
+
+
+def test_queued_rows_are_counted_once_and_a_torn_line_is_skipped(tmp_path):
+    from headroom_cli.ledger import queue_path
+
+    path = str(tmp_path / "ledger.sqlite3")
+    with open(queue_path(path), "w") as queue:
+        queue.write('[5.0, "clip", "Bash", "log", 900, 100, 1, null]\n[6.0, "cl')
+    assert summary(path)["totals"]["runs"] == 1  # from the queue alone
+    assert record(path, Run("clip", "Grep", "search", 50, 50, False), now=7.0) \
+        is Recorded.RECORDED
+    totals = summary(path)["totals"]
+    assert totals["runs"] == 2 and totals["input_tokens"] == 950
+
+
+def test_a_ledger_locked_for_good_stops_queueing_and_says_so_once(private_env, tmp_path):
+    import os
+
+    from conftest import locked_ledger
+    from headroom_cli.ledger import QUEUE_LIMIT
+
+    ledger = tmp_path / "state" / "headroom" / "ledger.sqlite3"
+    with locked_ledger(ledger):
+        full = ledger.parent / "ledger.sqlite3.queue"
+        full.write_bytes(b"x" * QUEUE_LIMIT)  # a stuck lock's queue, at its limit
+        held = _clip(os.environ)
+        assert held.returncode == 0 and held.stdout.rstrip().endswith(b"2000")
+        warning = held.stderr.decode().strip()
+        assert len(warning.splitlines()) == 1 and "locked" in warning
+        assert full.stat().st_size == QUEUE_LIMIT

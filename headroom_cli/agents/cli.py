@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 from . import AGENTS, HookOptions, canonical, config, load, run_hook
-from .clip import clip
+from .clip import clip, note
 
 FILTER = "filter"
 STALE_SECONDS = 24 * 3600  # output files of wrapped commands that never ran (declined)
@@ -62,14 +62,20 @@ def hook_command(agent: str, budget: int, exit_status: int | None, max_bytes: in
             exit_status = status = piped_status
     else:
         data = _read_input(input_file) if input_file else _read_stdin()
-    if name == FILTER:
-        if exit_status and max_failure_bytes:
-            max_bytes = min(max_bytes or max_failure_bytes, max_failure_bytes)
-        reply = clip(data, tool=tool or "Bash", budget=budget, exit_status=exit_status,
-                     max_bytes=max_bytes, store=not no_store)
-    else:
-        reply = run_hook(name, data, HookOptions(budget=budget, headroom=config.headroom_argv(),
-                                                 store=not no_store))
+    try:
+        if name == FILTER:
+            if exit_status and max_failure_bytes:
+                max_bytes = min(max_bytes or max_failure_bytes, max_failure_bytes)
+            reply = clip(data, tool=tool or "Bash", budget=budget, exit_status=exit_status,
+                         max_bytes=max_bytes, store=not no_store)
+        else:
+            reply = run_hook(name, data, HookOptions(budget=budget,
+                                                     headroom=config.headroom_argv(),
+                                                     store=not no_store))
+    except Exception as err:  # noqa: BLE001 - a hook fails open, whatever went wrong
+        # clip() and run_hook() fail open themselves; this is the net under both.
+        note(f"hook {name}: {type(err).__name__}: {err}; left unchanged")
+        reply = data if name == FILTER else b""
     _write(reply)
     return status
 

@@ -23,7 +23,7 @@ def clip(data: bytes, *, tool: str | None = "Bash", budget: int = DEFAULT_HOOK_B
     try:
         return _clip(data, tool, budget, exit_status, max_bytes, encoding, store)
     except Exception as err:  # noqa: BLE001 - a hook must never lose the output
-        _note(f"could not clip ({type(err).__name__}: {err}); passing the output through")
+        note(f"could not clip ({type(err).__name__}: {err}); passing the output through")
         return data
 
 
@@ -71,7 +71,8 @@ def _cut_bytes(data: bytes, limit: int) -> bytes:
     return cut
 
 
-def _note(message: str) -> None:
+def note(message: str) -> None:
+    """One line on stderr, if stderr is there at all (a hook's may be closed)."""
     try:
         print(f"headroom: {message}", file=sys.stderr)
     except (OSError, ValueError):

@@ -32,8 +32,12 @@ def main(argv: list[str] | None = None) -> None:
         split = args.index("--")
         args, command = args[:split], args[split + 1:]
     stdin = None
-    settings = config()
-    if command is None and not os.environ.get(COMPLETE_VAR):
+    if command is None and not os.environ.get(COMPLETE_VAR) \
+            and not (args and args[0] in SUBCOMMANDS):
+        try:
+            settings = config()
+        except BrokenConfig as err:
+            _die(str(err))
         budget = _plain_filter_budget(args, os.environ, settings)
         if budget and sys.stdin is not None and not sys.stdin.isatty():
             stdin, ended = _read_prefix(budget + 1)
@@ -103,11 +107,21 @@ def config_path(environ) -> str:
     return os.path.join(base, "headroom", "config.toml")
 
 
+class BrokenConfig(Exception):
+    """The config file cannot be read or is broken: one line naming the file (and line). A run
+    ends with exit status 1; an agent's hook fails open (the output passes unchanged)."""
+
+
 def config():
-    """The config file's settings (None when there is none), read once per run. A broken file
-    ends the run: one line naming the file and the line, exit status 1."""
+    """The config file's settings (None when there is none), read once per run; raises
+    BrokenConfig (every time it is asked) when the file is broken."""
     if not _CONFIG:
-        _CONFIG.append(_read_config(config_path(os.environ)))
+        try:
+            _CONFIG.append(_read_config(config_path(os.environ)))
+        except BrokenConfig as err:
+            _CONFIG.append(err)
+    if isinstance(_CONFIG[0], BrokenConfig):
+        raise _CONFIG[0]
     return _CONFIG[0]
 
 
@@ -118,13 +132,13 @@ def _read_config(path: str):
     except FileNotFoundError:
         return None
     except (OSError, UnicodeDecodeError) as err:
-        _die(f"cannot read {path}: {getattr(err, 'strerror', None) or err}")
+        raise BrokenConfig(f"cannot read {path}: {getattr(err, 'strerror', None) or err}")
     from ..config import ConfigError, parse
 
     try:
         return parse(text, path)
     except ConfigError as err:
-        _die(str(err))
+        raise BrokenConfig(str(err)) from None
 
 
 def _die(message: str) -> None:

@@ -15,7 +15,7 @@ from typing import List, NoReturn, Optional
 import typer
 
 from .. import __version__
-from . import COMPLETE_VAR, quiet_broken_pipe, write
+from . import COMPLETE_VAR, BrokenConfig, quiet_broken_pipe, write
 from ..status import EXIT_STATUS_HELP, ExitStatus
 
 HELP = f"""Clip a tool's output to a token budget before it enters an LLM agent's context.
@@ -253,9 +253,15 @@ def _record(event: str, **figures) -> None:
     path = _ledger_path()
     if path is None:
         return
-    from ..ledger import Run, record
+    from ..ledger import Recorded, Run, queue_path, record
 
-    record(path, Run(event, **figures))
+    outcome = record(path, Run(event, **figures))
+    # A queued row is not lost (the next run records it): nothing to say.
+    if outcome is Recorded.BUSY:
+        _warn(f"the ledger {path} has been locked by another process for many runs; this "
+              f"one was not recorded (see {queue_path(path)})")
+    elif outcome is Recorded.FAILED:
+        _warn(f"cannot record this run in the ledger {path} (HEADROOM_LEDGER=off turns it off)")
 
 
 def _ledger_path() -> Optional[str]:
@@ -529,12 +535,12 @@ def _counter(encoding: str):
 
 
 def _load_counter(encoding: str):
-    from ..tokens import EncodingUnavailable, EstimateCounter, load_counter
+    from ..tokens import EstimateCounter, load_counter
 
     try:
         return load_counter(encoding, cache_dir=_cache_dir(),
                             tiktoken_cache_dir=_tiktoken_cache_dir())
-    except (EncodingUnavailable, ImportError, OSError, ValueError) as err:
+    except Exception as err:  # noqa: BLE001 - a damaged tokenizer cache too: never fail the run
         print(f"headroom: cannot load the {encoding} tokenizer ({err}); counting tokens as "
               "characters/4 instead (--encoding estimate)", file=sys.stderr)
         return EstimateCounter()
@@ -876,6 +882,9 @@ def run_app(args: List[str], command: Optional[List[str]], stdin: Optional[bytes
     try:
         app(args=args, prog_name="headroom", obj={"command": command, "stdin": stdin},
             standalone_mode=True)
+    except BrokenConfig as err:
+        _warn(str(err))
+        sys.exit(ExitStatus.ERROR)
     except BrokenPipeError:
         quiet_broken_pipe()
     except KeyboardInterrupt:
