@@ -78,7 +78,7 @@ def test_a_successful_output_stays_under_the_30000_byte_cap():
 @pytest.mark.parametrize("event", [
     payload(run_in_background=True),
     payload("git diff > fix.patch"),
-    payload("make; exit 2"),
+    payload("make; exec bash"),
     payload("echo 'unterminated"),
     dict(payload(), tool_name="Read"),
     dict(payload(), hook_event_name="PostToolUse"),

@@ -114,8 +114,8 @@ def test_invalid_utf8_is_carried_through():
 
 
 @pytest.mark.parametrize("command", [
-    "echo ok; exit 3", "set -e; make", "set -euo pipefail; x", "exec ls", "trap 'x' EXIT",
-    "return 1", "git diff > x.patch", "make >> build.log 2>&1", "ls &> all.txt",
+    "exec ls", "trap 'x' EXIT", "ls; builtin exec bash", "\\exec ls", "echo $(trap '' INT)",
+    "return 1", "eval \"$CMD\"", "for f in *; do exec x; done", "git diff > x.patch", "make >> build.log 2>&1", "ls &> all.txt",
     "cat <<EOF > file\nx\nEOF", "   ", "",
 ])
 def test_commands_left_as_written(command):
@@ -125,6 +125,9 @@ def test_commands_left_as_written(command):
 @pytest.mark.parametrize("command", [
     "ls | xargs echo", "make 2>&1 | tail -50", "grep -rn foo . 2>/dev/null", "ls >/dev/null",
     "echo 'a > b'", "cmd 2>err.log", "diff <(ls a) <(ls b)", "echo hi >&2", "python -c 'x'",
+    "make test; exit 3", "set -e; make", "set -euo pipefail; x", "rg -n exit src/",
+    "seq 1 9 | grep -v exit", 'git commit -m "exit"', "echo exec trap return eval",
+    "cat <<'EOF' | wc -l\nexec > x\nEOF", "grep -rn 'trap ' . | head",
 ])
 def test_commands_that_are_wrapped(command):
     assert shell.reason_not_to_wrap(command) is None
@@ -155,3 +158,83 @@ def test_the_output_file_is_private(tmp_path):
         assert os.path.dirname(path) == str(tmp_path)
     finally:
         os.unlink(path)
+
+
+# --- the wrapper keeps what the shell does: the same run with and without it ---------------
+#
+# Claude Code runs a command as `… && eval CMD && pwd -P >| CWDFILE` (read in the installed
+# 2.1.330): the directory is recorded only when CMD succeeded and the shell did not exit.
+
+AGENT_SHELL = 'cd "$1" && eval "$2" && pwd -P >| "$1/cwd"'
+
+
+def agent_run(command: str, directory, sh: str = "bash"):
+    (directory / "cwd").unlink(missing_ok=True)
+    (directory / "sub").mkdir(exist_ok=True)
+    done = subprocess.run([sh, "-c", AGENT_SHELL, "agent", str(directory), command],
+                          capture_output=True, timeout=120)
+    recorded = (directory / "cwd").read_text().strip() if (directory / "cwd").exists() else None
+    return done.returncode, done.stdout, recorded
+
+
+SAME_RUN = [
+    "echo hi; exit 3",
+    "cd sub && echo moved",
+    "cd sub; echo moved; exit 0",
+    "cd sub && false",
+    "echo a; set -e; false; echo never",
+    "f() { echo in-f; exit 4; }; f; echo never",
+    "(exit 5); echo after-subshell",
+    "echo 'exit' \"exec\" trap; grep -c exit <<'EOF'\nexit 1\nnot this\nEOF",
+    "x=1 && cd sub && echo \"x=$x\" | tr x y && exit 2",
+    "true || exit 9; echo kept",
+    "logout 2>/dev/null; echo 'not a login shell'",
+]
+
+
+@pytest.mark.parametrize("sh", SHELLS)
+@pytest.mark.parametrize("command", SAME_RUN)
+def test_a_small_output_runs_exactly_as_unwrapped(command, sh, tmp_path):
+    assert agent_run(wrapped(command), tmp_path, sh) == agent_run(command, tmp_path, sh)
+
+
+@pytest.mark.parametrize("sh", SHELLS)
+def test_a_command_that_exits_is_clipped_with_its_status_and_its_end(sh, tmp_path):
+    command = ('for i in $(seq 1 3000); do echo "line $i of the build"; done; '
+               'echo "error: FAILED at the end" >&2; exit 3')
+    status, out, recorded = agent_run(wrapped(command), tmp_path, sh)
+    assert status == 3 and recorded is None  # the shell exited, as it would have
+    text = out.decode()
+    assert "headroom:" in text and "The command exited with status 3." in text
+    assert text.rstrip().endswith("error: FAILED at the end")
+    assert not list(tmp_path.glob("headroom-*.out"))
+
+
+@pytest.mark.parametrize("sh", SHELLS)
+def test_set_e_and_a_failure_are_clipped_with_the_status(sh):
+    # At the top level (in Claude Code's `… && eval CMD` set -e has no effect, with or
+    # without the wrapper: SAME_RUN covers that).
+    done = run(wrapped("set -e; seq 1 20000; false; echo never"), sh)
+    assert done.returncode == 1 and b"headroom:" in done.stdout and b"never" not in done.stdout
+
+
+def test_a_filter_path_with_spaces_and_quotes_works_in_the_trap(tmp_path):
+    link = tmp_path / "it's a dir"
+    link.mkdir()
+    script = link / "head room"
+    script.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m headroom_cli "$@"\n')
+    script.chmod(0o755)
+    argv = [str(script), "hook", "filter", "--budget", "100"]
+    done = run(shell.wrap_checked("seq 1 5000; exit 3", argv))
+    assert done.returncode == 3 and b"headroom:" in done.stdout
+
+
+def test_exec_runs_as_written_and_behaves_as_exec(tmp_path):
+    # exec replaces the shell: no trap would run, so the command is left unwrapped — and
+    # unwrapped, what follows it never runs.
+    assert shell.reason_not_to_wrap("exec echo replaced; echo never") is not None
+    status, out, recorded = agent_run("exec echo replaced; echo never", tmp_path)
+    assert (status, out, recorded) == (0, b"replaced\n", None)
+    # exec as a word in an argument is no exec: wrapped, and runs as without headroom.
+    command = "echo exec; printf '%s\\n' 'exec ls'"
+    assert agent_run(wrapped(command), tmp_path) == agent_run(command, tmp_path)

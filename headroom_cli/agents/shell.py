@@ -1,18 +1,26 @@
 """Wrapping a shell command so that its output is clipped and nothing else changes.
 
-Some agents only let a hook rewrite a command before it runs (Claude Code, Codex, Gemini CLI).
-A pipeline (`CMD 2>&1 | headroom`) would run CMD in a subshell — a `cd` or an `export` in it
-would stop reaching the agent's shell — and turn a failing CMD's status into headroom's. So the
-wrapper runs CMD, as written, in the agent's own shell, sends its merged output to a private
+Some agents only let a hook rewrite a command before it runs (Claude Code, Gemini CLI). A
+pipeline (`CMD 2>&1 | headroom`) would run CMD in a subshell — a `cd` in it would stop reaching
+the agent's shell — and turn a failing CMD's status into headroom's. So the wrapper runs CMD,
+as written, in the agent's own shell (a brace group), sends its merged output to a private
 file the hook made for this call (mode 0600), and only then clips that file:
 
+    __headroom_clip() { headroom hook filter --exit-status "$1" --input /tmp/headroom-….out …; }
+    trap '__headroom_clip "$?"' EXIT
     { CMD
     } >/tmp/headroom-XXXXXXXX.out 2>&1
     __headroom_status=$?
-    headroom hook filter --exit-status "$__headroom_status" --input /tmp/headroom-….out …
+    trap - EXIT
+    __headroom_clip "$__headroom_status"
     (exit "$__headroom_status")
 
 - CMD keeps the shell: `cd`, variables and functions persist as they would have.
+- A CMD that leaves the shell (`make test; exit 3`, `set -e` and a failure, `logout`) still has
+  its output clipped: the shell runs the EXIT trap as it leaves — with the group's redirection
+  already undone, so the clip reaches the agent — and then exits with CMD's status, as it would
+  have. (Claude Code records the directory only after a command that succeeded, and a shell
+  that exited records nothing: the same with the wrapper as without.)
 - CMD stays code, not a quoted string, so an agent that checks a command's words against its
   rules (Claude Code's deny rules) still sees CMD's own words.
 - CMD's stdin is untouched (`… | cmd`, `cmd < file` and the agent's stdin work as before).
@@ -23,24 +31,28 @@ file the hook made for this call (mode 0600), and only then clips that file:
 - No command substitution: Gemini CLI refuses commands with `$(…)`.
 
 Commands are left exactly as written — no rewrite at all — when wrapping could change what they
-do: when they may leave the shell before the filter runs (`exit`, `exec`, `set -e`, a `trap`),
-when their output goes to a file anyway, or when they (or the wrapper) would not parse.
+do (reason_not_to_wrap): `exec` replaces the shell (no trap runs, the output would stay in the
+file), a `trap` of CMD's own would replace headroom's, `return` and `eval` do what their
+context or their text says; when their output goes to a file anyway; when they (or the
+wrapper) would not parse. These are judged on the command's structure (shellsyntax.parse), so
+`rg -n exit src/`, `grep -v exec` or `git commit -m "trap"` are wrapped.
 """
 
 from __future__ import annotations
 
 import json
-
 import re
 import shlex
 
-# A Bourne-shell-family word that ends the shell or replaces it before the filter could run
-# (`exit`, `exec`, `logout`, `return`, `set -e`), or that sets its own traps. Matched anywhere,
-# quotes included: a false match only means the command runs unwrapped, as without headroom.
-_LEAVES_SHELL = re.compile(
-    r"(?<![\w.$/-])(?:exit|exec|logout|return|trap|errexit)(?![\w.-])"
-    r"|(?<![\w-])set\s+-[A-Za-z]*e")
-_HEREDOC = re.compile(r"<<-?\s*['\"]?(\w+)['\"]?")
+from . import shellsyntax
+
+# The copy of the agent's stdout a trap writes to, for commands that may leave the shell.
+SAVED_FD = 7
+_LEAVES_SHELL_WORDS = re.compile(r"(?<![\w.$/-])(?:exit|logout|set|errexit)(?![\w.-])")
+# Commands whose effect a wrapper would change (see the module's docstring).
+_KEEPS_SHELL_AS_WRITTEN = {"exec", "trap", "return", "eval"}
+# For a script parse() reads only in part (for, case, functions): those words anywhere.
+_KEEPS_SHELL_WORDS = re.compile(r"(?<![\w.$/-])(?:exec|trap|return|eval)(?![\w.-])")
 VAR_STATUS = "__headroom_status"
 OUTPUT_PREFIX, OUTPUT_SUFFIX = "headroom-", ".out"
 
@@ -53,11 +65,30 @@ def reason_not_to_wrap(command: str) -> str | None:
         return "NUL byte in the command"
     if VAR_STATUS in command or "hook filter" in command:
         return "already wrapped"
-    if _LEAVES_SHELL.search(command):
-        return "it may leave or replace the shell (exit, exec, return, set -e, trap)"
-    if stdout_to_file(command):
+    script = shellsyntax.parse(command)
+    if script is None:
+        return "it cannot be read as a shell command"
+    if set(shellsyntax.command_names(script)) & _KEEPS_SHELL_AS_WRITTEN or (
+            script.opaque and _KEEPS_SHELL_WORDS.search(command)):
+        return "it may replace the shell or change its traps (exec, trap, return, eval)"
+    if _stdout_to_file(script):
         return "its output goes to a file"
     return None
+
+
+def may_leave_shell(command: str) -> bool:
+    """Could `command` end the shell before the filter runs (exit, logout, set -e)?"""
+    script = shellsyntax.parse(command)
+    if script is None or script.opaque:
+        return script is None or bool(_LEAVES_SHELL_WORDS.search(command))
+    return any(name in ("exit", "logout") for name in shellsyntax.command_names(script)) \
+        or any(cmd.words[:1] == ("set",) and any(_sets_errexit(word) for word in cmd.words[1:])
+               for cmd in script.commands)
+
+
+def _sets_errexit(word: str) -> bool:
+    return word == "errexit" or (word.startswith("-") and not word.startswith("--")
+                                 and "e" in word)
 
 
 def wrap(command: str, filter_argv: list[str], out_path: str) -> str:
@@ -71,11 +102,19 @@ def wrap(command: str, filter_argv: list[str], out_path: str) -> str:
     out = shlex.quote(out_path)
     filter_cmd = " ".join(shlex.quote(arg) for arg in filter_argv)
     status = f'"${VAR_STATUS}"'
+    clip = f'{filter_cmd} --exit-status {status} --input {out} 2>/dev/null\n'
+    group = f"{{ {command.rstrip(chr(10))}\n}} >{out} 2>&1\n{VAR_STATUS}=$?\n"
+    if not may_leave_shell(command):
+        return f"{group}{clip}(exit {status})"
+    # The trap runs where the shell left: still inside the group's redirection when `exit`
+    # was called from a function (bash) or always (zsh). So it writes to a copy of the
+    # agent's stdout made before the group (only commands that may exit get this copy: a
+    # background job CMD starts inherits it and holds the agent's pipe, as it would without
+    # headroom).
     return (
-        f"{{ {command.rstrip(chr(10))}\n}} >{out} 2>&1\n"
-        f"{VAR_STATUS}=$?\n"
-        f"{filter_cmd} --exit-status {status} --input {out} 2>/dev/null\n"
-        f"(exit {status})"
+        f"exec {SAVED_FD}>&1\n"
+        f"trap {shlex.quote(f'{VAR_STATUS}=$?; {clip.strip()} >&{SAVED_FD}')} EXIT\n"
+        f"{group}trap - EXIT\nexec {SAVED_FD}>&-\n{clip}(exit {status})"
     )
 
 
@@ -131,47 +170,24 @@ def syntax_ok(*texts: str) -> bool:
 
 
 def stdout_to_file(command: str) -> bool:
-    """Does an unquoted redirect send the command's stdout to a file (other than /dev/null)?"""
-    text = _HEREDOC.sub(" ", command)
-    quote = None
-    index = 0
-    while index < len(text):
-        char = text[index]
-        if quote:
-            if char == "\\" and quote == '"':
-                index += 1
-            elif char == quote:
-                quote = None
-        elif char == "\\":
-            index += 1
-        elif char in "'\"":
-            quote = char
-        elif char == ">" and _redirects_stdout_to_file(text, index):
-            return True
-        index += 1
+    """Does a redirection send the command's stdout to a file (other than /dev/null)? A
+    command that cannot be read counts as one (it is then left as written)."""
+    script = shellsyntax.parse(command)
+    return script is None or _stdout_to_file(script)
+
+
+def _stdout_to_file(script: shellsyntax.Script) -> bool:
+    for cmd in script.commands:
+        for redirect in cmd.redirects:
+            if redirect.op not in (">", ">>", ">|", "&>", "&>>", ">&") \
+                    or redirect.fd not in ("", "1"):
+                continue  # input, or another descriptor (2>err.log)
+            target = redirect.target
+            if redirect.op == ">&" and (target.isdigit() or target == "-"):
+                continue  # >&2, >&-: a descriptor, not a file
+            if target != "/dev/null":
+                return True
     return False
-
-
-def _redirects_stdout_to_file(text: str, index: int) -> bool:
-    after = text[index + 1:index + 2]
-    if after == "(":
-        return False  # >(…): process substitution, a command
-    if index and text[index - 1] == "<":
-        return False  # <>: read-write stdin
-    if index and text[index - 1].isdigit():
-        start = index
-        while start and text[start - 1].isdigit():
-            start -= 1
-        standalone = start == 0 or text[start - 1].isspace() or text[start - 1] in ";&|("
-        if standalone and text[start:index] != "1":
-            return False  # 2>file, 3>&1: another descriptor
-    target = text[index + 1:].lstrip(">|")
-    if target.startswith("&"):
-        rest = target[1:2]
-        if rest.isdigit() or rest == "-":
-            return False  # >&2, >&-: a descriptor, not a file
-        target = target[1:]
-    return not target.lstrip().startswith("/dev/null")
 
 
 def command_to_wrap(event: object, event_name: str, tool_name: str,
