@@ -139,12 +139,53 @@ def test_dont_ask_mode_wraps_only_what_rules_allow(tmp_path):
 
 
 def test_permission_helpers():
-    assert permissions.split("a && b || c; d | e & f\ng") == list("abcdefg")
-    assert permissions.split("echo 'a && b'") == ["echo 'a && b'"]
-    assert permissions.split("x $(y)") is None
-    assert permissions.is_read_only("rg -n 'a|b' src", "/p")
-    assert not permissions.is_read_only("rg --pre evil x", "/p")
-    assert not permissions.is_read_only("tail -f log", "/p")
+    assert [c.words for c in permissions.split("a && b || c; d | e\ng")] == \
+        [(w,) for w in "abcdeg"]
+    assert [c.text for c in permissions.split("echo 'a && b'")] == ["echo 'a && b'"]
+    for command in ("x $(y)", "a & b", "(cd x; ls)", "cat <<EOF\nx\nEOF", "for f in *; do ls; done"):
+        assert permissions.split(command) is None, command
+
+
+# Claude Code 2.1.330's own answers, read from its allowlist (claude_readonly's docstring);
+# the e2e tests check the first group against the real CLI.
+RUNS_UNASKED = [
+    "seq 1 50000 | sed 's/^/row /'", "rg -n exit src/", "seq 1 9 | grep -v exit",
+    "grep -rn 'a|b' src", "sed -n '1,20p' f.txt", "git log --oneline -5", "git diff --stat",
+    "git show HEAD:x.py", "ls -la", "find . -name '*.py'", "head -50 f", "wc -l f 2>&1",
+    "sort -rn f | uniq -c", "cat a b | tr a-z A-Z", "echo hello", "cd sub", "pwd",
+    "grep -A3 foo f", "tree -L 2", "file x", "git status --short",
+]
+ASKS = [
+    "sed -i 's/a/b/' f", "sed 's/a/b/w out' f", "sed -e 's/a/b/' f", "sed -n '/x/p' f",
+    "rg --pre evil x", "grep -rn foo /etc", "cat ../x", "find . -delete", "find . -exec rm {} +",
+    "sort -o out in", "git push", "git -C x log", "git log --format=%H", "cd sub && git log",
+    "make test", "echo $(id)", "cat $HOME/x", "X=1 ls", "ls > out", "tail -f log",
+    "grep -rnA3 foo .", "git diff --ext-diff", "npm test",
+]
+
+
+@pytest.mark.parametrize("command", RUNS_UNASKED)
+def test_commands_claude_code_runs_unasked_are_wrapped(command, tmp_path):
+    assert reply(payload(command, mode="default", cwd=str(tmp_path))), command
+
+
+@pytest.mark.parametrize("command", ASKS)
+def test_commands_claude_code_asks_about_are_left_alone(command, tmp_path):
+    assert reply(payload(command, mode="default", cwd=str(tmp_path))) is None, command
+
+
+def test_git_in_a_bare_looking_directory_is_left_alone(tmp_path):
+    (tmp_path / "HEAD").write_text("ref: refs/heads/main\n")
+    (tmp_path / "objects").mkdir()
+    (tmp_path / "refs").mkdir()
+    assert reply(payload("git log", mode="default", cwd=str(tmp_path))) is None
+    assert reply(payload("ls", mode="default", cwd=str(tmp_path)))
+
+
+@pytest.mark.parametrize("command", ["make test; exit 3", 'git commit -m "exit"',
+                                     "rg -n exec src/ | head", "cd sub && make || exit 2"])
+def test_bypass_mode_wraps_commands_that_say_exit(command):
+    assert reply(payload(command))  # payload()'s mode is bypassPermissions
 
 
 # --- malformed, huge and non-UTF-8 payloads: fail open, exit 0 ------------------------------

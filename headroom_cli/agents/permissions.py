@@ -13,10 +13,12 @@ So the hook rewrites a command only when Claude Code would have run it unasked a
 conservatively — when unsure, the command runs exactly as written (unclipped):
 - never in plan mode, nor when a deny or ask rule could concern the command or the wrapper;
 - in bypassPermissions mode, always;
-- otherwise when every part of the command (split at ;, &&, ||, |, & and newlines) is covered
-  by an allow rule (`Bash`, `Bash(npm test:*)`, `Bash(git diff)`…), or — outside dontAsk mode —
-  is a plain read-only command that stays inside the working directory (`grep -n foo src`,
-  `git log`, `ls`), as Claude Code runs those without asking too.
+- otherwise when every simple command of the command line (parsed: shellsyntax.parse; only
+  plain lists joined by ;, &&, || and |) is covered by an allow rule (`Bash`,
+  `Bash(npm test:*)`, `Bash(git diff)`…), or — outside dontAsk mode — is one Claude Code itself
+  runs without asking: a read-only command with only its safe flags, reading inside the
+  working directory (claude_readonly: `grep -n foo src`, `seq 1 9 | sed 's/^/row /'`,
+  `git log --oneline`, `ls`).
 
 Rules are read from the settings files Claude Code reads (managed, user, project, local).
 Rules given only on Claude Code's command line (--allowedTools) are not visible to a hook:
@@ -29,25 +31,11 @@ from __future__ import annotations
 import json
 import os
 import re
-import shlex
 import sys
 from pathlib import Path
 
-# Read-only commands Claude Code runs without asking, and the options that make them write or
-# run something (then the command is not read-only).
-READ_ONLY = {
-    "ls": (), "cat": (), "head": (), "tail": ("-f", "-F", "--follow"), "wc": (), "nl": (),
-    "grep": (), "egrep": (), "fgrep": (), "rg": ("--pre",), "tree": ("-o",), "du": (),
-    "file": (), "stat": (), "seq": (), "echo": (), "pwd": (), "cd": (), "cut": (), "uniq": (),
-    "diff": (), "cmp": (), "sort": ("-o", "--output"), "basename": (), "dirname": (),
-    "realpath": (), "which": (), "type": (), "date": ("-s", "--set"), "true": (), "false": (),
-    "find": ("-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0",
-             "-fprintf", "-fls"),
-}
-GIT_READ_ONLY = {"status", "log", "diff", "show", "blame", "ls-files", "grep", "shortlog",
-                 "describe", "rev-parse"}
-_SEPARATORS = re.compile(r"\|\||&&|[;|&\n]")
-_UNSAFE_CHARS = re.compile(r"[`$<>(){}\\~]")
+from . import claude_readonly, shellsyntax
+
 _BASH_RULE = re.compile(r"^\s*Bash\s*(?:\((.*)\))?\s*$", re.S)
 
 
@@ -67,93 +55,31 @@ def claude_would_run(command: str, event: dict, settings_files: list[Path] | Non
     if parts is None:
         return False
     cwd = event.get("cwd") or os.getcwd()
-    read_only_ok = mode != "dontAsk"
-    return all(any(_allows(rule, part) for rule in rules["allow"])
-               or (read_only_ok and is_read_only(part, cwd)) for part in parts)
+    read_only_ok = mode != "dontAsk" and not _cd_and_git(parts, cwd)
+    return all(any(_allows(rule, part.text) for rule in rules["allow"])
+               or (read_only_ok and claude_readonly.read_only(part, cwd)) for part in parts)
 
 
-def split(command: str) -> list[str] | None:
+def split(command: str) -> list[shellsyntax.Command] | None:
     """The simple commands of a command line; None when it holds anything harder to judge
-    (substitutions, subshells, groups, quotes spanning separators, heredocs)."""
-    if re.search(r"\$\(|`|<\(|>\(|<<|\(|\)|\{|\}", command):
+    (substitutions, subshells, groups, compound commands, heredocs, background jobs)."""
+    script = shellsyntax.parse(command)
+    if script is None or not script.flat or not script.commands:
         return None
-    parts = []
-    for raw in _split_unquoted(command):
-        part = raw.strip()
-        if part:
-            parts.append(part)
-    return parts or None
+    return list(script.commands)
 
 
-def is_read_only(part: str, cwd: str) -> bool:
-    try:
-        words = shlex.split(part)
-    except ValueError:
+def _cd_and_git(parts: list[shellsyntax.Command], cwd: str) -> bool:
+    """Claude Code asks about git when a command also changes directory ("Compound commands
+    with cd and git require permission checks"), or when the directory looks like a bare
+    repository (HEAD, objects/, refs/ outside .git/): git could run hooks from there."""
+    names = {part.words[0] for part in parts if part.words}
+    if "git" not in names:
         return False
-    if not words or _UNSAFE_CHARS.search(_unquoted(part)):
-        return False
-    name, args = words[0], words[1:]
-    if "=" in name:
-        return False  # VAR=value cmd: an environment change, judge it not
-    if name == "git":
-        sub = next((arg for arg in args if not arg.startswith("-")), None)
-        if sub not in GIT_READ_ONLY or any(arg.startswith(("--output", "-o")) for arg in args):
-            return False
-        if any(arg in ("-c", "--exec-path", "--git-dir", "--work-tree") or
-               arg.startswith(("--exec-path=", "--git-dir=", "--work-tree=", "-c"))
-               for arg in args[:args.index(sub)]):
-            return False
-    elif name not in READ_ONLY:
-        return False
-    elif any(arg == bad or arg.startswith(bad + "=") for arg in args
-             for bad in READ_ONLY[name]):
-        return False
-    return all(_inside(arg, cwd) for arg in args if not arg.startswith("-"))
-
-
-def _inside(arg: str, cwd: str) -> bool:
-    """A path argument that stays inside the working directory (no /…, ~…, ..)."""
-    if arg.startswith(("/", "~")):
-        return False
-    return ".." not in Path(arg).parts
-
-
-def _unquoted(part: str) -> str:
-    """The part with its quoted spans removed (special characters inside quotes are data)."""
-    out, quote = [], None
-    for char in part:
-        if quote:
-            if char == quote:
-                quote = None
-        elif char in "'\"":
-            quote = char
-        else:
-            out.append(char)
-    return "".join(out)
-
-
-def _split_unquoted(command: str) -> list[str]:
-    parts, current, quote, index = [], [], None, 0
-    while index < len(command):
-        char = command[index]
-        if quote:
-            current.append(char)
-            if char == quote:
-                quote = None
-        elif char in "'\"":
-            quote = char
-            current.append(char)
-        else:
-            match = _SEPARATORS.match(command, index)
-            if match:
-                parts.append("".join(current))
-                current = []
-                index = match.end()
-                continue
-            current.append(char)
-        index += 1
-    parts.append("".join(current))
-    return parts
+    if "cd" in names:
+        return True
+    here = Path(cwd)
+    return (here / "HEAD").exists() and (here / "objects").is_dir() and (here / "refs").is_dir()
 
 
 # --- rules ---------------------------------------------------------------------------------
@@ -230,7 +156,7 @@ def _allows(rule: str, part: str) -> bool:
 
 def _conflicts(command: str, rules: list[str]) -> bool:
     """Could any of these (deny or ask) rules concern the command or headroom's wrapper?"""
-    words = set(re.findall(r"[\w./-]+", command)) | {"headroom", "exit"}
+    words = set(re.findall(r"[\w./-]+", command)) | {"headroom", "exit", "trap", "exec"}
     for rule in rules:
         spec = _spec(rule)
         if spec is None:
