@@ -16,6 +16,10 @@
     max_bytes = "1G"
     max_age_days = 14
 
+    [hooks]                       # agent hooks beyond the shell (Claude Code, Codex)
+    mcp_skip = ["jira"]           # MCP servers whose tool outputs are never clipped
+    read_over = 0                 # Claude Code's Read: outline results over N tokens (0 = off)
+
     [tools.Bash]                  # per-tool overrides (names or aliases)
     budget = 6000
     head_share = 0.6              # of the budget, for the head/tail clip
@@ -41,6 +45,8 @@ DEFAULTS = {
     "digest_url": None,
     "digest_model": None,
     "digest_timeout": 10.0,
+    "hooks.mcp_skip": (),  # MCP server names (a list in the file; commas in the variable)
+    "hooks.read_over": 0,
 }
 ENV = {
     "budget": "HEADROOM_BUDGET",
@@ -54,6 +60,8 @@ ENV = {
     "digest_url": "HEADROOM_DIGEST_URL",
     "digest_model": "HEADROOM_DIGEST_MODEL",
     "digest_timeout": "HEADROOM_DIGEST_TIMEOUT",
+    "hooks.mcp_skip": "HEADROOM_MCP_SKIP",
+    "hooks.read_over": "HEADROOM_READ_OVER",
 }
 _CHOICES = {"encoding": ("cl100k_base", "o200k_base", "estimate"),
             "format": ("text", "markdown", "json")}
@@ -127,7 +135,11 @@ def _line_of(text: str, dotted: str) -> int:
 
 
 def _check_value(key: str, value, path: str, line: int):
-    if key == "budget":
+    if key == "hooks.mcp_skip":
+        if not (isinstance(value, list) and all(isinstance(item, str) for item in value)):
+            raise ConfigError(f"{path}:{line}: {key} must be a list of MCP server names")
+        return tuple(value)
+    if key in ("budget", "hooks.read_over"):
         return _check(key, value, int, path, line)
     if key == "ledger":
         return _check(key, value, bool, path, line)

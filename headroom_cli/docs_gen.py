@@ -373,6 +373,11 @@ ENVIRONMENT = (
     ("HEADROOM_LEDGER", "`off` (or `0`, `false`, `no`) stops recording runs in the savings "
                         "ledger (see FILES), as the config file's `ledger = false` does. "
                         "Default: `on`."),
+    ("HEADROOM_MCP_SKIP", "MCP servers (comma-separated names) whose tool outputs agent hooks "
+                          "never clip; the config file's `[hooks] mcp_skip` list."),
+    ("HEADROOM_READ_OVER", "Claude Code's Read: results over this many tokens keep their first "
+                           "lines and get an outline of the rest (the config file's "
+                           "`[hooks] read_over`; default `0`, never)."),
     ("XDG_CONFIG_HOME", "Where the config file is when `HEADROOM_CONFIG` is unset (default "
                         "`~/.config`)."),
     ("CLAUDE_CONFIG_DIR", "Claude Code's configuration directory: `headroom init claude` edits "

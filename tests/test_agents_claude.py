@@ -4,14 +4,17 @@ rule: a command is rewritten only when Claude Code would run it without asking a
 
 from __future__ import annotations
 
+import io
 import json
 import os
+import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
-from headroom_cli.agents import HookOptions, claude, permissions, run_hook
+from headroom_cli.agents import HookOptions, claude, claude_post, config, permissions, run_hook
 
 HEADROOM = [sys.executable, "-m", "headroom_cli"]
 
@@ -236,3 +239,102 @@ def test_the_hook_budget_default_is_the_documented_one():
     # 6,000 tokens of ordinary output is about 24,000 bytes: under Claude Code's 30,000-byte
     # cap even before the filter's own byte cap.
     assert DEFAULT_HOOK_BUDGET * 4 < 30_000
+
+
+# --- PostToolUse: MCP tools and Read (events recorded from 2.1.330, see claude_post) ---------
+
+EVENTS = json.loads((Path(__file__).parent / "agents" / "claude_post_events.json").read_text())
+sys.path.insert(0, str(Path(__file__).parent / "e2e"))
+import mcp_server  # noqa: E402 - the e2e tests' MCP server: its real output
+
+
+def mcp_event(tool="search_issues", blocks=None) -> dict:
+    event = json.loads(json.dumps(EVENTS["mcp"]))
+    event["tool_name"] = f"mcp__e2e__{tool}"
+    event["tool_response"] = blocks if blocks is not None else \
+        [{"type": "text", "text": mcp_server.tool_text(tool)}]
+    return event
+
+
+def test_a_large_mcp_json_output_becomes_a_skeleton_with_a_working_hint():
+    out = reply(mcp_event())["hookSpecificOutput"]
+    assert out["hookEventName"] == "PostToolUse" and set(out) == {"hookEventName",
+                                                                   "updatedMCPToolOutput"}
+    [block] = out["updatedMCPToolOutput"]
+    text = block["text"]
+    assert block["type"] == "text" and len(text.encode()) <= 28_000
+    assert '"total"' in text and "400" in text and "PROJ-1" in text  # a skeleton of the page
+    item_id = re.search(r"headroom show ([0-9a-f]{12})", text).group(1)
+    shown = subprocess.run([*HEADROOM, "show", item_id], capture_output=True, timeout=120)
+    assert shown.stdout.decode() == mcp_server.tool_text("search_issues")
+
+
+@pytest.mark.parametrize("event", [
+    mcp_event("small"),
+    mcp_event(blocks=[{"type": "image", "data": "AAAA", "mimeType": "image/png"}]),
+    mcp_event(blocks="a plain string"),
+    dict(EVENTS["read"]),  # Read is left alone unless [hooks] read_over is set
+    dict(mcp_event(), tool_name=7),
+])
+def test_post_tool_use_events_left_alone(event):
+    assert reply(event) is None
+
+
+def test_an_mcp_server_the_config_skips_is_left_alone(monkeypatch):
+    monkeypatch.setenv("HEADROOM_MCP_SKIP", "jira, e2e")
+    assert reply(mcp_event()) is None
+    monkeypatch.setenv("HEADROOM_MCP_SKIP", "jira")
+    assert reply(mcp_event())
+
+
+def test_a_broken_config_gives_the_default_settings(tmp_path, monkeypatch):
+    (tmp_path / "config.toml").write_text("[hooks]\nmcp_skip = 3\n")
+    monkeypatch.setenv("HEADROOM_CONFIG", str(tmp_path / "config.toml"))
+    assert claude_post.settings_from_config() == claude_post.PostSettings()
+    (tmp_path / "config.toml").write_text('[hooks]\nmcp_skip = ["jira"]\nread_over = 900\n')
+    assert claude_post.settings_from_config() == claude_post.PostSettings(frozenset({"jira"}), 900)
+
+
+def test_a_large_read_keeps_its_first_lines_true_and_outlines_the_rest(monkeypatch):
+    monkeypatch.setenv("HEADROOM_READ_OVER", "2000")
+    source = (Path(claude.__file__).parent.parent / "cli" / "commands.py").read_text()
+    event = json.loads(json.dumps(EVENTS["read"]))
+    lines = source.split("\n")
+    event["tool_response"]["file"].update(content=source, numLines=len(lines),
+                                          totalLines=len(lines))
+    out = reply(event)["hookSpecificOutput"]
+    file = out["updatedToolOutput"]["file"]
+    assert out["updatedToolOutput"]["type"] == "text"
+    kept = file["content"].split("\n")
+    assert 0 < len(kept) < len(lines) and kept == lines[:len(kept)]
+    assert file["numLines"] == len(kept) and file["startLine"] == 1
+    note = out["additionalContext"]
+    assert f"lines 1–{len(kept)}" in note and "offset/limit" in note
+    assert "def _clip_and_store" in note  # the outline names a definition from the rest
+
+
+# --- init: the hooks and the allow rule for `headroom show` ---------------------------------
+
+def test_init_adds_the_mcp_hook_and_the_show_rules_and_uninstall_takes_them_out(tmp_path):
+    path = tmp_path / "settings.json"
+    original = b'{\n  "permissions": {"allow": ["Bash(npm test:*)"]}\n}\n'
+    path.write_bytes(original)
+    argv = ["/opt/hr/bin/headroom"]
+    config.apply(claude.install(path, argv), dry_run=False, out=io.StringIO())
+    settings = json.loads(path.read_text())
+    assert settings["permissions"]["allow"] == [
+        "Bash(npm test:*)", "Bash(headroom show:*)", "Bash(/opt/hr/bin/headroom show:*)"]
+    [post] = settings["hooks"]["PostToolUse"]
+    assert post["matcher"] == "mcp__.*"
+    assert post["hooks"][0]["command"] == "/opt/hr/bin/headroom hook claude"
+    assert claude.install(path, argv)[0].changed is False  # twice: the same file
+    (tmp_path / "settings.json.headroom-backup").unlink()  # not restorable: entries removed
+    config.apply(claude.install(path, argv, uninstall=True), dry_run=False, out=io.StringIO())
+    assert path.read_bytes() == original
+
+
+def test_init_hooks_read_when_the_config_asks_for_it(tmp_path, monkeypatch):
+    monkeypatch.setenv("HEADROOM_READ_OVER", "8000")
+    changes = claude.install(tmp_path / "settings.json", ["headroom"])
+    settings = json.loads(changes[0].after)
+    assert settings["hooks"]["PostToolUse"][0]["matcher"] == "mcp__.*|Read"

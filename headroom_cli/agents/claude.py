@@ -1,4 +1,5 @@
-"""Claude Code: a PreToolUse hook on Bash that wraps the command so its output is clipped.
+"""Claude Code: a PreToolUse hook on Bash that wraps the command so its output is clipped
+(and a PostToolUse hook on MCP tools and, opt-in, Read: claude_post).
 
 Why before, not after (observed with @anthropic-ai/claude-code 2.1.330): a PostToolUse hook's
 `updatedToolOutput` is applied only when the command exited 0, and the hook gets a copy already
@@ -20,10 +21,13 @@ Reply (stdout): {"hookSpecificOutput": {"hookEventName": "PreToolUse",
 
 from __future__ import annotations
 
+import json
 import os
+import re
+import shlex
 from pathlib import Path
 
-from . import HookOptions, config, permissions, shell
+from . import HookOptions, claude_post, config, jsonedit, permissions, shell
 
 NAME = "claude"
 EVENT = "PreToolUse"
@@ -35,12 +39,17 @@ MATCHER = "Bash"
 MAX_BYTES = 28_000
 MAX_FAILURE_BYTES = 10_000
 
+# The allow rules init adds so the marker's own retrieval command runs without a prompt
+# (`headroom show` only reads the store); ours are recognised by this shape on uninstall.
+_SHOW_RULE = re.compile(r"^Bash\((?:.*[/ ])?(?:headroom|headroom_cli)'? show:\*\)$")
+
 NOTES = """\
 Claude Code now runs every Bash command it would run without asking you through headroom: the
 command itself runs unchanged (same shell, same directory, same exit status); only its output
-is clipped to the budget, with a marker saying how to get the rest (`headroom show ID`).
+is clipped to the budget, with a marker saying how to get the rest (`headroom show ID`, which
+runs without a prompt: init allowed it). MCP tools' large outputs are clipped the same way.
 Commands that Claude Code would ask about, that write to a file, or that run in the
-background are left exactly as written. Start a new Claude Code session to load the hook."""
+background are left exactly as written. Start a new Claude Code session to load the hooks."""
 
 
 def default_path() -> Path:
@@ -49,13 +58,69 @@ def default_path() -> Path:
 
 
 def install(path: Path, headroom: list[str], uninstall: bool = False) -> list[config.Change]:
-    group = {"matcher": MATCHER,
-             "hooks": [{"type": "command", "command": config.hook_command(NAME, headroom),
-                        "timeout": 30}]}
-    return config.install_hook(path, NAME, EVENT, group, uninstall)
+    """A PreToolUse hook on Bash, a PostToolUse hook on MCP tools (and on Read when
+    `[hooks] read_over` is set), and allow rules for `headroom show`."""
+    hook = [{"type": "command", "command": config.hook_command(NAME, headroom), "timeout": 30}]
+    matcher = claude_post.MCP_MATCHER
+    if claude_post.settings_from_config().read_over:
+        matcher += "|" + claude_post.READ_MATCHER
+    post = {"matcher": matcher, "hooks": hook}
+    rules = show_rules(headroom)
+
+    def ours(entry: dict) -> bool:
+        return config.is_hook_command(entry.get("command"), NAME)
+
+    def also(data: bytes | None, install: bool) -> bytes | None:
+        data = config.edit_hooks(path, data, claude_post.EVENT, post if install else None,
+                                 ours, False)
+        return _edit_allow_rules(data, rules if install else [])
+
+    return config.install_hook(path, NAME, EVENT, {"matcher": MATCHER, "hooks": hook},
+                               uninstall, also=also)
+
+
+def show_rules(headroom: list[str]) -> list[str]:
+    """`Bash(headroom show:*)`, and the same for the way the hook runs headroom (the marker's
+    hint names headroom that way when it is not on the agent's PATH)."""
+    named = " ".join(shlex.quote(part) for part in headroom)
+    return list(dict.fromkeys(["Bash(headroom show:*)", f"Bash({named} show:*)"]))
+
+
+def _edit_allow_rules(data: bytes | None, rules: list[str]) -> bytes | None:
+    """`data` with our rules in permissions.allow (after any others), or none of ours; as a
+    text edit, so every other byte stays."""
+    if data is None:
+        return None
+    text = data.decode("utf-8-sig")
+    bom = data[:len(data) - len(text.encode("utf-8"))]
+    where = ("permissions", "allow")
+    found = jsonedit.find(jsonedit.parse(text), where)
+    if found is not None and found.kind != "array":
+        raise config.ConfigError('"permissions.allow" is not a JSON array; left untouched')
+    existing = json.loads(text[found.start:found.end]) if found else []
+    if existing == existing[:len(existing) - len(rules)] + rules and rules:
+        return data  # already there, last: as installed
+    removed = False
+    for index in reversed(range(len(existing))):
+        if isinstance(existing[index], str) and (existing[index] in rules
+                                                 or _SHOW_RULE.match(existing[index])):
+            text = jsonedit.remove_element(text, where, index)
+            removed = True
+    for rule in rules:
+        text = jsonedit.append(text, where, rule)
+    if removed and not rules and not jsonedit.find(jsonedit.parse(text), where).items:
+        text = jsonedit.remove_member(text, ("permissions",), "allow")
+        if not jsonedit.find(jsonedit.parse(text), ("permissions",)).items:
+            text = jsonedit.remove_member(text, (), "permissions")
+    return bom + text.encode("utf-8")
 
 
 def handle(payload: bytes, options: HookOptions) -> bytes:
+    event = shell.load_event(payload)
+    if event is not None and event.get("hook_event_name") == claude_post.EVENT:
+        answer = claude_post.reply(event, options, claude_post.settings_from_config())
+        return b"" if answer is None else json.dumps(answer).encode()
+
     def reply(event: dict, command: str) -> dict:
         return {"hookSpecificOutput": {
             "hookEventName": EVENT,

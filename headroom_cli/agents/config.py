@@ -273,14 +273,19 @@ def with_hook(settings: dict, event: str, group: dict, ours: Callable[[dict], bo
 
 
 def install_hook(path: Path, agent: str, event: str, group: dict, uninstall: bool = False,
-                 comments: bool = False) -> list[Change]:
+                 comments: bool = False,
+                 also: Callable[[bytes | None, bool], bytes | None] | None = None
+                 ) -> list[Change]:
     """Put our one group under hooks[event] (or take it out), changing nothing else in the
-    file; --uninstall restores the backed-up original when nothing else changed since."""
+    file; --uninstall restores the backed-up original when nothing else changed since.
+    `also(data, install)` makes the agent's further edits of the same file (Claude Code: a
+    second hook, an allow rule), after ours, the same way both ways."""
     def ours(entry: dict) -> bool:
         return is_hook_command(entry.get("command"), agent)
 
     def edit(data: bytes | None, install: bool) -> bytes | None:
-        return edit_hooks(path, data, event, group if install else None, ours, comments)
+        data = edit_hooks(path, data, event, group if install else None, ours, comments)
+        return also(data, install) if also else data
 
     before = read_bytes(path)
     if not uninstall:

@@ -1,0 +1,137 @@
+"""Claude Code beyond Bash: a PostToolUse hook that clips MCP tool outputs and (opt-in) Read.
+
+Checked against @anthropic-ai/claude-code 2.1.330 (its bundled code and real runs against a
+scripted model, see tests/e2e/test_e2e_claude_code.py):
+
+- MCP tools (matcher `mcp__.*`). The hook gets
+      {"hook_event_name": "PostToolUse", "tool_name": "mcp__SERVER__TOOL",
+       "mcp_server": {"name": SERVER, …}, "tool_input": {…},
+       "tool_response": [{"type": "text", "text": …}, …]}      (the MCP result's content)
+  and may answer
+      {"hookSpecificOutput": {"hookEventName": "PostToolUse",
+                              "updatedMCPToolOutput": [{"type": "text", "text": CLIPPED}]}}
+  which the model then gets instead. Without it, an output over Claude Code's limit reaches
+  the model as a 2 KB preview of the JSON-encoded content and a path to a file.
+- Read (only when `[hooks] read_over` is set: a file just read is usually wanted whole). The
+  hook gets `"tool_response": {"type": "text", "file": {"filePath", "content", "numLines",
+  "startLine", "totalLines"}}`; `updatedToolOutput` must keep that shape (a plain string is
+  ignored), and Claude Code numbers the `content` lines from `startLine` itself. So the hook
+  keeps the file's first lines as they are (their numbers stay true) and puts the outline of
+  the rest, with the offset/limit to read any part, in `additionalContext`.
+
+Anything else — another shape, an image block, a server the config skips, an output that fits —
+gets no answer: the output reaches the model exactly as the tool gave it.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from . import HookOptions
+from .clip import clip_text
+
+EVENT = "PostToolUse"
+MCP_MATCHER = "mcp__.*"
+READ_MATCHER = "Read"
+# Claude Code persists a tool result over its own limit and shows the model a 2 KB preview;
+# a clip stays under the same 28,000 bytes as a Bash clip.
+MAX_BYTES = 28_000
+
+
+@dataclass(frozen=True)
+class PostSettings:
+    mcp_skip: frozenset[str] = frozenset()  # MCP servers left whole
+    read_over: int = 0  # tokens; Read results over this are outlined (0: never)
+
+
+def reply(event: dict, options: HookOptions, settings: PostSettings) -> dict | None:
+    """The hook's answer to a PostToolUse event, or None to leave the output as it is."""
+    tool = event.get("tool_name")
+    if not isinstance(tool, str):
+        return None
+    if tool.startswith("mcp__"):
+        return _mcp(event, tool, options, settings)
+    if tool == "Read" and settings.read_over > 0:
+        return _read(event, options, settings)
+    return None
+
+
+def _mcp(event: dict, tool: str, options: HookOptions, settings: PostSettings) -> dict | None:
+    server = event.get("mcp_server")
+    name = server.get("name") if isinstance(server, dict) else None
+    if not isinstance(name, str):
+        name = tool.split("__")[1] if tool.count("__") >= 2 else ""
+    if name in settings.mcp_skip:
+        return None
+    blocks = event.get("tool_response")
+    if not (isinstance(blocks, list) and blocks and all(
+            isinstance(block, dict) and block.get("type") == "text"
+            and isinstance(block.get("text"), str) for block in blocks)):
+        return None  # an image, a resource, an unknown shape: left as the server gave it
+    text = "\n".join(block["text"] for block in blocks)
+    clipped = clip_text(text, tool=None, budget=options.budget, max_bytes=MAX_BYTES,
+                        store=options.store)
+    if clipped == text:
+        return None
+    return {"hookSpecificOutput": {"hookEventName": EVENT,
+                                   "updatedMCPToolOutput": [{"type": "text", "text": clipped}]}}
+
+
+def _read(event: dict, options: HookOptions, settings: PostSettings) -> dict | None:
+    response = event.get("tool_response")
+    file = response.get("file") if isinstance(response, dict) else None
+    if not (isinstance(response, dict) and response.get("type") == "text"
+            and isinstance(file, dict) and isinstance(file.get("content"), str)
+            and isinstance(file.get("startLine", 1), int)):
+        return None
+    content = file["content"]
+    if len(content) <= settings.read_over:
+        return None  # fits by size alone (every token covers at least a byte)
+    clipped = clip_text(content, tool="Read", budget=settings.read_over, max_bytes=MAX_BYTES,
+                        store=options.store)
+    lines, kept = content.split("\n"), clipped.split("\n")
+    keep = _head_lines(lines, kept)
+    if clipped == content or keep == 0:
+        return None
+    start = file.get("startLine", 1)
+    note = (f"headroom: this Read returned only lines {start}–{start + keep - 1} of "
+            f"{file.get('filePath', 'the file')} (the rest would not fit the budget); read "
+            f"any other part with offset/limit. The rest, outlined (its line numbers count "
+            f"from line {start}):\n" + "\n".join(kept[keep:]))
+    return {"hookSpecificOutput": {
+        "hookEventName": EVENT,
+        "updatedToolOutput": dict(response, file=dict(file, content="\n".join(lines[:keep]),
+                                                      numLines=keep)),
+        "additionalContext": note}}
+
+
+def _head_lines(lines: list[str], kept: list[str]) -> int:
+    """How many of the first lines the clip kept verbatim (the last of its lines is not
+    counted when the clip ends there: it may be cut)."""
+    count = 0
+    while count < min(len(lines), len(kept) - 1) and kept[count] == lines[count]:
+        count += 1
+    return count
+
+
+def settings_from_config() -> PostSettings:
+    """The [hooks] settings (config file, HEADROOM_MCP_SKIP / HEADROOM_READ_OVER); the
+    defaults when the file cannot be read — a hook never fails for want of its config."""
+    try:
+        from ..cli import config_path
+        from ..config import Config, parse, resolve
+
+        path = config_path(os.environ)
+        try:
+            with open(path, encoding="utf-8") as stream:
+                config = parse(stream.read(), path)
+        except FileNotFoundError:
+            config = Config(path)
+        skip, _ = resolve("hooks.mcp_skip", config, os.environ)
+        over, _ = resolve("hooks.read_over", config, os.environ)
+        if isinstance(skip, str):
+            skip = [name.strip() for name in skip.split(",") if name.strip()]
+        return PostSettings(frozenset(skip), max(0, int(over)))
+    except Exception:  # noqa: BLE001 - a broken config leaves outputs whole, never breaks
+        return PostSettings()
