@@ -104,9 +104,11 @@ def test_init_then_uninstall_gives_back_the_original_bytes(agent, data, tmp_path
     installed = path.read_bytes()
     event = AGENTS[agent]
     ours = lambda entry: config.is_hook_command(entry.get("command"), agent)  # noqa: E731
-    assert parsed(agent, installed) == config.with_hook(
-        parsed(agent, original), event, json.loads(json.dumps(
-            parsed(agent, installed)["hooks"][event][-1])), ours)
+    expected = config.with_hook(parsed(agent, original), event, json.loads(json.dumps(
+        parsed(agent, installed)["hooks"][event][-1])), ours)
+    if agent == "claude":
+        expected = claude_extras(expected, parsed(agent, installed))
+    assert parsed(agent, installed) == expected
     install(agent, path)
     assert path.read_bytes() == installed  # idempotent
     install(agent, path, uninstall=True)
@@ -136,6 +138,20 @@ def test_the_text_edit_alone_is_undone_by_the_text_edit(agent, data):
         assert removed == original.encode()
 
 
+def claude_extras(expected: dict, installed: dict) -> dict:
+    """What `init claude` adds besides its PreToolUse group (h-claude): a PostToolUse group
+    for MCP tools, and allow rules for `headroom show` where the file has room for them."""
+    from headroom_cli.agents import claude
+
+    ours = lambda entry: config.is_hook_command(entry.get("command"), "claude")  # noqa: E731
+    expected = config.with_hook(expected, "PostToolUse",
+                                installed["hooks"]["PostToolUse"][-1], ours)
+    permissions = expected.setdefault("permissions", {})
+    if isinstance(permissions, dict) and isinstance(permissions.get("allow", []), list):
+        permissions["allow"] = permissions.get("allow", []) + claude.show_rules(HEADROOM)
+    return expected
+
+
 def group_of(module) -> dict:
     """The group an installer adds (read back from a fresh install)."""
     import tempfile
@@ -159,8 +175,9 @@ def test_uninstall_after_other_changes_takes_out_only_ours(agent, data, tmp_path
     install(agent, path, uninstall=True)
     after = parsed(agent, path.read_bytes())
     expected = dict(parsed(agent, original))
-    if expected.get("hooks") == {}:
-        del expected["hooks"]  # our entry went in there, and out: an emptied "hooks" goes too
+    for key in ("hooks", "permissions") if agent == "claude" else ("hooks",):
+        if expected.get(key) == {}:
+            del expected[key]  # our entry went in there, and out: an emptied one goes too
     assert after.pop("added") == "later"
     assert after == expected
     assert path.with_name(path.name + config.BACKUP_SUFFIX).read_bytes() == original

@@ -94,9 +94,10 @@ def _edit_allow_rules(data: bytes | None, rules: list[str]) -> bytes | None:
     text = data.decode("utf-8-sig")
     bom = data[:len(data) - len(text.encode("utf-8"))]
     where = ("permissions", "allow")
-    found = jsonedit.find(jsonedit.parse(text), where)
-    if found is not None and found.kind != "array":
-        raise config.ConfigError('"permissions.allow" is not a JSON array; left untouched')
+    root = jsonedit.parse(text)
+    holder, found = jsonedit.find(root, where[:1]), jsonedit.find(root, where)
+    if (holder is not None and holder.kind != "object") or (found and found.kind != "array"):
+        return data  # not Claude Code's shape: no rule (the hints then ask before they run)
     existing = json.loads(text[found.start:found.end]) if found else []
     if existing == existing[:len(existing) - len(rules)] + rules and rules:
         return data  # already there, last: as installed
