@@ -96,6 +96,22 @@ def _past(what: str, first: int, last: int | None, total: int) -> str | None:
     return f"{wanted} past the end: the output has {total:,} {what}"
 
 
+def select(stored: Stored, out: Out, lines: tuple[int, int | None] | None = None,
+           byte_span: tuple[int, int | None] | None = None, head_count: int | None = None,
+           tail_count: int | None = None) -> Shown:
+    """`headroom show`'s one selection (the first given), printed to `out`: lines A..B,
+    bytes A..B, the first or last N lines, or else everything."""
+    if lines is not None:
+        return line_range(stored, *lines, out)
+    if byte_span is not None:
+        return byte_range(stored, *byte_span, out)
+    if head_count is not None:
+        return head(stored, head_count, out)
+    if tail_count is not None:
+        return tail(stored, tail_count, out)
+    return everything(stored, out)
+
+
 def everything(stored: Stored, out: Out) -> Shown:
     for span in _spans(stored.layout):
         _copy(stored.file, span.offset, span.length, out)

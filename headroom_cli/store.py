@@ -470,8 +470,9 @@ class _Capped:
             self.dropped_bytes += self.segment_size - oldest.room
             self.dropped_newlines += oldest.newlines
             self.dropped_last = oldest.last
-            # The head is no longer written to: keep it from looking like a dead writer's.
-            os.utime(self.path)
+        # The head is no longer written to: keep it from looking like a dead writer's to a
+        # prune in another process (_STALE_TEMP_SECONDS).
+        os.utime(self.path)
         self.segments.append(_Segment(self.root, self.segment_size))
         return self.segments[-1]
 
@@ -548,10 +549,13 @@ class Spill:
         except Exception as err:  # noqa: BLE001 - the writer must never die with a full queue
             self.error = err if isinstance(err, OSError) else OSError(errno.EIO, str(err))
 
-    def _finish_writing(self) -> None:
+    def _stop_writer(self) -> None:
         if self._writer.is_alive():
             self._queue.put(None)
             self._writer.join()
+
+    def _finish_writing(self) -> None:
+        self._stop_writer()
         if self.layout is None and not self.failed:
             try:
                 self.layout = self._copy.finish()
@@ -584,9 +588,7 @@ class Spill:
         return item_id
 
     def discard(self) -> None:
-        if self._writer.is_alive():
-            self._queue.put(None)
-            self._writer.join()
+        self._stop_writer()
         self._copy.discard()
         with contextlib.suppress(OSError):
             self._file.close()

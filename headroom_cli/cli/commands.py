@@ -708,9 +708,9 @@ def show(
         _fail("use one of --lines, --grep, --head, --tail, --bytes", ExitStatus.USAGE)
     from .. import retrieve
 
-    span = lines if lines is not None else byte_span
     try:
-        first, last = retrieve.parse_range(span) if span is not None else (1, None)
+        line_span, byte_range = (None if span is None else retrieve.parse_range(span)
+                                 for span in (lines, byte_span))
     except ValueError as err:
         _fail(str(err), ExitStatus.USAGE)
     stored = _stored(item_id)
@@ -718,16 +718,8 @@ def show(
     with stored:
         if grep is not None:
             shown = _show_grep(stored, grep, ignore_case, budget, encoding.value)
-        elif lines is not None:
-            shown = retrieve.line_range(stored, first, last, write)
-        elif byte_span is not None:
-            shown = retrieve.byte_range(stored, first, last, write)
-        elif head is not None:
-            shown = retrieve.head(stored, head, write)
-        elif tail is not None:
-            shown = retrieve.tail(stored, tail, write)
         else:
-            shown = retrieve.everything(stored, write)
+            shown = retrieve.select(stored, write, line_span, byte_range, head, tail)
     if shown.lost is not None:
         from ..render import partial_copy
 
