@@ -26,6 +26,7 @@ Message formats, as their APIs define them (`role` tells them apart; others pass
 from __future__ import annotations
 
 import copy
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -117,6 +118,64 @@ def age_history(messages: Sequence[dict], *, keep_recent: int = DEFAULT_KEEP_REC
             changed.append(index)
     return AgedHistory(out, tuple(Stored(*item) for item in stored.items()), len(results), aged,
                        tuple(changed), before, after)
+
+
+# The tool a harness may give the model to replace the latest tool result by its own summary.
+TRIM_TOOL = "trim_tool_result"
+
+
+def apply_trims(messages: Sequence[dict], *, encoding: str = DEFAULT_ENCODING,
+                counter: Counter | None = None, name_copies: bool = True) -> AgedHistory:
+    """Each call of TRIM_TOOL (arguments {"summary": text}) replaces the tool result just
+    before it by that summary and a marker naming the stored original. Only the latest result
+    can be trimmed, so the prompt changes at its tail, once; the same messages always give the
+    same view, so a harness keeps nothing but the conversation."""
+    from .render import summary_marker
+
+    counter = counter or _counter(encoding)
+    results = tool_results(messages)
+    out, stored, changed = list(messages), {}, []
+    before = after = 0
+    for index, message in enumerate(messages):
+        for summary in _trim_summaries(message):
+            latest = [r for r in results if r.message < index and r.tool != TRIM_TOOL]
+            if not latest or latest[-1].message in changed:
+                continue
+            target = latest[-1]
+            item_id = _stored_id(target.text) if name_copies else None
+            tokens = count_large(counter, [target.text])
+            text = f"{summary}\n{summary_marker(target.tool or '', tokens, item_id)}"
+            trimmed = copy.deepcopy(messages[target.message])
+            _replace_text(trimmed, target.block, text)
+            out[target.message] = trimmed
+            changed.append(target.message)
+            if item_id:
+                stored[item_id] = _encode(target.text)
+            before += tokens
+            after += count_large(counter, [text])
+    return AgedHistory(out, tuple(Stored(*item) for item in stored.items()), len(results),
+                       len(changed), tuple(sorted(changed)), before, after)
+
+
+def _trim_summaries(message) -> list[str]:
+    """The summaries of the TRIM_TOOL calls an assistant message makes (any of the formats)."""
+    if not isinstance(message, dict) or message.get("role") != "assistant":
+        return []
+    found = []
+    for call in message.get("tool_calls") or ():
+        function = call.get("function") if isinstance(call, dict) else None
+        if isinstance(function, dict) and function.get("name") == TRIM_TOOL:
+            try:
+                found.append(json.loads(function.get("arguments") or "{}").get("summary"))
+            except (ValueError, AttributeError):
+                pass
+    content = message.get("content")
+    for block in content if isinstance(content, list) else ():
+        if isinstance(block, dict) and block.get("name") == TRIM_TOOL and \
+                block.get("type") in ("tool_use", "toolCall"):
+            arguments = block.get("input", block.get("arguments"))
+            found.append(arguments.get("summary") if isinstance(arguments, dict) else None)
+    return [summary for summary in found if isinstance(summary, str) and summary.strip()]
 
 
 def planned(budget: int, counter: Counter, name_copies: bool = True) -> Shrink:

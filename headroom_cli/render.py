@@ -222,3 +222,12 @@ def terse_markers(lines: int, context: Context, everything: bool = True) -> list
     return [f"{MARKER_PREFIX}{what}{status}{where}]\n",
             f"{MARKER_PREFIX}{what}{status}]\n",
             f"{MARKER_PREFIX}{n(lines)} lines omitted]\n"]
+
+
+def summary_marker(tool_name: str, tokens: int, store_id: str | None) -> str:
+    """Closes a tool result the model replaced by its own summary (history.apply_trims)."""
+    where = (f"To retrieve: headroom show {store_id}" if store_id
+             else "To retrieve: run the tool again")
+    source = f"this {tool_name} result" if tool_name else "this tool result"
+    return (f"{MARKER_PREFIX}{source} was replaced by the model's summary above "
+            f"(~{n(tokens)} tokens of the original omitted). {where}]")

@@ -26,6 +26,7 @@ AGENTS = {
     "gemini": "Gemini CLI",
     "opencode": "opencode",
     "pi": "pi",
+    "pi-history": "pi (age-aware history)",
 }
 ALIASES = {"claude-code": "claude", "claudecode": "claude", "gemini-cli": "gemini",
            "codex-cli": "codex", "pi-coding-agent": "pi"}
@@ -45,7 +46,7 @@ def canonical(name: str) -> str | None:
 
 
 def load(name: str):
-    return importlib.import_module(f"{__name__}.{name}")
+    return importlib.import_module(f"{__name__}.{name.replace('-', '_')}")
 
 
 def run_hook(name: str, payload: bytes, options: HookOptions) -> bytes:

@@ -938,7 +938,8 @@ fi
 @app.command("init", short_help="Hook headroom into a coding agent.", help=f"""\
 Hook headroom into a coding agent, so every shell command's output is clipped.
 
-AGENT is claude (Claude Code), codex (Codex CLI), gemini (Gemini CLI), opencode or pi. The
+AGENT is claude (Claude Code), codex (Codex CLI), gemini (Gemini CLI), opencode or pi;
+pi-history (opt-in) makes pi send its history aged (see `headroom history`). The
 agent's configuration is edited in place (a backup is kept as FILE.headroom-backup); running it
 twice leaves one entry. Nothing is ever asked: it runs the same without a terminal.
 
@@ -952,7 +953,7 @@ Examples:
                    "the agent's configuration cannot be read or written")}""")
 def init_agent(
     agent: str = typer.Argument(..., metavar="AGENT", autocompletion=_complete_agent,
-                                help="claude, codex, gemini, opencode or pi."),
+                                help="claude, codex, gemini, opencode, pi or pi-history."),
     uninstall: bool = typer.Option(False, "--uninstall", help="Remove headroom's hook."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Show what would change; write "
                                                           "nothing."),
@@ -988,7 +989,8 @@ Exit status:
 """)
 def hook_agent(
     agent: str = typer.Argument(..., metavar="AGENT",
-                                help="claude, codex, gemini, opencode, pi, or filter."),
+                                help="claude, codex, gemini, opencode, pi, pi-history, or "
+                                     "filter."),
     # 6000 = agents.clip.DEFAULT_HOOK_BUDGET: under Claude Code's 30,000-byte output cap.
     budget: int = typer.Option(6000, "--budget", "-b", min=0, metavar="N",
                                help="Token budget for a tool's output; 0 = no clipping."),
