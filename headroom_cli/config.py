@@ -33,10 +33,13 @@ from __future__ import annotations
 
 import re
 
+from .formats import FORMATS
+from .tokens import DEFAULT_ENCODING, ENCODINGS
+
 DEFAULTS = {
     "budget": 4000,
-    "encoding": "cl100k_base",
-    "format": "text",
+    "encoding": DEFAULT_ENCODING,
+    "format": FORMATS[0],
     "ledger": True,
     "store.path": None,  # None: $XDG_STATE_HOME/headroom/store
     "store.max_bytes": "1G",
@@ -63,8 +66,7 @@ ENV = {
     "hooks.mcp_skip": "HEADROOM_MCP_SKIP",
     "hooks.read_over": "HEADROOM_READ_OVER",
 }
-_CHOICES = {"encoding": ("cl100k_base", "o200k_base", "estimate"),
-            "format": ("text", "markdown", "json")}
+_CHOICES = {"encoding": ENCODINGS, "format": FORMATS}
 _TOOL_KEYS = {"budget": int, "head_share": float, "tail_share": float}
 
 
@@ -73,6 +75,8 @@ class ConfigError(Exception):
 
 
 class Config:
+    """What the file sets (nothing, for a missing file)."""
+
     def __init__(self, path: str | None = None, values: dict | None = None,
                  tools: dict | None = None, lines: dict | None = None) -> None:
         self.path = path
@@ -149,6 +153,14 @@ def _check_value(key: str, value, path: str, line: int):
         return value
     if key in ("store.max_age_days", "digest_timeout"):
         return _check(key, value, float, path, line)
+    if key == "store.max_bytes":
+        try:
+            if isinstance(value, bool):
+                raise ValueError(value)
+            return parse_size(str(value))
+        except ValueError:
+            raise ConfigError(f"{path}:{line}: {key} must be a size: bytes, or with K, M, G "
+                              "(\"500M\")") from None
     if not isinstance(value, (str, int)) or isinstance(value, bool):
         raise ConfigError(f"{path}:{line}: {key} must be a string")
     return str(value)
@@ -174,3 +186,24 @@ def resolve(key: str, config: Config, environ) -> tuple[object, str]:
     if key in config.values:
         return config.values[key], config.where(key)
     return DEFAULTS[key], "default"
+
+
+_SIZE_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
+
+
+def parse_size(text: str) -> int:
+    """Bytes, with an optional binary unit: 1000000, 500M, 1G, 2GiB; ValueError otherwise."""
+    value = text.strip().upper().removesuffix("B").removesuffix("I")
+    unit = value[-1:] if value[-1:] in _SIZE_UNITS else ""
+    number = float(value[:len(value) - len(unit)])
+    if not 0 <= number < float("inf"):  # also rejects nan
+        raise ValueError(text)
+    return int(number * _SIZE_UNITS[unit])
+
+
+def parse_days(text: str) -> float:
+    """A number of days ≥ 0 (fractions allowed); ValueError otherwise."""
+    days = float(text)
+    if not days >= 0:
+        raise ValueError(text)
+    return days

@@ -20,6 +20,9 @@ import threading
 MIN_DROPPED_CHARS = 4_000  # smaller omissions get no digest: the marker says enough
 MAX_INPUT_CHARS = 24_000  # what the model is fed at most (api.omitted_text samples beyond)
 MAX_WORDS = 120
+# The room a digest gets in the marker, in tokens (and never more than a quarter of the budget):
+# 120 dense words of identifiers and numbers run to about 3 tokens each.
+MAX_TOKENS = 400
 DEFAULT_TIMEOUT = 10.0
 
 PROMPT = (

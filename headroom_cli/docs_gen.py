@@ -112,13 +112,13 @@ def fixed_values(ctx, param) -> tuple[list[str], bool]:
     nothing typed yet; a metavar like `[day|week]` lists its own. Values that depend on the
     machine (stored ids) come out empty here.
     """
-    from .cli.commands import _metavar_values
+    from .cli.completion import metavar_values
 
     choices = getattr(param.type, "choices", None)  # typer's TyperChoice (an Enum), a Choice
     if choices:
         return [str(getattr(choice, "value", choice)) for choice in choices], True
     if getattr(param, "_custom_shell_complete", None) is None:
-        return _metavar_values(param), False  # `[day|week]`: TAB offers them too
+        return metavar_values(param), False  # `[day|week]`: TAB offers them too
     with _quiet_environment():
         items = param.shell_complete(ctx, "")
     return [item.value for item in items], False

@@ -10,8 +10,6 @@ The budget applies to the output text; the wrapper adds a few tokens of its own.
 
 from __future__ import annotations
 
-import json
-
 FORMATS = ("text", "markdown", "json")
 
 
@@ -39,6 +37,8 @@ def _markdown(result, text: str, exit_status: int | None) -> str:
 
 def _json(result, text: str, tool: str | None, store_id: str | None,
           exit_status: int | None) -> str:
+    import json  # only for this format: the pass-through reads FORMATS and nothing else
+
     record = {
         "kind": result.kind,
         "tool": tool,

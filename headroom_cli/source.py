@@ -93,6 +93,8 @@ def _start(argv: Sequence[str]) -> subprocess.Popen:
                             ExitStatus.CANNOT_EXECUTE) from None
         raise CannotRun(f"{name}: command not found", ExitStatus.NOT_FOUND) from None
     except OSError as err:  # EACCES, ENOEXEC, EISDIR, E2BIG...: it exists but will not run
+        if os.path.isdir(name):  # execve says EACCES; a shell says what is wrong
+            raise CannotRun(f"{name}: Is a directory", ExitStatus.CANNOT_EXECUTE) from None
         reason = err.strerror or str(err)
         raise CannotRun(f"{name}: cannot execute: {reason}", ExitStatus.CANNOT_EXECUTE) from None
 

@@ -76,10 +76,13 @@ def test_not_executable_is_126_with_one_line(tmp_path):
     assert "cannot execute" in done.stderr.decode()
 
 
-def test_a_directory_is_not_executable(tmp_path):
+def test_a_directory_is_not_executable_and_says_so_as_a_shell_does(tmp_path):
     done = headroom("--", str(tmp_path))
     assert done.returncode == 126
     assert_no_traceback(done.stderr)
+    shell = subprocess.run(["bash", "-c", f"{tmp_path}"], capture_output=True)
+    assert shell.returncode == 126 and b"Is a directory" in shell.stderr  # the reference
+    assert done.stderr.decode() == f"headroom: {tmp_path}: Is a directory\n"
 
 
 def test_a_missing_interpreter_is_126_not_127(tmp_path):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -80,6 +81,18 @@ def test_a_command_digest_goes_into_the_closing_marker(tmp_path, counter):
     assert prompt_chars <= len(digest.PROMPT) + digest.MAX_INPUT_CHARS
     # What the model reads is what was omitted: the middle, not the kept head.
     assert "line number 2000:" in prompt and "line number 1:" not in prompt
+
+
+def test_the_model_reads_exactly_the_lines_the_marker_omits(tmp_path):
+    command = _script(tmp_path, "ok", f'print("{DIGEST}")\n')
+    run = _run(tmp_path, [], HEADROOM_DIGEST_COMMAND=command)
+    marker = _marker(run.stdout)
+    assert DIGEST in marker
+    first, last = re.search(r"lines ([\d,]+)–([\d,]+) of", marker).groups()
+    omitted = (tmp_path / "ok.calls.prompt").read_text()[len(digest.PROMPT):].splitlines()
+    # (sampled from the omission's head, middle and tail when it is long: its ends are exact)
+    assert omitted[0].startswith(f"line number {first.replace(',', '')}:")
+    assert omitted[-1].startswith(f"line number {last.replace(',', '')}:")
 
 
 def test_a_long_reply_is_cut_to_120_words_on_one_line(tmp_path, counter):

@@ -8,7 +8,8 @@ import sys
 
 import pytest
 
-from headroom_cli.cli import _FLAGS, _VALUED, app
+from headroom_cli.cli import app
+from headroom_cli.cli.options import FILTER_OPTIONS, parse_plain
 
 HEAVY = ("typer", "rich", "tiktoken", "pydantic", "regex", "sqlite3", "headroom_cli.api",
          "headroom_cli.planners", "subprocess")
@@ -44,7 +45,25 @@ def test_output_that_does_not_fit_takes_the_full_path():
     assert "typer" in loaded
 
 
-def test_the_pass_through_knows_only_options_the_full_parser_has():
+def test_both_parsers_read_one_definition_of_the_options():
+    """The typer app's root options are exactly the table's: same names, same kind (flag or
+    value), so the pass-through can never accept what the app would parse differently."""
     command = __import__("typer").main.get_command(app)
-    declared = {opt for param in command.params for opt in param.opts}
-    assert set(_VALUED) | _FLAGS <= declared
+    declared = {param.name: (tuple(param.opts), param.is_flag) for param in command.params
+                if param.opts != ["--help", "-h"] and "-h" not in param.opts}
+    table = {option.dest: (option.names, not option.takes_value) for option in FILTER_OPTIONS}
+    assert declared == table
+
+
+@pytest.mark.parametrize("args, plain", [
+    (["--budget", "7", "-t", "Grep", "-e=estimate", "--no-store", "--no-digest"], True),
+    (["--budget=7"], True),
+    (["--kind", "log"], False),  # a named shape changes nothing that fits, but is checked
+    (["--format", "json"], False),  # wraps even output that fits
+    (["--live"], False),
+    (["--no-store=1"], False),  # a flag takes no value: the app reports it
+    (["--budget"], False),  # a value is missing: the app reports it
+    (["--bogus"], False),
+])
+def test_the_pass_through_takes_only_plain_options(args, plain):
+    assert (parse_plain(args) is not None) == plain

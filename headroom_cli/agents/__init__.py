@@ -15,10 +15,10 @@ as the agent had it, and the hook exits 0 (see run_hook).
 from __future__ import annotations
 
 import importlib
-import sys
 from dataclasses import dataclass, field
 
-from .clip import DEFAULT_HOOK_BUDGET
+from ..settings import DEFAULT_HOOK_BUDGET
+from ..sink import warn
 
 AGENTS = {
     "claude": "Claude Code",
@@ -54,9 +54,5 @@ def run_hook(name: str, payload: bytes, options: HookOptions) -> bytes:
     try:
         return load(name).handle(payload, options)
     except Exception as err:  # noqa: BLE001 - a hook must never break the agent's tool call
-        try:
-            print(f"headroom: hook {name}: {type(err).__name__}: {err}; left the tool call "
-                  "unchanged", file=sys.stderr)
-        except (OSError, ValueError):
-            pass
+        warn(f"hook {name}: {type(err).__name__}: {err}; left the tool call unchanged")
         return b""

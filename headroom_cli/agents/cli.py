@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 from . import AGENTS, HookOptions, canonical, config, load, run_hook
+from ..sink import write
 from .clip import clip, note
 
 FILTER = "filter"
@@ -21,8 +22,7 @@ STALE_SECONDS = 24 * 3600  # output files of wrapped commands that never ran (de
 def init_command(agent: str, uninstall: bool, dry_run: bool, config_path: str | None) -> int:
     name = canonical(agent)
     if name is None:
-        print(f"headroom: unknown agent {agent!r}: use one of {', '.join(AGENTS)}",
-              file=sys.stderr)
+        note(f"unknown agent {agent!r}: use one of {', '.join(AGENTS)}")
         return 2
     module = load(name)
     path = Path(os.path.expanduser(config_path)) if config_path else module.default_path()
@@ -30,11 +30,10 @@ def init_command(agent: str, uninstall: bool, dry_run: bool, config_path: str | 
         changes = module.install(path, config.headroom_argv(), uninstall=uninstall)
         config.apply(changes, dry_run=dry_run)
     except config.ConfigError as err:
-        print(f"headroom: {err}", file=sys.stderr)
+        note(str(err))
         return 1
     except OSError as err:
-        print(f"headroom: cannot write {getattr(err, 'filename', '') or path}: "
-              f"{err.strerror or err}", file=sys.stderr)
+        note(f"cannot write {getattr(err, 'filename', '') or path}: {err.strerror or err}")
         return 1
     if dry_run:
         print("(dry run: nothing was written)")
@@ -52,8 +51,7 @@ def hook_command(agent: str, budget: int, exit_status: int | None, max_bytes: in
                  input_file: str | None = None, status_line: str | None = None) -> int:
     name = FILTER if agent.strip().lower() == FILTER else canonical(agent)
     if name is None:
-        print(f"headroom: unknown agent {agent!r}: use one of {', '.join(AGENTS)} "
-              f"(or {FILTER})", file=sys.stderr)
+        note(f"unknown agent {agent!r}: use one of {', '.join(AGENTS)} (or {FILTER})")
         return 2
     status = 0
     if status_line:  # a piped wrapper (agents/piped.py): the status follows the output
@@ -76,7 +74,7 @@ def hook_command(agent: str, budget: int, exit_status: int | None, max_bytes: in
         # clip() and run_hook() fail open themselves; this is the net under both.
         note(f"hook {name}: {type(err).__name__}: {err}; left unchanged")
         reply = data if name == FILTER else b""
-    _write(reply)
+    write(reply, hook=True)
     return status
 
 
@@ -86,7 +84,7 @@ def _read_input(path: str) -> bytes:
         with open(path, "rb") as stream:
             data = stream.read()
     except OSError as err:
-        print(f"headroom: cannot read {path}: {err.strerror or err}", file=sys.stderr)
+        note(f"cannot read {path}: {err.strerror or err}")
         return b""
     try:
         os.unlink(path)
@@ -140,17 +138,3 @@ def _read_stdin() -> bytes:
         return sys.stdin.buffer.read()
     except (OSError, ValueError):
         return b""
-
-
-def _write(data: bytes) -> None:
-    try:
-        sys.stdout.buffer.write(data)
-        sys.stdout.flush()
-    except BrokenPipeError:
-        try:
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
-        except OSError:
-            pass
-    except (OSError, ValueError):
-        pass

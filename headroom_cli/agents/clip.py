@@ -1,27 +1,34 @@
 """The one clipping step every agent integration shares: bytes in, bytes out, never an error.
 
 An agent's hook must never lose or break a tool's output. So clip() keeps the output as it is
-when it fits, clips it with compress() otherwise (keeping the full copy in the store, so the
-marker's `headroom show ID` works), and on any internal error returns the input untouched.
+when it fits, and otherwise clips it through the same run as the command line (run.py: stored,
+so the marker's `headroom show ID` works; recorded in the ledger; with a digest when one is
+configured). On any error — a broken config file included — it returns the input untouched,
+with one line on stderr.
 """
 
 from __future__ import annotations
 
-import sys
+import os
 
-# Agent hooks clip to this many tokens unless told otherwise (`--budget`). Claude Code hands
-# the model only a 2 KB preview of a successful output over 30,000 bytes, and cuts a failing
-# one to its first and last 5,000 characters; 6,000 cl100k tokens of ordinary output is about
-# 24,000 bytes, and `max_bytes` below guarantees the cap even for unusual text.
-DEFAULT_HOOK_BUDGET = 6000
+from ..settings import DEFAULT_HOOK_BUDGET
+from ..sink import warn as note
+
+__all__ = ["DEFAULT_HOOK_BUDGET", "clip", "clip_text", "note"]
 
 
 def clip(data: bytes, *, tool: str | None = "Bash", budget: int = DEFAULT_HOOK_BUDGET,
          exit_status: int | None = None, max_bytes: int | None = None,
-         encoding: str = "cl100k_base", store: bool = True) -> bytes:
-    """`data` clipped to `budget` tokens (and to `max_bytes` bytes when given); fails open."""
+         encoding: str | None = None, store: bool = True, program: str = "headroom") -> bytes:
+    """`data` clipped to `budget` tokens (and to `max_bytes` bytes when given); fails open.
+    `encoding` None: the configured one. `program`: how the marker's hint names headroom."""
+    if budget <= 0 and not max_bytes:
+        return data
+    if (budget <= 0 or len(data) <= budget) and (not max_bytes or len(data) <= max_bytes):
+        return data  # fits by size alone: no tokenizer needed (every token covers a byte)
     try:
-        return _clip(data, tool, budget, exit_status, max_bytes, encoding, store)
+        return _clip(data, tool, budget, exit_status or None, max_bytes, encoding, store,
+                     program)
     except Exception as err:  # noqa: BLE001 - a hook must never lose the output
         note(f"could not clip ({type(err).__name__}: {err}); passing the output through")
         return data
@@ -34,31 +41,19 @@ def clip_text(text: str, **options) -> str:
     return text if out is data else out.decode("utf-8", "surrogateescape")
 
 
-def _clip(data: bytes, tool, budget, exit_status, max_bytes, encoding, store) -> bytes:
-    if budget <= 0 and not max_bytes:
-        return data
-    if (budget <= 0 or len(data) <= budget) and (not max_bytes or len(data) <= max_bytes):
-        return data  # fits by size alone: no tokenizer needed (every token covers a byte)
-    from ..cli.commands import _clip_and_store, _counter, _store
+def _clip(data: bytes, tool, budget, exit_status, max_bytes, encoding, store, program) -> bytes:
+    from ..run import ClipOptions, clip_bytes
+    from ..settings import Settings
 
-    counter = _counter(encoding)
-    keep = _store() if store else None
-    status = exit_status if exit_status else None
-    # With no token budget, the byte cap still applies: start from a budget that is sure to
-    # reach it (a token covers at least one byte), then shrink.
-    budget = budget if budget > 0 else max_bytes
-    for _ in range(8):
-        options = dict(tool=tool, budget=budget, kind="auto", counter=counter,
-                       exit_status=status)
-        result = _clip_and_store(data, options, keep)
-        if isinstance(result, tuple):  # (result, stored id)
-            result = result[0]
-        out = result.text.encode("utf-8", "surrogateescape") if result.clipped else data
-        if not max_bytes or len(out) <= max_bytes:
-            return out
-        # Shrink in proportion, with a margin: tokens of this text run longer than usual.
-        budget = max(1, min(budget - 1, int(budget * max_bytes / len(out) * 0.9)))
-    return _cut_bytes(out, max_bytes)
+    # A broken config file raises here: none of its settings can be trusted (it may turn the
+    # store off), so the output passes through whole.
+    settings = Settings.load(os.environ, encoding=encoding, no_store=not store)
+    for message in settings.warnings:
+        note(message)
+    options = ClipOptions(tool=settings.tool(tool), budget=budget, exit_status=exit_status,
+                          max_bytes=max_bytes, tool_name=tool, program=program)
+    out = clip_bytes(data, settings, options, note).output()
+    return _cut_bytes(out, max_bytes) if max_bytes and len(out) > max_bytes else out
 
 
 def _cut_bytes(data: bytes, limit: int) -> bytes:
@@ -69,11 +64,3 @@ def _cut_bytes(data: bytes, limit: int) -> bytes:
     if cut and cut[-1] >= 0xC0:
         cut = cut[:-1]
     return cut
-
-
-def note(message: str) -> None:
-    """One line on stderr, if stderr is there at all (a hook's may be closed)."""
-    try:
-        print(f"headroom: {message}", file=sys.stderr)
-    except (OSError, ValueError):
-        pass

@@ -14,8 +14,8 @@ from typing import Optional
 import typer
 
 from ..status import ExitStatus
-from . import write
-from .commands import app, configured_store, exit_status_help
+from ..sink import write
+from .base import app, configured_store, exit_status_help
 
 
 @app.command("history", short_help="Age a conversation's old tool results; --stats: the cost.",

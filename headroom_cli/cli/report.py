@@ -10,8 +10,9 @@ import os
 
 import typer
 
-from . import config, config_path, write
-from .commands import _exit_status_help, _ledger_path, _store_dir, app
+from ..sink import write
+from ..status import ExitStatus
+from .base import app, exit_status_help, fail, settings
 
 
 @app.command("config", short_help="Print the effective settings and where each came from.",
@@ -24,26 +25,27 @@ override all of these for that run.
 Example:
   headroom config
 
-{_exit_status_help("printed", "the config file is broken (its path and line are named)")}""")
+{exit_status_help("printed", "the config file is broken (its path and line are named)")}""")
 def show_config(
     as_json: bool = typer.Option(False, "--json", help="One JSON object instead of a table."),
 ) -> None:
-    from ..config import DEFAULTS, Config, resolve
+    from ..config import DEFAULTS, resolve
 
-    settings = config() or Config(config_path(os.environ))
-    rows = [(key, *resolve(key, settings, os.environ)) for key in DEFAULTS]
-    rows = [(k, _store_dir() or "off", source) if k == "store.path" else (k, v, source)
+    resolved = settings()
+    config = resolved.config
+    rows = [(key, *resolve(key, config, os.environ)) for key in DEFAULTS]
+    rows = [(k, resolved.store_dir or "off", source) if k == "store.path" else (k, v, source)
             for k, v, source in rows]
-    for tool, values in sorted(settings.tools.items()):
-        rows += [(f"tools.{tool}.{field}", value, settings.where(f"tools.{tool}.{field}"))
+    for tool, values in sorted(config.tools.items()):
+        rows += [(f"tools.{tool}.{field}", value, config.where(f"tools.{tool}.{field}"))
                  for field, value in sorted(values.items())]
-    exists = os.path.exists(settings.path)
+    exists = os.path.exists(config.path)
     if as_json:
-        write((json.dumps({"config_file": settings.path, "config_file_exists": exists,
+        write((json.dumps({"config_file": config.path, "config_file_exists": exists,
                            "settings": {k: {"value": v, "source": s} for k, v, s in rows}},
                           default=str) + "\n").encode())
         return
-    lines = [f"config file: {settings.path}{'' if exists else ' (none)'}"]
+    lines = [f"config file: {config.path}{'' if exists else ' (none)'}"]
     width = max(len(key) for key, _, _ in rows)
     lines += [f"{key:<{width}}  {value!s:<24}  {source}" for key, value, source in rows]
     write(("\n".join(lines) + "\n").encode("utf-8", "surrogateescape"))
@@ -58,7 +60,7 @@ in and out, tokens saved, and how often agents came back for dropped output with
 Example:
   headroom stats --by week
 
-{_exit_status_help("printed", "the ledger cannot be read")}""")
+{exit_status_help("printed", "the ledger cannot be read")}""")
 def stats(
     by: str = typer.Option("day", "--by", metavar="[day|week]", help="Period of the last table."),
     as_json: bool = typer.Option(False, "--json", help="One JSON object instead of tables."),
@@ -66,18 +68,16 @@ def stats(
     import sqlite3
 
     from ..ledger import summary
-    from ..status import ExitStatus
-    from .commands import _fail
 
     if by not in ("day", "week"):
-        _fail(f"unknown --by {by!r}: use day or week", ExitStatus.USAGE)
-    path = _ledger_path()
+        fail(f"unknown --by {by!r}: use day or week", ExitStatus.USAGE)
+    path = settings().ledger
     if path is None:
-        _fail("the ledger is off (HEADROOM_LEDGER=off or `ledger = false`)", ExitStatus.ERROR)
+        fail("the ledger is off (HEADROOM_LEDGER=off or `ledger = false`)", ExitStatus.ERROR)
     try:
         figures = summary(path, by)
     except sqlite3.Error as err:
-        _fail(f"cannot read the ledger {path}: {err}", ExitStatus.ERROR)
+        fail(f"cannot read the ledger {path}: {err}", ExitStatus.ERROR)
     if as_json:
         write((json.dumps(figures) + "\n").encode())
         return

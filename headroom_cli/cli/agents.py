@@ -1,0 +1,98 @@
+"""`headroom init AGENT` and `headroom hook AGENT`: the command-line edge of the agent
+integrations (headroom_cli/agents/, whose agents/cli.py has the bodies)."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import typer
+
+from ..settings import DEFAULT_HOOK_BUDGET
+from .base import app, exit_status_help
+from .completion import complete_agent
+
+
+@app.command("init", short_help="Hook headroom into a coding agent.", help=f"""\
+Hook headroom into a coding agent, so every shell command's output is clipped.
+
+AGENT is claude (Claude Code), codex (Codex CLI), gemini (Gemini CLI), opencode or pi;
+pi-history (opt-in) makes pi send its history aged (see `headroom history`). The
+agent's configuration is edited in place (a backup is kept as FILE.headroom-backup); running it
+twice leaves one entry. Nothing is ever asked: it runs the same without a terminal.
+
+\b
+Examples:
+  headroom init claude              ~/.claude/settings.json gets a PreToolUse hook
+  headroom init gemini --dry-run    show the change, write nothing
+  headroom init opencode --uninstall
+
+{exit_status_help("hooked in, or already hooked in (or out, with --uninstall)",
+                   "the agent's configuration cannot be read or written")}""")
+def init_agent(
+    agent: str = typer.Argument(..., metavar="AGENT", autocompletion=complete_agent,
+                                help="claude, codex, gemini, opencode, pi or pi-history."),
+    uninstall: bool = typer.Option(False, "--uninstall", help="Remove headroom's hook."),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Show what would change; write "
+                                                          "nothing."),
+    config_file: Optional[str] = typer.Option(None, "--config", metavar="FILE",
+                                              help="Edit this file instead of the agent's "
+                                                   "default (e.g. a project's settings)."),
+) -> None:
+    from ..agents.cli import init_command
+
+    status = init_command(agent, uninstall, dry_run, config_file)
+    if status:
+        raise typer.Exit(status)
+
+
+@app.command("hook", short_help="The entry point an agent's hook runs.", help="""\
+The entry point an agent's hook runs: the agent's JSON on stdin, the reply on stdout.
+
+Installed by `headroom init AGENT`. On any internal error the tool call or its output goes
+through unchanged, and the exit status is 0. AGENT `filter` reads a command's raw output
+instead (stdin, or --input FILE) and prints it clipped: the last step of a command that a hook
+wrapped.
+
+\b
+Examples:
+  echo '{"tool": "bash", "output": "…", "metadata": {"exit": 1}}' | headroom hook opencode
+  make 2>&1 | headroom hook filter --exit-status 2 --max-bytes 10000
+
+\b
+Exit status:
+  0    replied (or, on an internal error, left the call unchanged)
+  2    usage error: bad option or argument (an unknown AGENT)
+  N    filter --status-line: the wrapped command's own exit status
+""")
+def hook_agent(
+    agent: str = typer.Argument(..., metavar="AGENT",
+                                help="claude, codex, gemini, opencode, pi, pi-history, or "
+                                     "filter."),
+    budget: int = typer.Option(DEFAULT_HOOK_BUDGET, "--budget", "-b", min=0, metavar="N",
+                               help="Token budget for a tool's output; 0 = no clipping."),
+    exit_status: Optional[int] = typer.Option(None, "--exit-status", metavar="N",
+                                              help="filter: the command's exit status, for "
+                                                   "the marker."),
+    max_bytes: Optional[int] = typer.Option(None, "--max-bytes", min=1, metavar="N",
+                                            help="filter: also keep the output under N bytes."),
+    max_failure_bytes: Optional[int] = typer.Option(
+        None, "--max-failure-bytes", min=1, metavar="N",
+        help="filter: when the command failed, keep the output under N bytes."),
+    tool: Optional[str] = typer.Option(None, "--tool", "-t", metavar="NAME",
+                                       help="filter: the tool that produced the output "
+                                            "(default Bash)."),
+    input_file: Optional[str] = typer.Option(None, "--input", metavar="FILE",
+                                             help="filter: read FILE (then remove it), not "
+                                                  "stdin."),
+    no_store: bool = typer.Option(False, "--no-store", help="Keep no copy of clipped output."),
+    status_line: Optional[str] = typer.Option(
+        None, "--status-line", metavar="TAG",
+        help="filter: the input ends with a line 'TAG STATUS' (a piped wrapper's); exit "
+             "with STATUS."),
+) -> None:
+    from ..agents.cli import hook_command
+
+    status = hook_command(agent, budget, exit_status, max_bytes, tool, no_store,
+                          max_failure_bytes, input_file, status_line)
+    if status:
+        raise typer.Exit(status)

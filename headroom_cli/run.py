@@ -1,0 +1,372 @@
+"""One run of the filter, orchestrated: intake → clip → store → digest → ledger.
+
+The command line (cli/) and every agent hook (agents/clip.py) clip through here, with typed
+options (ClipOptions: the tool already resolved to its row of tools.TOOLS at the edge) and the
+run's Settings (settings.py). This module reads no argv or environment and writes nothing to
+stdout: input arrives through a `feed` callback, output leaves as an Outcome for the caller's
+sink, and every warning goes through the `warn` callback (one line each). The pure pipeline is
+api.py; the store is store.py; the ledger is ledger.py.
+
+Whatever the store, the ledger, the digest or the tokenizer do, a run never fails for them: a
+store that cannot be written costs the marker its `headroom show` hint, a ledger that cannot be
+written costs its row, a digest that fails costs the digest, and a tokenizer that cannot be
+loaded is replaced by the estimate — each with one warning.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from typing import Callable
+
+from .settings import Settings
+from .tools import Tool
+
+Warn = Callable[[str], None]
+# Characters of picked lines a scanner may hold (with head, tail and planning: ~100 MB at most).
+PICK_LIMIT = 4_000_000
+
+
+@dataclass(frozen=True)
+class ClipOptions:
+    tool: Tool  # resolved once at the edge: Settings.tool(name)
+    budget: int
+    kind: str = "auto"  # or one of sniff.KINDS
+    exit_status: int | None = None  # the wrapped command's, for the marker
+    max_bytes: int | None = None  # also keep the output under this many bytes (agent hooks)
+    tool_name: str | None = None  # as given, for --format json
+    # How the marker's retrieval hint names headroom: the path an agent's hook was installed
+    # with, so the hint runs where the agent runs.
+    program: str = "headroom"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    result: object  # api.Result
+    store_id: str | None  # the stored copy the marker names (None: nothing stored)
+    data: bytes | None = None  # the input itself, when it is printed unchanged
+
+    def output(self) -> bytes:
+        """What the text format prints: the clipped text, or the input's own bytes."""
+        if self.result.clipped or self.data is None:
+            return self.result.text.encode("utf-8", "surrogateescape")
+        return self.data
+
+
+class Run:
+    """One run: its settings, options and warn callback, and the store and counter they imply
+    (made once, when first needed)."""
+
+    def __init__(self, settings: Settings, options: ClipOptions, warn: Warn) -> None:
+        self.settings = settings
+        self.options = options
+        self.warn = warn
+        self._counter = None
+        self._store = None
+        self._store_made = False
+
+    # --- what a run needs, made once --------------------------------------------------------
+
+    @property
+    def counter(self):
+        if self._counter is None:
+            from .tokens import LazyCounter
+
+            encoding = self.settings.encoding
+            self._counter = LazyCounter(encoding, lambda: self._load_counter(encoding))
+        return self._counter
+
+    def _load_counter(self, encoding: str):
+        from .tokens import EstimateCounter, load_counter
+
+        cache_dir, tiktoken_cache_dir = self.settings.tokenizer_caches()
+        try:
+            return load_counter(encoding, cache_dir=cache_dir,
+                                tiktoken_cache_dir=tiktoken_cache_dir)
+        except Exception as err:  # noqa: BLE001 - a damaged tokenizer cache too: never fail
+            self.warn(f"cannot load the {encoding} tokenizer ({err}); counting tokens as "
+                      "characters/4 instead (--encoding estimate)")
+            return EstimateCounter()
+
+    @property
+    def store(self):
+        """The store (store.Store), or None when it is off."""
+        if not self._store_made:
+            self._store_made = True
+            if self.settings.store_dir is not None:
+                from .store import Store
+
+                self._store = Store(self.settings.store_dir)
+        return self._store
+
+    # --- taking the input in --------------------------------------------------------------
+
+    def intake(self, live: Callable[[bytes], None] | None = None, store: bool = True):
+        """An intake.Intake for this run: holds up to intake.HOLD, then spills to the store
+        and keeps the head, the tail and the shape's scanner picks. `live` gets the first
+        lines as they arrive (--live)."""
+        from . import intake as stage  # HOLD read at call time: tests shrink it
+        from .sniff import scanner
+
+        options, keep = self.options, self.store if store else None
+
+        def make_spill():
+            try:
+                return keep.spill(self.settings.retention())
+            except OSError as err:
+                self._store_failed(err)
+                return None
+
+        # No clipping in a wrapped format (json, markdown) needs the whole text: held, whatever
+        # its size (--budget 0 in text format streams straight through before this).
+        hold = stage.HOLD if options.budget else sys.maxsize
+        return stage.Intake(keep=stage.keep_for(options.budget), hold=hold,
+                            start=lambda sample: scanner(sample, options.tool, options.kind,
+                                                         PICK_LIMIT),
+                            make_spill=make_spill if keep is not None else None,
+                            live=live, live_limit=int(options.budget * options.tool.head_share))
+
+    def finish(self, intake) -> Outcome:
+        """The outcome of what `intake` took in: held whole, or streamed (or after --live)."""
+        from .intake import Held
+
+        taken = intake.finish()
+        if isinstance(taken, Held) and not taken.live_bytes:
+            return self.clip_held(taken.data)
+        return self._clip_streamed(taken, intake)
+
+    # --- clipping -------------------------------------------------------------------------
+
+    def clip_held(self, data: bytes) -> Outcome:
+        """`data` clipped to the budget (and to max_bytes), stored when the marker names it,
+        with a digest when one is configured."""
+        options = self.options
+        if options.max_bytes is None:
+            return self._clip_and_store(data, options.budget)
+        # The byte cap on top of the token budget: with no token budget, start from one that is
+        # sure to reach the cap (a token covers at least one byte), then shrink.
+        budget = options.budget if options.budget > 0 else options.max_bytes
+        for _ in range(8):
+            outcome = self._clip_and_store(data, budget)
+            out = outcome.output()
+            if len(out) <= options.max_bytes:
+                return outcome
+            # Shrink in proportion, with a margin: tokens of this text run longer than usual.
+            budget = max(1, min(budget - 1, int(budget * options.max_bytes / len(out) * 0.9)))
+        return outcome  # the caller cuts to the cap as a last resort (never reached in practice)
+
+    def _compress(self, text: str, budget: int, **extra):
+        from .api import compress
+
+        options = self.options
+        return compress(text, tool=options.tool, budget=budget, kind=options.kind,
+                        counter=self.counter, exit_status=options.exit_status, **extra)
+
+    def _clip_and_store(self, data: bytes, budget: int) -> Outcome:
+        text = decode(data)
+
+        def clip(store_id, lost=None):
+            return self._compress(text, budget, store_id=store_id, lost=lost)
+
+        def with_digest(result, store_id, lost):
+            return self._with_digest(text, result, budget, store_id, lost)
+
+        result, store_id = self._keep_if_named(data, clip, with_digest)
+        return Outcome(result, store_id, data)
+
+    def _keep_if_named(self, data: bytes, clip, refine=lambda result, store_id, lost: result):
+        """clip(store_id), keeping `data` in the store when the marker names it; returns the
+        result and the stored id (None when nothing was stored).
+
+        The id is a hash of the bytes, so it is known before rendering; the bytes are written
+        only when the marker names them (a clip that only dropped colour codes, or whose marker
+        was too big for the budget, names no id). A store that cannot be written costs the
+        marker its `headroom show` hint, never the output or the exit status. `refine(result,
+        store_id, lost)` adds what needs the final id (a digest, cached beside the stored copy).
+        """
+        store = self.store
+        if store is None:
+            return refine(clip(None), None, None), None
+        import time
+
+        from .store import Layout, content_id
+
+        item_id, retention = content_id(data), self.settings.retention()
+        lost = Layout.of(data, retention.entry_limit).lost  # larger than the store lets it be
+        result = clip(item_id, lost)
+        if not (result.clipped and item_id in result.text):
+            return result, None
+        result = refine(result, item_id, lost)
+        try:
+            store.put(item_id, data, retention, time.time())
+        except OSError as err:
+            self._store_failed(err)
+            return refine(clip(None), None, None), None
+        return result, item_id
+
+    def _with_digest(self, text: str, result, budget: int, item_id: str | None, lost):
+        """The result again, with a model's digest of what it left out in the closing marker.
+
+        Only for a large omission (digest.MIN_DROPPED_CHARS) of text output, and only when a
+        summarizer is configured. The clip is planned once with a stand-in of the digest's
+        largest size in the marker, and the model is given exactly what that plan omits; its
+        digest then takes the stand-in's place, so the digest is of the lines the marker
+        names. The stored digest for the same output and omission is used before the model is
+        asked, so a re-run prints the same marker. Any failure, or a digest longer than its
+        room, leaves the plain marker.
+        """
+        digest = self.settings.digest
+        if digest is None or not result.clipped or "\x00" in text:
+            return result
+        from . import digest as summarizer
+
+        if result.dropped_chars < summarizer.MIN_DROPPED_CHARS:
+            return result
+        # The digest is worth some kept output, never most of it.
+        room = min(budget // 4, summarizer.MAX_TOKENS)
+        stand_in = _stand_in(self.counter, room)
+        planned = self._compress(text, budget, digest=stand_in, store_id=item_id, lost=lost)
+        # No room for it (or it would cost the marker its stored id): the plain marker.
+        if stand_in not in planned.text or (item_id and item_id not in planned.text):
+            return result
+        written = self._digest_of(omitted_text_of(planned, summarizer.MAX_INPUT_CHARS),
+                                  item_id, digest)
+        if not written or self.counter.count(written) > room:
+            return result
+        out = planned.text.replace(stand_in, written, 1)
+        if self.counter.count(out) > budget:  # a token merged across the seam: not worth it
+            return result
+        from dataclasses import replace
+
+        return replace(planned, text=out)
+
+    def _digest_of(self, omitted: str, item_id: str | None, digest) -> str | None:
+        """The digest of `omitted`: the stored one for this output and omission, else the
+        model's (then stored beside the output)."""
+        import hashlib
+
+        from . import digest as summarizer
+
+        key = hashlib.sha256(omitted.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+        store = self.store if item_id else None
+        written = store.get_digest(item_id, key) if store is not None else None
+        if written is None:
+            written = summarizer.summarize(omitted, command=digest.command, url=digest.url,
+                                           model=digest.model, timeout=digest.timeout)
+            if written and store is not None:
+                try:
+                    store.put_digest(item_id, written, key)
+                except OSError:
+                    pass  # printed all the same; a re-run asks the model again
+        return written
+
+    def _clip_streamed(self, taken, intake) -> Outcome:
+        """An output planned from its excerpt: one too large to hold, or what follows the lines
+        --live printed."""
+        from .api import compress_streamed
+        from .intake import Held
+
+        options, counter, budget = self.options, self.counter, self.options.budget
+        if isinstance(taken, Held):
+            excerpt, kind, planner, spill = taken.rest(), options.kind, None, None
+            data = taken.data[taken.live_bytes:]
+        else:
+            excerpt, kind, planner, spill = taken.excerpt, taken.kind, taken.planner, intake.spill
+            data = None
+        if intake.printed:
+            # What --live printed counts against the budget; a token may merge across the seam.
+            budget = max(0, budget - counter.count("".join(intake.printed)) - 2)
+        if data is not None and counter.count(excerpt.text) <= budget:  # the rest fits
+            return Outcome(self._unclipped(excerpt.text), None, data)
+
+        def clip(store_id, lost=None):
+            return compress_streamed(excerpt, kind=kind, planner=planner, tool=options.tool,
+                                     budget=budget, counter=counter, store_id=store_id,
+                                     exit_status=options.exit_status, lost=lost)
+
+        if isinstance(taken, Held):
+            return Outcome(*self._keep_if_named(taken.data, clip))
+        store_id = spill.id if spill is not None else None
+        if spill is not None and spill.failed:  # a full disk while streaming: say so, as held
+            self._store_failed(spill.error)
+        result = clip(store_id, spill.lost if store_id else None)
+        if store_id is None or store_id not in result.text:
+            if spill is not None:
+                spill.discard()
+            return Outcome(result, None)
+        import time
+
+        try:
+            return Outcome(result, spill.commit(self.settings.retention(), time.time()))
+        except OSError as err:
+            spill.discard()
+            self._store_failed(err)
+            return Outcome(clip(None), None)
+
+    def _unclipped(self, text: str):
+        from .api import Result
+
+        return Result(text, "passthrough", False, (), self.counter.name, text, self.counter)
+
+    def _store_failed(self, err: OSError) -> None:
+        self.warn(f"cannot keep the full output in {self.store.root} ({err.strerror or err}); "
+                  "the marker says how to re-run instead (--no-store silences this)")
+
+    # --- the ledger -----------------------------------------------------------------------
+
+    def record(self, outcome: Outcome) -> None:
+        """The clip's row in the savings ledger. Output that fits is not recorded (it saved
+        nothing), whether it passed through before or after reading it whole."""
+        if outcome.result.clipped:
+            result = outcome.result
+            record_event(self.settings, self.warn, "clip", tool=self.options.tool.name,
+                         kind=result.kind, input_tokens=result.input_tokens,
+                         output_tokens=result.output_tokens, clipped=True,
+                         store_id=outcome.store_id)
+
+
+def record_event(settings: Settings, warn: Warn, event: str, **figures) -> None:
+    """One row in the savings ledger; recording never slows or breaks the main job."""
+    path = settings.ledger
+    if path is None:
+        return
+    from .ledger import Recorded, Run as Row, queue_path, record
+
+    outcome = record(path, Row(event, **figures))
+    # A queued row is not lost (the next run records it): nothing to say.
+    if outcome is Recorded.BUSY:
+        warn(f"the ledger {path} has been locked by another process for many runs; this one "
+             f"was not recorded (see {queue_path(path)})")
+    elif outcome is Recorded.FAILED:
+        warn(f"cannot record this run in the ledger {path} (HEADROOM_LEDGER=off turns it off)")
+
+
+def clip_bytes(data: bytes, settings: Settings, options: ClipOptions, warn: Warn) -> Outcome:
+    """A whole output, clipped, stored and recorded: the agent hooks' path."""
+    run = Run(settings, options, warn)
+    outcome = run.clip_held(data)
+    run.record(outcome)
+    return outcome
+
+
+def _stand_in(counter, tokens: int) -> str:
+    """Text of about `tokens` tokens (never more) that no output contains: the digest's place
+    while the clip is planned."""
+    words = max(1, tokens)
+    while True:
+        text = "⟦digest⟧ " + " ".join(["omitted"] * words)
+        used = counter.count(text)
+        if used <= tokens or words == 1:
+            return text
+        words = max(1, min(words - 1, words * tokens // used))
+
+
+def omitted_text_of(result, limit: int) -> str:
+    from .api import omitted_text
+
+    return omitted_text(result, limit)
+
+
+def decode(data: bytes) -> str:
+    # Invalid UTF-8 travels as lone surrogates, so every byte that is kept is written back as is.
+    return data.decode("utf-8", "surrogateescape")
