@@ -341,6 +341,19 @@ def record_event(settings: Settings, warn: Warn, event: str, **figures) -> None:
         warn(f"cannot record this run in the ledger {path} (HEADROOM_LEDGER=off turns it off)")
 
 
+def configured_store(settings: Settings | None = None):
+    """The store as configured (None when it is off) and its retention caps, for modules that
+    keep outputs themselves (history); raises SettingsError for a broken config file."""
+    import os
+
+    settings = settings or Settings.load(os.environ)
+    if settings.store_dir is None:
+        return None, settings.retention()
+    from .store import Store
+
+    return Store(settings.store_dir), settings.retention()
+
+
 def clip_bytes(data: bytes, settings: Settings, options: ClipOptions, warn: Warn) -> Outcome:
     """A whole output, clipped, stored and recorded: the agent hooks' path."""
     run = Run(settings, options, warn)

@@ -297,7 +297,7 @@ def test_a_broken_config_gives_the_default_settings(tmp_path, monkeypatch):
 
 def test_a_large_read_keeps_its_first_lines_true_and_outlines_the_rest(monkeypatch):
     monkeypatch.setenv("HEADROOM_READ_OVER", "2000")
-    source = (Path(claude.__file__).parent.parent / "cli" / "commands.py").read_text()
+    source = (Path(claude.__file__).parent.parent / "run.py").read_text()
     event = json.loads(json.dumps(EVENTS["read"]))
     lines = source.split("\n")
     event["tool_response"]["file"].update(content=source, numLines=len(lines),

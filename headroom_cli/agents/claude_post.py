@@ -119,7 +119,7 @@ def settings_from_config() -> PostSettings:
     """The [hooks] settings (config file, HEADROOM_MCP_SKIP / HEADROOM_READ_OVER); the
     defaults when the file cannot be read — a hook never fails for want of its config."""
     try:
-        from ..cli import config_path
+        from ..settings import config_path
         from ..config import Config, parse, resolve
 
         path = config_path(os.environ)

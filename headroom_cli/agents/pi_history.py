@@ -152,7 +152,7 @@ def install(path: Path, headroom: list[str], uninstall: bool = False) -> list[co
 def handle(payload: bytes, options: HookOptions) -> bytes:
     """{"messages", "keep_recent", "budget"} → {"messages": the view, "aged": [indexes]}; b"{}"
     (send pi's own) when there is nothing to do or the originals cannot be kept."""
-    from ..cli.commands import configured_store
+    from ..run import configured_store
     from ..history import DEFAULT_AGE_BUDGET, DEFAULT_KEEP_RECENT, age_history, apply_trims
 
     event = json.loads(payload)

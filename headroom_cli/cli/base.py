@@ -76,10 +76,9 @@ def settings(ctx: typer.Context | None = None, **flags) -> Settings:
 def configured_store():
     """The store as configured (None when it is off) and its retention caps: for command
     modules that keep outputs themselves (history.py)."""
-    from ..store import Store
+    from ..run import configured_store as of_settings
 
-    resolved = settings()
-    return (Store(resolved.store_dir) if resolved.store_dir else None), resolved.retention()
+    return of_settings(settings())
 
 
 def store_or_fail(resolved: Settings):
