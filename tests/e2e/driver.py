@@ -53,6 +53,8 @@ def claude(args, port: int, env: dict) -> list[str]:
         "DISABLE_AUTOUPDATER": "1", "DISABLE_ERROR_REPORTING": "1",
         "CLAUDE_CODE_DISABLE_FEEDBACK_SURVEY": "1", "SHELL": shutil.which("bash") or "/bin/bash",
     })
+    if os.geteuid() == 0:
+        env["IS_SANDBOX"] = "1"  # as root, Claude Code refuses bypassPermissions without it
     return [args.bin, "-p", PROMPT, "--output-format", "json"]
 
 

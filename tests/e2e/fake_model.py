@@ -32,9 +32,11 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 MARKER = "HEADROOM-E2E"
 FOLLOW_HINT = "@follow-the-hint"
+TOOL_CALL = "@tool "
 # The marker's retrieval hint: `headroom show ID --lines A:B` (the store kept the output; the
 # command may be named by its absolute path), or a re-run `piped through sed -n 'A,Bp'`.
 _SHOW_HINT = re.compile(r"To retrieve: (\S*headroom show [0-9a-f]+ --lines \d+:\d+)")
+_SHOW_ID = re.compile(r"To retrieve: (\S*headroom show [0-9a-f]+)")
 _RERUN_HINT = re.compile(r"To retrieve: re-run piped through (sed -n '\d+,\d+p')")
 
 
@@ -54,14 +56,28 @@ class Script:
         if len(results) >= len(self.commands):
             return None
         command = self.commands[len(results)]
-        if command == FOLLOW_HINT:
+        if command.startswith(FOLLOW_HINT):
             return hint_command(results[-1]["text"] if results else "",
-                                self.commands[len(results) - 1] if results else "")
+                                self.commands[len(results) - 1] if results else "",
+                                command[len(FOLLOW_HINT):].strip())
         return command
 
 
-def hint_command(text: str, previous: str) -> str:
-    """The command the marker in `text` says to run for the omitted lines."""
+def tool_call(command: str, shell_tool: str) -> tuple[str, dict]:
+    """(tool, input) for a script entry: `@tool NAME {JSON input}` calls another tool (an MCP
+    tool, Read); anything else is a shell command (Anthropic Messages only, for now)."""
+    if command.startswith(TOOL_CALL):
+        name, _, arguments = command[len(TOOL_CALL):].partition(" ")
+        return name, json.loads(arguments or "{}")
+    return shell_tool, {"command": command, "description": "scripted e2e command"}
+
+
+def hint_command(text: str, previous: str, options: str = "") -> str:
+    """The command the marker in `text` says to run for the omitted lines (`FOLLOW_HINT
+    --grep X`: the marker's `headroom show ID`, with these options of the model's choosing)."""
+    found = _SHOW_ID.search(text)
+    if options and found:
+        return f"{found.group(1)} {options}"
     found = _SHOW_HINT.search(text)
     if found:
         return found.group(1)
@@ -192,8 +208,9 @@ class Handler(BaseHTTPRequestHandler):
                            "model": body.get("model")})
             command = script.next_command(results)
         if command is not None:
-            block = {"type": "tool_use", "id": f"toolu_e2e_{len(results)}", "name": script.tool,
-                     "input": {"command": command, "description": "scripted e2e command"}}
+            name, arguments = tool_call(command, script.tool)
+            block = {"type": "tool_use", "id": f"toolu_e2e_{len(results)}", "name": name,
+                     "input": arguments}
             stop = "tool_use"
         else:
             block = {"type": "text", "text": "done"}

@@ -1,55 +1,105 @@
-"""Claude Code, end to end: `headroom init claude`, then the real CLI against a scripted model.
+"""Claude Code, end to end: `headroom init claude`, then the real CLI (pinned in harness.py)
+against a scripted model, inside `unshare -n`.
 
-The model asks for a command that prints a long build log and fails. Without headroom, Claude
-Code would hand the model the first and last 5,000 characters of it; with the hook, the model
-gets headroom's clip — the end of the log, the marker with the exit status — and Claude Code's
-own "Exit code 1". A later command shows that a `cd` in a wrapped command still moves Claude
-Code's shell, and the marker's `headroom show` gets the omitted lines back.
+Without headroom, Claude Code shows the model a 2 KB preview of a successful output over
+30,000 bytes and cuts a failing one to its first and last 5,000 characters; a large MCP result
+becomes a 2 KB preview of its JSON and a file path. With the hooks, the model gets headroom's
+clip — the end of the log, the exit status — and the marker's `headroom show` runs unprompted.
+
+The matrix runs in the permission modes users run: default with allow rules, acceptEdits and
+bypassPermissions; a run in default mode with no rules but headroom's checks that Claude Code's
+own read-only commands are clipped and nothing else is granted.
 """
 
 from __future__ import annotations
 
 import json
 import re
+import sys
+from pathlib import Path
 
 import pytest
 
 from harness import e2e_home, headroom, run_agent  # noqa: F401 - e2e_home is a fixture
+from matrix import (COMMANDS, COMPLEX_OUTPUT, FAILING, FIFTY_THOUSAND, FITS_OUTPUT,
+                    check_failing, check_fifty_thousand, check_hint_followed)
+
+from fake_model import FOLLOW_HINT, TOOL_CALL
 
 pytestmark = pytest.mark.e2e
 
-FAILING_LOG = ('mkdir -p sub && for i in $(seq 1 3000); do echo "line $i of a long build log"; '
-               'done; echo "error: the build FAILED at the end" >&2; false')
+SUCCESS_CAP = 30_000  # over it, Claude Code keeps a 2 KB preview
+FAILURE_CUT = 11_000  # over about it, Claude Code keeps the first and last 5,000 characters
+MODES = {
+    "default": ({"permissions": {"allow": ["Bash"]}}, ()),
+    "acceptEdits": ({"permissions": {"allow": ["Bash"]}}, ("--permission-mode", "acceptEdits")),
+    "bypassPermissions": ({}, ("--permission-mode", "bypassPermissions")),
+}
 
 
-def test_claude_code_gets_headrooms_clip_with_the_exit_status(e2e_home):
+def install(work: Path, env: dict, settings: dict) -> None:
+    path = work / "home" / ".claude" / "settings.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(settings))
+    done = headroom("init", "claude", env=env)
+    assert done.returncode == 0, done.stderr
+
+
+def without_exit_line(text: str, status: int) -> str:
+    """Claude Code puts `Exit code N` first in a failing command's result."""
+    assert text.startswith(f"Exit code {status}\n"), text[:300]
+    return text[len(f"Exit code {status}\n"):]
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_claude_code_matrix(e2e_home, mode):
     work, env = e2e_home
-    settings = work / "home" / ".claude" / "settings.json"
-    settings.parent.mkdir(parents=True)
-    # Bash is allowed without asking, as in a typical unattended setup; the hook wraps only
-    # what Claude Code would run unasked.
-    settings.write_text(json.dumps({"permissions": {"allow": ["Bash"]}}))
-    installed = headroom("init", "claude", env=env)
-    assert installed.returncode == 0, installed.stderr
+    settings, args = MODES[mode]
+    install(work, env, settings)
+    run = run_agent("claude", COMMANDS, work, env, agent_args=args)
+    big, hint, failing, fits, complex_ = run.tool_results
 
-    run = run_agent("claude", [FAILING_LOG, "cd sub && seq 1 30000", "pwd"], work, env)
-    failing, success, pwd = run.tool_results
+    assert big["is_error"] is False and "<persisted-output>" not in big["text"]
+    assert len(big["text"].encode()) < SUCCESS_CAP
+    check_fifty_thousand(big["text"])
+    assert "requires approval" not in hint["text"]
+    check_hint_followed(hint["text"], big["text"])
 
     assert failing["is_error"] is True
-    text = failing["text"]
-    assert text.startswith("Exit code 1\n")
-    assert "The command exited with status 1." in text
-    assert text.rstrip().endswith("error: the build FAILED at the end")
-    assert "characters truncated" not in text and len(text) < 11_000
+    assert len(failing["text"]) < FAILURE_CUT and "characters truncated" not in failing["text"]
+    check_failing(without_exit_line(failing["text"], 3))
 
-    assert success["is_error"] is False
-    assert "headroom:" in success["text"] and "<persisted-output>" not in success["text"]
-    assert len(success["text"].encode()) < 30_000
-    assert pwd["text"].strip().endswith("/proj/sub")  # the cd in the wrapped command persisted
+    assert fits["text"] == FITS_OUTPUT  # byte for byte: nothing added, nothing taken
+    assert complex_["is_error"] is True
+    assert without_exit_line(complex_["text"], 4) == COMPLEX_OUTPUT.rstrip("\n")
 
-    marker = re.search(r"headroom show ([0-9a-f]{12}) --lines (\d+):(\d+)", text)
-    shown = headroom("show", marker.group(1), "--lines", "3001:3001", env=env)
-    assert shown.stdout == b"error: the build FAILED at the end\n"
+
+def test_default_mode_clips_claude_codes_own_read_only_commands_and_grants_nothing(e2e_home):
+    """No allow rules but headroom's own: `seq | sed` and a search whose arguments say exit
+    run unasked in Claude Code and are clipped; the marker's hint runs without a prompt; a
+    command Claude Code asks about is left to it (refused, with nobody to ask); a deny rule
+    given on the command line still refuses a wrapped command."""
+    work, env = e2e_home
+    install(work, env, {})
+    (work / "proj").mkdir(parents=True, exist_ok=True)
+    (work / "proj" / "notes.txt").write_text(
+        "".join(f"line {n}: {'exit' if n % 2 else 'stay'} here\n" for n in range(1, 20001)))
+    run = run_agent("claude", [FIFTY_THOUSAND, FOLLOW_HINT, "rg -n exit notes.txt",
+                               "seq 1 30000 | grep -v exit", "touch made-by-the-agent",
+                               "cat notes.txt"],
+                    work, env, agent_args=("--disallowedTools", "Bash(cat:*)"))
+    big, hint, search, grep, touch, cat = run.tool_results
+
+    check_fifty_thousand(big["text"])
+    assert "requires approval" not in hint["text"] and hint["is_error"] is False
+    check_hint_followed(hint["text"], big["text"])
+    for result in (search, grep):
+        assert result["is_error"] is False and "headroom:" in result["text"]
+        assert len(result["text"].encode()) < SUCCESS_CAP
+    assert "19999:line 19999: exit here" in search["text"]  # the search's last match
+    assert touch["is_error"] is True and not (work / "proj" / "made-by-the-agent").exists()
+    assert "hook filter" not in touch["text"]
+    assert cat["is_error"] is True and "denied" in cat["text"]
 
 
 def test_without_headroom_claude_code_cuts_the_end_of_a_failing_log(e2e_home):
@@ -57,23 +107,43 @@ def test_without_headroom_claude_code_cuts_the_end_of_a_failing_log(e2e_home):
     settings = work / "home" / ".claude" / "settings.json"
     settings.parent.mkdir(parents=True)
     settings.write_text(json.dumps({"permissions": {"allow": ["Bash"]}}))
-    run = run_agent("claude", [FAILING_LOG], work, env)
+    run = run_agent("claude", [FAILING], work, env)
     text = run.tool_results[0]["text"]
     assert "characters truncated" in text and "headroom" not in text
 
 
-def test_headroom_grants_no_permission_claude_code_would_not(e2e_home):
-    """Default mode, no allow rules: a read-only command is clipped; a command Claude Code
-    asks about is left to Claude Code (which, with nobody to ask, refuses it); a deny rule
-    given on the command line — invisible to hooks — still applies to a wrapped command."""
+def test_an_mcp_tools_large_json_reaches_the_model_as_a_skeleton_with_a_working_hint(e2e_home):
+    work, env = e2e_home
+    install(work, env, {"permissions": {"allow": ["mcp__e2e"]}})
+    server = Path(__file__).with_name("mcp_server.py")
+    mcp_config = work / "mcp.json"
+    mcp_config.write_text(json.dumps({"mcpServers": {"e2e": {
+        "type": "stdio", "command": sys.executable, "args": [str(server)]}}}))
+    run = run_agent("claude", [f"{TOOL_CALL}mcp__e2e__search_issues {{}}",
+                               f"{FOLLOW_HINT} --grep PROJ-250,",
+                               f"{TOOL_CALL}mcp__e2e__small {{}}"],
+                    work, env, agent_args=("--mcp-config", str(mcp_config)))
+    issues, hint, small = run.tool_results
+
+    text = issues["text"]
+    assert "<persisted-output>" not in text and len(text.encode()) < SUCCESS_CAP
+    assert "JSON skeleton" in text and '"key": "PROJ-1"' in text and '"id": 400' in text
+    assert re.search(r"headroom show [0-9a-f]{12}", text)
+    assert '"key": "PROJ-250"' not in text  # left out of the skeleton …
+    assert "PROJ-250" in hint["text"] and hint["is_error"] is False  # … and got back
+    assert "requires approval" not in hint["text"]
+    assert small["text"] == '{"ok": true}'
+
+
+def test_without_headroom_a_large_mcp_result_is_a_preview_and_a_file(e2e_home):
     work, env = e2e_home
     settings = work / "home" / ".claude" / "settings.json"
     settings.parent.mkdir(parents=True)
-    assert headroom("init", "claude", env=env).returncode == 0
-    run = run_agent("claude", ["seq 1 30000", "touch made-by-the-agent", "cat nothing.txt"],
-                    work, env, agent_args=("--disallowedTools", "Bash(cat:*)"))
-    read_only, touch, cat = run.tool_results
-    assert "headroom:" in read_only["text"] and read_only["is_error"] is False
-    assert touch["is_error"] is True and not (work / "proj" / "made-by-the-agent").exists()
-    assert "needs approval" in touch["text"] and "hook filter" not in touch["text"]
-    assert cat["is_error"] is True and "denied" in cat["text"]
+    settings.write_text(json.dumps({"permissions": {"allow": ["mcp__e2e"]}}))
+    server = Path(__file__).with_name("mcp_server.py")
+    mcp_config = work / "mcp.json"
+    mcp_config.write_text(json.dumps({"mcpServers": {"e2e": {
+        "type": "stdio", "command": sys.executable, "args": [str(server)]}}}))
+    run = run_agent("claude", [f"{TOOL_CALL}mcp__e2e__search_issues {{}}"], work, env,
+                    agent_args=("--mcp-config", str(mcp_config)))
+    assert "<persisted-output>" in run.tool_results[0]["text"]
