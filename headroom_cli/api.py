@@ -53,7 +53,7 @@ def compress(text: str, *, tool: str | tools.Tool | None = "Bash", budget: int =
              kind: str = "auto", encoding: str = DEFAULT_ENCODING,
              counter: Counter | None = None, store_id: str | None = None,
              exit_status: int | None = None, digest: str | None = None,
-             lost=None) -> Result:
+             lost=None, program: str = "headroom") -> Result:
     """Clip `text` to at most `budget` tokens, keeping what a person debugging would look for.
 
     Text that fits comes back unchanged. Undecodable bytes may travel in `text` as lone
@@ -68,7 +68,7 @@ def compress(text: str, *, tool: str | tools.Tool | None = "Bash", budget: int =
     if counter.prefix_chars(text, budget) >= len(text):
         return Result(text, "passthrough", False, (), counter.name, text, counter)
     row = tool if isinstance(tool, tools.Tool) else tools.lookup(tool)
-    return clip(text, row, budget, kind, counter, store_id, exit_status, digest, lost)
+    return clip(text, row, budget, kind, counter, store_id, exit_status, digest, lost, program)
 
 
 def _fits_by_size(text: str, budget: int) -> bool:
@@ -79,7 +79,7 @@ def _fits_by_size(text: str, budget: int) -> bool:
 
 def clip(text: str, tool: tools.Tool, budget: int, kind: str, counter: Counter,
          store_id: str | None = None, exit_status: int | None = None,
-         digest: str | None = None, lost=None) -> Result:
+         digest: str | None = None, lost=None, program: str = "headroom") -> Result:
     from .clean import ByteMap
     from .fit import fit
     from .plan import Lines
@@ -92,7 +92,7 @@ def clip(text: str, tool: tools.Tool, budget: int, kind: str, counter: Counter,
     shape = "other" if binary else (sniff(lines, tool) if kind == "auto" else kind)
     plan, out = fit(cleaned, lines, planner(shape), budget, counter,
                     Context(tool, store_id, exit_status, digest, lost,
-                            ByteMap.of_cleaning(text, cleaned)), binary=binary)
+                            ByteMap.of_cleaning(text, cleaned), program), binary=binary)
     return Result(out, plan.kind, True, plan.omitted_ranges(lines), counter.name, cleaned,
                   counter, plan.dropped_spans(len(cleaned)))
 
@@ -100,7 +100,7 @@ def clip(text: str, tool: tools.Tool, budget: int, kind: str, counter: Counter,
 def compress_streamed(excerpt, *, kind: str, planner=None, tool: str | tools.Tool | None = "Bash",
                       budget: int = DEFAULT_BUDGET, counter: Counter, store_id: str | None = None,
                       exit_status: int | None = None, digest: str | None = None,
-                      lost=None) -> Result:
+                      lost=None, program: str = "headroom") -> Result:
     """compress() for an output too large to hold: plan its excerpt (head, tail and what the
     shape's scanner picked; see intake.py), then render the plan of the whole output."""
     from functools import partial
@@ -120,7 +120,8 @@ def compress_streamed(excerpt, *, kind: str, planner=None, tool: str | tools.Too
     sample = count_large(counter, [text])
     per_char = sample / max(1, len(text))
     plan, out = fit(text, lines, planner or planner_of(kind), budget, counter,
-                    Context(row, store_id, exit_status, digest, lost, excerpt.byte_map),
+                    Context(row, store_id, exit_status, digest, lost, excerpt.byte_map,
+                            program),
                     binary=excerpt.binary,
                     translate=partial(translate, excerpt=excerpt, tokens_per_char=per_char))
     whole = sample + round(excerpt.hidden_chars * per_char)

@@ -33,6 +33,9 @@ class Context:
     # clean.ByteMap: the text's positions in the raw output's bytes (cleaning removed some, a
     # streamed output was not all held), for markers that name bytes; None: the text's own.
     bytes: object | None = None
+    # How the retrieval hint names headroom: an agent's hook gives the path it was installed
+    # with, so the hint runs where the agent runs (its PATH may not have headroom on it).
+    program: str = "headroom"
 
 
 def n(value: int) -> str:
@@ -127,17 +130,17 @@ def retrieval_hint(plan: Plan, gaps: list[Gap], text: str, context: Context) -> 
     if plan.binary and single:
         first, last, _ = _byte_span(text, single, context)
         if context.store_id:
-            return f"headroom show {context.store_id} --bytes {first}:{last}"
+            return f"{context.program} show {context.store_id} --bytes {first}:{last}"
         return f"re-run piped through tail -c +{first} | head -c {last - first + 1}"
     if context.store_id:
         if single and _inside_one_line(text, single):  # a giant line: its bytes, not all of it
             first, last, _ = _byte_span(text, single, context)
-            return f"headroom show {context.store_id} --bytes {first}:{last}"
+            return f"{context.program} show {context.store_id} --bytes {first}:{last}"
         if plan.kind == "search":
-            return f"headroom show {context.store_id} --grep PATTERN (a path or a narrower pattern)"
+            return f"{context.program} show {context.store_id} --grep PATTERN (a path or a narrower pattern)"
         where = (f"--lines {single.first_line}:{single.last_line}" if single
                  else "--lines A:B with a gap's range")
-        return f"headroom show {context.store_id} {where} (or --grep PATTERN)"
+        return f"{context.program} show {context.store_id} {where} (or --grep PATTERN)"
     hint = context.tool.hint
     if plan.kind == "search" or hint == "search":
         return "narrow the pattern, search a subdirectory, or use fewer context lines"
@@ -217,7 +220,7 @@ def terse_markers(lines: int, context: Context, everything: bool = True) -> list
     """Ever shorter markers for budgets too small for the full one; a failure and the stored
     copy are the last things to go. `everything`: no line was shown (--live shows a head)."""
     status = f", exit status {context.exit_status}" if context.exit_status else ""
-    where = f"; headroom show {context.store_id}" if context.store_id else ""
+    where = f"; {context.program} show {context.store_id}" if context.store_id else ""
     what = f"{'all' if everything else 'the other'} {n(lines)} lines omitted"
     return [f"{MARKER_PREFIX}{what}{status}{where}]\n",
             f"{MARKER_PREFIX}{what}{status}]\n",

@@ -160,7 +160,8 @@ class Run:
 
         options = self.options
         return compress(text, tool=options.tool, budget=budget, kind=options.kind,
-                        counter=self.counter, exit_status=options.exit_status, **extra)
+                        counter=self.counter, exit_status=options.exit_status,
+                        program=options.program, **extra)
 
     def _clip_and_store(self, data: bytes, budget: int) -> Outcome:
         text = decode(data)
@@ -282,7 +283,8 @@ class Run:
         def clip(store_id, lost=None):
             return compress_streamed(excerpt, kind=kind, planner=planner, tool=options.tool,
                                      budget=budget, counter=counter, store_id=store_id,
-                                     exit_status=options.exit_status, lost=lost)
+                                     exit_status=options.exit_status, lost=lost,
+                                     program=options.program)
 
         if isinstance(taken, Held):
             return Outcome(*self._keep_if_named(taken.data, clip))

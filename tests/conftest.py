@@ -85,12 +85,18 @@ def invoke_cli(args: list[str], input_bytes: bytes = b"", env: dict | None = Non
         return CliRun(status, out.getvalue(), err.getvalue().decode("utf-8", "replace"))
 
 
+def _corpus_missing() -> str:
+    return (f"the evaluation corpus is not at {CORPUS_DIR} (the workspace's shared/corpus, "
+            "beside this repository): tests that read it cannot run")
+
+
 def corpus_cases(kind: str) -> list[str]:
-    """Names of the corpus cases of one kind (meta.json's "kind"); none when it is not there."""
+    """Names of the corpus cases of one kind (meta.json's "kind"). A missing corpus fails the
+    collection loudly: a test must never pass for want of cases."""
     import json
 
     if not CORPUS_DIR.is_dir():
-        return []
+        raise FileNotFoundError(_corpus_missing())
     return sorted(case.name for case in CORPUS_DIR.iterdir()
                   if (case / "meta.json").is_file()
                   and json.loads((case / "meta.json").read_text())["kind"] == kind)
@@ -107,7 +113,7 @@ def counter():
 @pytest.fixture(scope="session")
 def corpus_dir() -> Path:
     if not CORPUS_DIR.is_dir():
-        pytest.skip(f"evaluation corpus not found at {CORPUS_DIR}")
+        pytest.fail(_corpus_missing())
     return CORPUS_DIR
 
 

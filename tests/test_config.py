@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import json
-import os
 import pathlib
-import subprocess
 import sys
 
 import pytest
 
+from conftest import invoke_cli
 from headroom_cli.config import DEFAULTS, ConfigError, parse, resolve
 
 GOOD = """\
@@ -61,15 +60,18 @@ def test_precedence_env_over_file_over_default():
 
 
 # --------------------------------------------------------------------------- through the CLI
+# In-process: Settings are resolved from the environment on every run (no module state), so
+# each call reads the config file the test just wrote.
 
+
+class Run:
+    def __init__(self, done):
+        self.returncode, self.stdout = done.exit_code, done.stdout
+        self.stderr = done.stderr.encode()
 
 
 def headroom(args, data: bytes, env: dict):
-    full = {"PATH": os.environ["PATH"], "HOME": env["HOME"], **env}
-    return subprocess.run([sys.executable, "-m", "headroom_cli", *args], input=data,
-                          capture_output=True, env=full, timeout=120)
-
-
+    return Run(invoke_cli(list(args), data, env, env["HOME"]))
 
 
 @pytest.fixture
@@ -77,18 +79,26 @@ def home(tmp_path):
     config = tmp_path / "config" / "headroom" / "config.toml"
     config.parent.mkdir(parents=True)
     env = {"HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path / "config"),
-           "XDG_STATE_HOME": str(tmp_path / "state"), "XDG_CACHE_HOME": str(tmp_path / "cache")}
+           "XDG_STATE_HOME": str(tmp_path / "state"), "HEADROOM_STORE": str(tmp_path / "store")}
     return config, env
 
 
 NUMBERS = b"".join(b"%d\n" % i for i in range(1, 2001))
+# Over a configured budget of 80 tokens, well under the default budget: clipped only when the
+# configured budget applies.
+MIDDLE = b"".join(b"%d\n" % i for i in range(1, 301))
+
+
+def test_the_middle_input_fits_the_default_budget(home):
+    _, env = home
+    assert headroom([], MIDDLE, env).stdout == MIDDLE
 
 
 def test_the_config_budget_applies_on_both_paths(home):
     config, env = home
     config.write_text("budget = 80\n")
-    clipped = headroom([], NUMBERS, env)
-    assert clipped.returncode == 0 and b"headroom" in clipped.stdout
+    clipped = headroom([], MIDDLE, env)
+    assert clipped.returncode == 0 and b"[\xe2\x80\xa6headroom:" in clipped.stdout
     small = headroom([], b"1\n2\n", env)  # the pass-through reads the config too
     assert small.stdout == b"1\n2\n"
 
@@ -103,14 +113,25 @@ def test_flags_and_environment_beat_the_config(home):
 def test_a_per_tool_budget_applies_to_that_tool_only(home):
     config, env = home
     config.write_text("budget = 80\n[tools.Grep]\nbudget = 0\n")
-    assert headroom(["--tool", "grep"], NUMBERS, env).stdout == NUMBERS
-    assert b"headroom" in headroom(["--tool", "Read"], NUMBERS, env).stdout
+    assert headroom(["--tool", "grep"], MIDDLE, env).stdout == MIDDLE
+    assert b"[\xe2\x80\xa6headroom:" in headroom(["--tool", "Read"], MIDDLE, env).stdout
 
 
 def test_a_broken_config_is_one_line_and_status_1(home):
     config, env = home
     config.write_text("budget = 80\nbudgte = 3\n")
-    run = headroom([], b"hi\n", env)
+    for args, data in (([], b"hi\n"), ([], NUMBERS), (["config"], b""), (["stats"], b"")):
+        run = headroom(args, data, env)
+        assert run.returncode == 1 and run.stdout == b""
+        message = run.stderr.decode().strip()
+        assert "\n" not in message and f"{config}:2" in message
+
+
+@pytest.mark.parametrize("setting", ['max_bytes = "lots"', 'max_age_days = "x"'])
+def test_a_bad_store_cap_in_the_file_is_an_error_like_any_other(home, setting):
+    config, env = home
+    config.write_text(f"[store]\n{setting}\n")
+    run = headroom([], NUMBERS, {**env, "HEADROOM_BUDGET": "100"})
     assert run.returncode == 1 and run.stdout == b""
     message = run.stderr.decode().strip()
     assert "\n" not in message and f"{config}:2" in message
@@ -126,12 +147,15 @@ def test_headroom_config_names_each_source(home):
     assert settings["format"]["source"] == "default"
 
 
-def test_clips_and_shows_are_recorded_in_the_ledger(home):
+def test_clips_and_shows_are_recorded_in_the_ledger_and_what_fits_is_not(home):
     _, env = home
     env = {**env, "HEADROOM_BUDGET": "100"}
     out = headroom([], NUMBERS, env).stdout.decode()
     store_id = out.split("headroom show ")[1].split()[0]
     headroom(["show", store_id, "--lines", "1:2"], b"", env)
+    # Output that fits is not recorded, on either path: held whole, or a wrapped command.
+    headroom(["--budget", "100000"], NUMBERS, env)
+    headroom(["--", sys.executable, "-c", "print('hi')"], b"", env)
     totals = json.loads(headroom(["stats", "--json"], b"", env).stdout)["totals"]
     assert totals["runs"] == 1 and totals["clipped"] == 1 and totals["shows"] == 1
     assert totals["output_tokens"] <= 100 < totals["input_tokens"]
@@ -142,5 +166,3 @@ def test_the_ledger_can_be_turned_off(home):
     env = {**env, "HEADROOM_BUDGET": "100", "HEADROOM_LEDGER": "off"}
     headroom([], NUMBERS, env)
     assert not (pathlib.Path(env["XDG_STATE_HOME"]) / "headroom" / "ledger.sqlite3").exists()
-
-

@@ -9,7 +9,6 @@ with its whole-output count. Every expected figure is counted from the test's ow
 from __future__ import annotations
 
 import re
-import time
 import tracemalloc
 from contextlib import contextmanager
 from unittest import mock
@@ -581,14 +580,13 @@ def test_a_big_budget_lists_the_kept_files_and_the_folders_past_the_cap(counter)
     assert (num(closing["total"]), num(closing["files"])) == (matches, files)
 
 
-def test_ten_thousand_kept_files_and_many_folders_plan_quickly(counter):
+def test_ten_thousand_kept_files_and_many_folders_plan_within_budget(counter):
+    # (How fast is bench/'s to measure: no clock in the unit suite.)
     text = tree_flood(12_000)  # the real caps: 10,000 files kept, then folders
     matches, files = totals_of(text)
     scanner = scan(text, list(range(0, 30_000, 4000)))
     assert len(scanner.counts) == search.FILE_CAP and scanner.folders
     for budget in (500, 4000, 30_000):
-        began = time.perf_counter()
         _, out = plan_excerpt(scanner, text, budget, counter)
-        assert time.perf_counter() - began < 5, budget  # about 0.2 s: estimated costs
         assert counter.count(out) <= budget
         check_totals(out, matches, files)

@@ -195,6 +195,30 @@ def headroom(*args: str) -> list[str]:
     return [sys.executable, "-m", "headroom_cli", *args]
 
 
+def wait_until(ready, guard: float = HANG_GUARD) -> None:
+    """Poll `ready()` until it holds; the guard only stops a hung test (it asserts no speed)."""
+    deadline = time.monotonic() + guard
+    while not ready():
+        assert time.monotonic() < deadline, "never became ready"
+        time.sleep(0.01)
+
+
+def handles_signals(pid: int) -> bool:
+    """Has headroom (process `pid`) installed its signal handlers? (Linux: SigCgt in /proc.)
+    Python catches SIGINT from the start, so this reads SIGTERM's bit: headroom installs its
+    handlers for INT, TERM and HUP together."""
+    with open(f"/proc/{pid}/status") as status:
+        caught = int(next(line for line in status if line.startswith("SigCgt:")).split()[1], 16)
+    return bool(caught >> (signal.SIGTERM - 1) & 1)
+
+
+def pipe_is_drained(stream) -> bool:
+    import fcntl
+    import termios
+
+    return fcntl.ioctl(stream.fileno(), termios.FIONREAD, b"\0\0\0\0") == b"\0\0\0\0"
+
+
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
 def test_a_stopping_signal_on_stdin_still_prints_the_plan(private_env, signum):
     """`tail -f app.log | headroom`, then Ctrl-C: what was read is planned and printed."""
@@ -203,7 +227,8 @@ def test_a_stopping_signal_on_stdin_still_prints_the_plan(private_env, signum):
     data = numbered(4000)
     process.stdin.write(data)
     process.stdin.flush()  # the pipe stays open: the writer goes on "forever"
-    time.sleep(1.0)
+    # Ready when headroom has read all of it and handles the signal (no sleep to race).
+    wait_until(lambda: pipe_is_drained(process.stdin) and handles_signals(process.pid))
     process.send_signal(signum)
     out, err = process.communicate(timeout=HANG_GUARD)
     assert process.returncode == 128 + signum
@@ -242,16 +267,20 @@ def test_live_output_that_fits_is_the_input_byte_for_byte(private_env):
     assert done.returncode == 0 and done.stdout == data
 
 
-def test_a_long_running_command_is_planned_when_it_is_stopped(private_env):
-    script = ("import sys, time\n"
+def test_a_long_running_command_is_planned_when_it_is_stopped(private_env, tmp_path):
+    ready = tmp_path / "ready"
+    script = ("import pathlib, sys, time\n"
               "i = 0\n"
               "while True:\n"
               "    i += 1\n"
               "    sys.stdout.write(f'tick {i}\\n')\n"
-              "    if i % 100 == 0: sys.stdout.flush(); time.sleep(0.001)\n")
+              "    if i % 100 == 0: sys.stdout.flush(); time.sleep(0.001)\n"
+              f"    if i == 1000: pathlib.Path({str(ready)!r}).touch()\n")
     process = subprocess.Popen(headroom("--budget", "200", "--", sys.executable, "-c", script),
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    time.sleep(1.5)
+    # Ready when the command has printed its first thousand lines and headroom forwards the
+    # signal (no sleep to race).
+    wait_until(lambda: ready.exists() and handles_signals(process.pid))
     process.send_signal(signal.SIGTERM)
     out, err = process.communicate(timeout=HANG_GUARD)
     assert process.returncode == 128 + signal.SIGTERM

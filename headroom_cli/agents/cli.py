@@ -41,9 +41,27 @@ def init_command(agent: str, uninstall: bool, dry_run: bool, config_path: str | 
         print(f"headroom is no longer hooked into {AGENTS[name]}.")
     elif any(change.changed for change in changes):
         print(module.NOTES)
+        _check_path(config.headroom_argv())
     else:
         print(f"headroom is already hooked into {AGENTS[name]}.")
     return 0
+
+
+def _check_path(headroom: list[str]) -> None:
+    """Say so when `headroom` does not resolve on PATH to the headroom the hook runs: the hook
+    and its markers name it by absolute path, but a person following a marker by hand (or an
+    agent told about headroom) needs it on PATH."""
+    import shutil
+
+    found = shutil.which("headroom")
+    if found and os.path.realpath(found) == os.path.realpath(headroom[0]):
+        return
+    where = os.path.dirname(headroom[0]) if len(headroom) == 1 else None
+    fix = (f"add {where} to PATH (export PATH=\"{where}:$PATH\" in your shell's start-up "
+           "file)" if where else "install headroom where PATH finds it (pipx install .)")
+    note(f"note: `headroom` on PATH is {'not this headroom (' + found + ')' if found else 'not found'}"
+         f"; the hook and its markers name it {' '.join(headroom)}, which works; to run "
+         f"`headroom show` yourself, {fix}")
 
 
 def hook_command(agent: str, budget: int, exit_status: int | None, max_bytes: int | None,

@@ -19,16 +19,17 @@ __all__ = ["DEFAULT_HOOK_BUDGET", "clip", "clip_text", "note"]
 
 def clip(data: bytes, *, tool: str | None = "Bash", budget: int = DEFAULT_HOOK_BUDGET,
          exit_status: int | None = None, max_bytes: int | None = None,
-         encoding: str | None = None, store: bool = True, program: str = "headroom") -> bytes:
+         encoding: str | None = None, store: bool = True, program: str | None = None) -> bytes:
     """`data` clipped to `budget` tokens (and to `max_bytes` bytes when given); fails open.
-    `encoding` None: the configured one. `program`: how the marker's hint names headroom."""
+    `encoding` None: the configured one. `program`: how the marker's hint names headroom
+    (None: as this process was started, see hook_program)."""
     if budget <= 0 and not max_bytes:
         return data
     if (budget <= 0 or len(data) <= budget) and (not max_bytes or len(data) <= max_bytes):
         return data  # fits by size alone: no tokenizer needed (every token covers a byte)
     try:
         return _clip(data, tool, budget, exit_status or None, max_bytes, encoding, store,
-                     program)
+                     program or hook_program())
     except Exception as err:  # noqa: BLE001 - a hook must never lose the output
         note(f"could not clip ({type(err).__name__}: {err}); passing the output through")
         return data
@@ -54,6 +55,22 @@ def _clip(data: bytes, tool, budget, exit_status, max_bytes, encoding, store, pr
                           max_bytes=max_bytes, tool_name=tool, program=program)
     out = clip_bytes(data, settings, options, note).output()
     return _cut_bytes(out, max_bytes) if max_bytes and len(out) > max_bytes else out
+
+
+def hook_program(argv0: str | None = None) -> str:
+    """How the marker's hint names headroom when a hook runs it: the installed script's
+    absolute path the agent started (init writes it into the agent's configuration), so the
+    hint runs where the agent runs, whatever its PATH; plain `headroom` otherwise (in-process
+    callers, a relative start). Deterministic: the same installation gives the same text."""
+    import shlex
+    import sys
+
+    script = sys.argv[0] if argv0 is None and sys.argv else (argv0 or "")
+    if os.path.isabs(script) and os.path.basename(script) == "headroom":
+        return shlex.quote(script)
+    if script.endswith(os.path.join("headroom_cli", "__main__.py")):  # python -m headroom_cli
+        return f"{shlex.quote(sys.executable)} -m headroom_cli"
+    return "headroom"
 
 
 def _cut_bytes(data: bytes, limit: int) -> bytes:
