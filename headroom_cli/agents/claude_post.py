@@ -119,15 +119,10 @@ def settings_from_config() -> PostSettings:
     """The [hooks] settings (config file, HEADROOM_MCP_SKIP / HEADROOM_READ_OVER); the
     defaults when the file cannot be read — a hook never fails for want of its config."""
     try:
-        from ..settings import config_path
-        from ..config import Config, parse, resolve
+        from ..config import resolve
+        from ..settings import read_config
 
-        path = config_path(os.environ)
-        try:
-            with open(path, encoding="utf-8") as stream:
-                config = parse(stream.read(), path)
-        except FileNotFoundError:
-            config = Config(path)
+        config = read_config(os.environ)
         skip, _ = resolve("hooks.mcp_skip", config, os.environ)
         over, _ = resolve("hooks.read_over", config, os.environ)
         if isinstance(skip, str):
