@@ -11,6 +11,10 @@ conversation grows, each message changes at most once — when it leaves the win
 byte-identical after that, and provider prefix caches keep hitting. A message holding several
 tool results (parallel calls) is aged whole, when the last of them leaves the window.
 
+`apply_trims()` applies the model's own `trim_tool_result(summary)` calls (a tool a harness may
+offer): the latest result before each call becomes the summary, with a marker naming the
+original. `replay()` gives what a harness sends request by request, with and without ageing.
+
 Pure: no I/O. The originals of aged results come back in `AgedHistory.stored` for the caller to
 keep (`headroom history` puts them in the store, so the markers' `headroom show ID` works).
 

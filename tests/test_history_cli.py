@@ -146,3 +146,16 @@ def test_reading_rejects_what_is_no_conversation():
         read(b'"just a string"')
     with pytest.raises(BadConversation):
         read(b'{"type": "session"}\n{"type": "message", "id": "a", "message": 3}\n')
+
+
+def test_a_trim_in_the_session_is_applied_as_the_pi_extension_applies_it(run_cli, tmp_path):
+    messages = openai_conversation()[:3] + [
+        {"role": "assistant", "content": None, "tool_calls": [
+            {"id": "t", "type": "function", "function": {
+                "name": "trim_tool_result", "arguments": '{"summary": "lua: dlopen undefined"}'}}]},
+        {"role": "tool", "tool_call_id": "t", "content": "Trimmed"}]
+    done = run_cli(["history"], json.dumps(messages).encode(), env=store_env(tmp_path))
+    trimmed = json.loads(done.stdout)[2]["content"]
+    assert trimmed.startswith("lua: dlopen undefined\n[…headroom: ")
+    item = re.search(r"headroom show ([0-9a-f]{12})", trimmed).group(1)
+    assert run_cli(["show", item], env=store_env(tmp_path)).stdout == LOG.encode()

@@ -74,13 +74,16 @@ def history(
 def _age(conversation, keep_recent: int, budget: int, counter, output: Optional[str],
          no_store: bool) -> None:
     from ..conversation import write as render
-    from ..history import age_history
+    from ..history import age_history, apply_trims
 
     store, retention = (None, None) if no_store else configured_store()
-    aged = age_history(conversation.messages, keep_recent=keep_recent, budget=budget,
+    # The model's own trims first (a pi session with `headroom init pi-history` has them),
+    # so the view is the one the extension sent.
+    trimmed = apply_trims(conversation.messages, counter=counter, name_copies=store is not None)
+    aged = age_history(trimmed.messages, keep_recent=keep_recent, budget=budget,
                        counter=counter, name_copies=store is not None)
     try:
-        for item in aged.stored:
+        for item in (*trimmed.stored, *aged.stored):
             store.put(item.id, item.data, retention, time.time())
     except OSError as err:
         _fail(f"cannot keep the aged results' originals in {store.root} "
