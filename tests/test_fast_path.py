@@ -39,10 +39,26 @@ def test_output_that_fits_loads_no_heavy_module(args):
     assert not [name for name in HEAVY if name in loaded]
 
 
-def test_output_that_does_not_fit_takes_the_full_path():
+def test_output_that_does_not_fit_is_clipped_without_typer_when_the_options_are_plain():
     status, out, loaded = run_probe(["--budget", "100", "--no-store"], b"word " * 2000)
     assert status == 0 and b"headroom" in out
+    assert "typer" not in loaded and "rich" not in loaded
+
+
+@pytest.mark.parametrize("args", [["--kind", "other", "--budget", "100"], ["-b100"],
+                                  ["--format", "json", "--budget", "100"]])
+def test_other_options_go_to_the_typer_app(args):
+    status, out, loaded = run_probe([*args, "--no-store"], b"word " * 2000)
+    assert status == 0 and b"headroom" in out
     assert "typer" in loaded
+
+
+def test_both_paths_print_the_same_bytes():
+    data = b"".join(b"line %d of a plain log\n" % n for n in range(3000))
+    plain = run_probe(["--budget", "150", "--no-store"], data)
+    typed = run_probe(["--budget", "150", "--no-store", "--kind", "auto"], data)
+    assert "typer" not in plain[2] and "typer" in typed[2]
+    assert plain[:2] == typed[:2] and b"headroom" in plain[1]
 
 
 def test_both_parsers_read_one_definition_of_the_options():

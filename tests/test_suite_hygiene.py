@@ -30,3 +30,11 @@ def test_every_file_pyproject_names_exists():
     named |= set(re.findall(r"[\w./-]+\.md\b", text))  # documents named in comments too
     missing = sorted(name for name in named if not (ROOT / name).exists())
     assert not missing, missing
+
+
+def test_the_readmes_install_commands_name_no_unpublished_package():
+    """headroom is not on PyPI yet: every `pip install` in a command installs a path."""
+    readme = (ROOT / "README.md").read_text()
+    commands = re.findall(r"^\s*(?:- )?(?:\S*/)?pip install (\S+)", readme, re.M)
+    assert commands, "no install command found: the pattern is wrong"
+    assert all(target.startswith((".", "/", "-e", "'.")) for target in commands), commands

@@ -7,8 +7,10 @@ tries the pass-through: when the arguments are only options that change nothing 
 that fits (cli/options.py, the same table the typer app is declared from) and stdin holds at
 most `budget` bytes (every token covers at least one byte), the bytes go straight back out —
 before typer, the tokenizer or any planner is imported. It reads no more than budget + 1 bytes
-to find out: a larger input goes on, that prefix first, to the typer app (cli/commands.py),
-which parses the same arguments again (so errors and help come from one place).
+to find out: a larger input goes on, that prefix first, to the filter's body
+(cli/filtering.py) — still without typer, since the options were all plain and valid. Any
+other arguments go to the typer app (cli/commands.py), which parses them (so errors and help
+come from one place).
 """
 
 from __future__ import annotations
@@ -27,29 +29,48 @@ def main(argv: list[str] | None = None) -> None:
         split = args.index("--")
         args, command = args[:split], args[split + 1:]
     stdin = config = None
-    if command is None and not os.environ.get(COMPLETE_VAR) \
-            and not (args and args[0] in SUBCOMMANDS):
-        budget, config = _plain_filter_budget(args)
-        if budget and sys.stdin is not None and not sys.stdin.isatty():
+    if not os.environ.get(COMPLETE_VAR) and not (args and args[0] in SUBCOMMANDS):
+        flags, budget, config = _plain(args)
+        if flags is not None and command is None and budget and sys.stdin is not None \
+                and not sys.stdin.isatty():
             stdin, ended = _read_prefix(budget + 1)
             if ended and len(stdin) <= budget:
                 from ..sink import write
 
                 write(stdin)
                 return
+        if flags is not None:  # plain options: the filter's body, without typer
+            _run_plain(flags, command, stdin, config)
+            return
     from .commands import run_app
 
     run_app(args, command, stdin, config)
 
 
-def _plain_filter_budget(args: list[str]):
-    """The budget when `args` are only plain filter options, and the config file as read
-    (None: let the typer app parse them; a broken config file ends the run here)."""
+def _run_plain(flags, command, stdin, config) -> None:
+    from ..sink import quiet_broken_pipe
+    from ..status import ExitStatus
+    from .filtering import run_filter
+
+    try:
+        status = run_filter(flags, command, stdin, config)
+    except BrokenPipeError:
+        quiet_broken_pipe()
+    except KeyboardInterrupt:
+        sys.exit(ExitStatus.SIGNAL_BASE + 2)
+    if status:
+        sys.exit(status)
+
+
+def _plain(args: list[str]):
+    """When `args` are only plain filter options, all valid: the filtering.Flags, the budget
+    output that fits is held to, and the config file as read. (None, None, config) otherwise:
+    the typer app parses them and reports any error. A broken config file ends the run."""
     from .options import parse_plain
 
-    flags = parse_plain(args)
-    if flags is None:
-        return None, None
+    values = parse_plain(args)
+    if values is None:
+        return None, None, None
     from ..settings import Settings, SettingsError, read_config
     from ..sink import warn
 
@@ -58,17 +79,23 @@ def _plain_filter_budget(args: list[str]):
     except SettingsError as err:
         warn(str(err))
         sys.exit(err.status)
-    budget = flags.get("budget")
+    budget = values.get("budget")
     if budget is not None and not (budget.isascii() and budget.isdigit()):
-        return None, config  # the typer app says what is wrong with it
+        return None, None, config  # the typer app says what is wrong with it
+    from .filtering import Flags
+
+    flags = Flags(budget=None if budget is None else int(budget),
+                  tool=values.get("tool") or os.environ.get("HEADROOM_TOOL") or None,
+                  encoding=values.get("encoding"), no_store="no_store" in values,
+                  no_digest="no_digest" in values)
     try:
-        settings = Settings.load(os.environ, config=config, encoding=flags.get("encoding"),
-                                 budget=None if budget is None else int(budget))
+        settings = Settings.load(os.environ, config=config, budget=flags.budget,
+                                 encoding=flags.encoding)
     except SettingsError:
-        return None, config  # a bad value: the typer app reports it
+        return None, None, config  # a bad value: the typer app reports it
     if settings.format != "text":
-        return None, config  # a wrapped format is never a plain pass-through
-    return settings.budget_for(flags.get("tool") or os.environ.get("HEADROOM_TOOL")), config
+        return flags, None, config  # a wrapped format never passes through as it is
+    return flags, settings.budget_for(flags.tool), config
 
 
 def _read_prefix(limit: int) -> tuple[bytes, bool]:

@@ -1,23 +1,19 @@
-"""The filter itself, `headroom [OPTIONS] [-- CMD …]`: the app's root command.
+"""The filter's options and help, `headroom [OPTIONS] [-- CMD …]`: the app's root command.
 
-    flags → Settings → one Run (run.py) → sink
-
-Output that fits never gets here: cli/__init__.py passes it through before typer is imported.
-The options are declared with the names in cli/options.py, the table the pass-through reads.
+Its body is cli/filtering.py, which main() also calls directly when the arguments are only
+plain options (no typer then). The options are declared with the names in cli/options.py, the
+table main() reads. Output that fits never gets here: main() passes it through first.
 """
 
 from __future__ import annotations
 
-import sys
-from typing import List, Optional
+from typing import Optional
 
 import typer
 
 from .. import __version__
 from ..settings import DEFAULT_BUDGET, DEFAULT_ENCODING, DEFAULT_FORMAT
-from ..sink import write
-from ..status import ExitStatus
-from .base import Encoding, app, fail, settings
+from .base import Encoding, app
 from .completion import complete_format, complete_kind, complete_tool
 from .options import NAMES
 
@@ -65,43 +61,15 @@ def run(
 ) -> None:
     if ctx.invoked_subcommand is not None:
         return
-    obj = ctx.obj or {}
-    command: Optional[List[str]] = obj.get("command")
-    if command is not None and not command:
-        fail("nothing to run after --", ExitStatus.USAGE)
-    tool = tool or ("Bash" if command else None)
-    given = _given(ctx)
-    resolved = settings(ctx, budget=budget if "budget" in given else None,
-                        encoding=encoding.value if "encoding" in given else None,
-                        fmt=fmt if "fmt" in given else None, no_store=no_store,
-                        no_digest=no_digest)
-    budget, fmt = resolved.budget_for(tool), resolved.format
-    _check_kind(kind)
-    if live and fmt != "text":
-        fail("--live prints text as it arrives: it takes no --format", ExitStatus.USAGE)
-    prefetched = obj.get("stdin")
-    if budget == 0 and fmt == "text":  # no clipping: straight through, whatever the size
-        raise typer.Exit(_take_input(command, prefetched, write) or 0)
-    from ..run import ClipOptions, Run
-    from ..sink import warn
+    from .filtering import Flags, run_filter
 
-    clip_run = Run(resolved, ClipOptions(tool=resolved.tool(tool), budget=budget, kind=kind,
-                                         tool_name=tool), warn)
-    intake = clip_run.intake(live=write if live else None)
-    status = _take_input(command, prefetched, intake.feed)
-    # A stopping signal ends a stdin run with 128 + N, but there is no command to report on.
-    if command and status:
-        clip_run.options = _with_status(clip_run.options, status)
-    outcome = clip_run.finish(intake)
-    clip_run.record(outcome)
-    if fmt == "text":
-        write(outcome.output())
-    else:
-        from ..formats import wrap
-
-        write(wrap(fmt, outcome.result, outcome.result.text, tool=tool,
-                   store_id=outcome.store_id, exit_status=clip_run.options.exit_status
-                   ).encode("utf-8", "surrogateescape"))
+    obj, given = ctx.obj or {}, _given(ctx)
+    status = run_filter(
+        Flags(budget=budget if "budget" in given else None, tool=tool, kind=kind,
+              encoding=encoding.value if "encoding" in given else None,
+              fmt=fmt if "fmt" in given else None, no_store=no_store, live=live,
+              no_digest=no_digest),
+        obj.get("command"), obj.get("stdin"), obj.get("config"))
     if status:
         raise typer.Exit(status)
 
@@ -113,42 +81,3 @@ def _given(ctx: typer.Context) -> set[str]:
 
     return {name for name in ("budget", "encoding", "fmt")
             if ctx.get_parameter_source(name) is ParameterSource.COMMANDLINE}
-
-
-def _with_status(options, status: int):
-    from dataclasses import replace
-
-    return replace(options, exit_status=status)
-
-
-def _check_kind(kind: str) -> None:
-    # The shapes are the sniffer's registry; importing it loads every planner, so only when a
-    # shape is named.
-    if kind == "auto":
-        return
-    from ..sniff import KINDS
-
-    if kind not in KINDS:
-        fail(f"unknown --kind {kind!r}: use auto or one of {', '.join(KINDS)}", ExitStatus.USAGE)
-
-
-def _take_input(command: Optional[List[str]], prefetched: Optional[bytes], sink) -> Optional[int]:
-    """Hand the input to sink as it arrives: the command's output (returns its status), or
-    stdin (returns 128 + N when signal N stopped the reading, else None)."""
-    from ..source import CannotRun, read_stream, run_command
-
-    if command:
-        try:
-            return run_command(command, sink)
-        except CannotRun as err:
-            fail(str(err), err.status)
-    if prefetched is None and (sys.stdin is None or sys.stdin.isatty()):
-        fail("no input: pipe a command's output in (cmd | headroom) or wrap one "
-             "(headroom -- cmd)", ExitStatus.USAGE)
-    if prefetched:
-        sink(prefetched)
-    try:
-        signum = read_stream(sys.stdin.buffer, sink)
-    except OSError as err:
-        fail(f"cannot read stdin: {err.strerror or err}", ExitStatus.ERROR)
-    return None if signum is None else ExitStatus.SIGNAL_BASE + signum
