@@ -5,6 +5,7 @@ through byte for byte."""
 from __future__ import annotations
 
 import math
+import os
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -81,6 +82,19 @@ _log_line = st.one_of(
 )
 log_like = st.builds(lambda lines, reps: "\n".join(lines * reps) + "\n",
                      st.lists(_log_line, min_size=1, max_size=80), st.integers(1, 40))
+
+# Runs that once made a regex retry at every position (issue #12: 520 KB of spaces, 200 s):
+# long runs of spaces, tabs, digits, colons, backslashes, escapes, path separators, often as
+# one long line, sometimes mixed with the start of a real line.
+_run_unit = st.sampled_from([" ", "\t", "1", ":", "\\", "\x1b[", "\x1b", "/a", "a:1:", " \t",
+                             "1\t", ")", "(", "E ", "=", "*", "-", "\r", "0x", "#", "  at ",
+                             "error: ", "[", "\\n", "→"])
+adversarial_text = st.builds(
+    lambda prefix, unit, reps, suffix, rows: ((prefix + unit * reps + suffix + "\n") * rows),
+    st.sampled_from(["", "src/a.py:12:", "  File \"x\", line 1", "diff --git a/x b/x\n",
+                     "{\"a\": \"", "E   ", "12\t", "    12→"]),
+    _run_unit, st.integers(1_000, 60_000), st.sampled_from(["", "x", ":", "\t1\t"]),
+    st.sampled_from([1, 1, 1, 3]))
 
 any_text = st.one_of(arbitrary_text, search_like, log_like)
 budgets = st.one_of(st.integers(100, 800), st.integers(100, 20_000))
@@ -188,6 +202,24 @@ def test_arbitrary_bytes_never_raise_and_stay_within_budget(counter, data, budge
     assert counter.count(result.text) <= budget
     if not result.clipped:
         assert out == data
+
+
+# Modest by default; run with HEADROOM_FUZZ_EXAMPLES=10000 HEADROOM_FUZZ_DEADLINE_MS=2000 by
+# hand to fuzz for time (a deadline is a clock: it stays out of the default suite).
+_FUZZ = settings(
+    deadline=int(os.environ["HEADROOM_FUZZ_DEADLINE_MS"]) if os.environ.get(
+        "HEADROOM_FUZZ_DEADLINE_MS") else None,
+    max_examples=int(os.environ.get("HEADROOM_FUZZ_EXAMPLES", "30")),
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+@_FUZZ
+@given(text=adversarial_text, budget=st.integers(1, 6_000),
+       kind=st.sampled_from(["auto", "search", "log", "code", "listing", "json", "diff", "other"]),
+       tool=st.sampled_from(TOOLS))
+def test_adversarial_runs_are_clipped_within_the_budget(counter, text, budget, kind, tool):
+    result = compress(text, tool=tool, budget=budget, kind=kind, counter=counter)
+    assert counter.count(result.text) <= budget
 
 
 # --------------------------------------------------------------------------- determinism

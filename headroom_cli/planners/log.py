@@ -256,10 +256,17 @@ def _has_log_signal(sample: list[str]) -> bool:
 
 
 def _mostly_log_records(sample: list[str]) -> bool:
-    lines = [_READ_PREFIX.sub("", line, count=1) for line in sample]
+    lines = [_without_read_prefix(line) for line in sample]
     lines = [line for line in lines if line.strip()]
     records = sum(1 for line in lines if _LOG_RECORD.match(line))
     return records >= 3 and records >= _LOG_RECORD_SHARE * len(lines)
+
+
+def _without_read_prefix(line: str) -> str:
+    # Matched, not substituted: an unanchored search would retry at every position of a
+    # whitespace or digit run, quadratic in the line's length.
+    prefix = _READ_PREFIX.match(line)
+    return line[prefix.end():] if prefix else line
 
 
 def _might_signal(line: str, following: str) -> bool:

@@ -9,8 +9,13 @@ from typing import Callable
 Label = Callable[[str, list[int]], str]  # (file path or "dir/" or "" for all, member indexes)
 
 
+# Folder levels told apart; deeper parts stay one name. Every level's folder name is a new
+# string, so unbounded depth would make a single pathological path quadratic.
+_MAX_DEPTH = 32
+
+
 def split(path: str) -> list[str]:
-    return [part for part in re.split(r"[\\/]", path) if part]
+    return [part for part in re.split(r"[\\/]", path, maxsplit=_MAX_DEPTH) if part]
 
 
 def roll_up(paths: list[str], label: Label, cost: Callable[[str], int],
