@@ -12,10 +12,11 @@ import re
 from ..plan import Gap, Keep, Lines, Note, Plan
 from ..tokens import Counter
 from ..tools import Tool
+from .costs import JUDGED_CHARS
 
-_NUMBERED = re.compile(r"^\s*(\d+)(?:\t|→|: |\|)")
+_NUMBERED = re.compile(r"^\s*+(\d++)(?:\t|→|: |\|)")
 _DEFINITION = re.compile(
-    r"""(?x) \s*
+    r"""(?x) \s*+
     (?:@?(?:export\s+)?(?:default\s+)?(?:pub(?:\([^)]*\))?\s+)?(?:unsafe\s+)?(?:async\s+)?
        (?:def|class|function\*?|func|fn|struct|enum|trait|impl|interface|module|mod|namespace
          |union|protocol|extension|object|macro_rules!)\s+[\w$<]
@@ -32,9 +33,9 @@ _DEFINITION = re.compile(
 # A C/C++ function definition starts in column 0: `static int main(int argc, char **argv) {`.
 _C_FUNCTION = re.compile(r"[A-Za-z_][\w:<>,*&]*(?:\s+[\w:<>,*&]+)*[\s*&]+~?[A-Za-z_][\w:]*"
                          r"\s*\([^;.]*\)\s*(?:const\s*)?\{?\s*$")
-_NOT_DEFINITION = re.compile(r"\s*(?:if|for|while|switch|catch|return|else|do|try|with|elif|"
+_NOT_DEFINITION = re.compile(r"\s*+(?:if|for|while|switch|catch|return|else|do|try|with|elif|"
                              r"sizeof|new|throw|case|await|yield)\b")
-_CONTAINER = re.compile(r"\s*(?:export\s+)?(?:default\s+)?(?:pub(?:\([^)]*\))?\s+)?"
+_CONTAINER = re.compile(r"\s*+(?:export\s+)?(?:default\s+)?(?:pub(?:\([^)]*\))?\s+)?"
                         r"(?:abstract\s+|public\s+|final\s+)*(?:class|impl|trait|interface|"
                         r"module|namespace|struct|object)\b")
 _CODE_LINE = re.compile(
@@ -47,10 +48,10 @@ _CODE_LINE = re.compile(
     | \s*[\w.\[\]'"]+\s*(?:[-+*/%|&^]|<<|>>|//)?=\s*\S   # an assignment
     | \s*[\w.]+\(.*\)\s*$                                # a call statement
     | .*[,(\[\\]\s*$                                     # a continued statement
-    | \s*[})\]]+[,;)]*\s*$
+    | \s*[})\]]++[,;)]*+\s*$
     """
 )
-_LOG_RECORD = re.compile(r"\s*(?:\[?\d{4}-\d\d-\d\d|\[?(?:INFO|WARN|WARNING|ERROR|DEBUG|TRACE)\b)")
+_LOG_RECORD = re.compile(r"\s*+(?:\[?\d{4}-\d\d-\d\d|\[?(?:INFO|WARN|WARNING|ERROR|DEBUG|TRACE)\b)")
 # A test runner's report quotes source in its tracebacks, but never holds its section rules.
 _RUNNER_SECTION = re.compile(r"=+ (?:FAILURES|ERRORS) =+$")
 MIN_DEFINITIONS = 3
@@ -64,7 +65,7 @@ def looks_like(sample: list[str], tool: Tool) -> bool:
     non_empty = [row for row in rows if row.strip()]
     if len(non_empty) < 20 or any(_RUNNER_SECTION.match(row) for row in non_empty):
         return False
-    code = sum(1 for row in non_empty if _CODE_LINE.match(row))
+    code = sum(1 for row in non_empty if _CODE_LINE.match(row[:JUDGED_CHARS]))
     records = sum(1 for row in non_empty if _LOG_RECORD.match(row))
     definitions = sum(1 for row in non_empty if _is_definition(row))
     return (definitions >= MIN_DEFINITIONS and code >= MIN_CODE_SHARE * len(non_empty)
@@ -85,6 +86,7 @@ def _body(row: str, numbered: bool) -> str:
 
 
 def _is_definition(body: str) -> bool:
+    body = body[:JUDGED_CHARS]
     return bool(_DEFINITION.match(body) or _C_FUNCTION.match(body)) and not _NOT_DEFINITION.match(body)
 
 

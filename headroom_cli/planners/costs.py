@@ -6,6 +6,10 @@ from __future__ import annotations
 from ..tokens import Counter
 
 MAX_LINE_CHARS = 300  # a minified line is cut inside, and says so
+# A line is judged (sniffed, classified) on its first characters only: a per-line pattern with
+# two quantifiers over the same characters may try every split of a run, so an unbounded line
+# would cost its length squared. No definition, summary or error line is this long.
+JUDGED_CHARS = 400
 
 
 def cut_note(row: str) -> str:

@@ -28,8 +28,8 @@ from .rollup import roll_up, split
 _SECTION = re.compile(r"\S.*:$")
 _TOTAL = re.compile(r"total \d[\d.,]*[KMGTPE]?$")
 _LONG = re.compile(r"[-dlcbpsD?][-rwxsStTlL?]{9}[.+@]?\s+\d+\s")
-_FIND_LS = re.compile(r"\s*\d+\s+\d+\s+[-dlcbps][-rwxsStT]{9}[.+@]?\s+\d+\s")
-_SIZED = re.compile(r"\s*\d[\d.,]*[KMGTPE]?\s+\S+$")  # du, wc -l: a number, then a name
+_FIND_LS = re.compile(r"\s*+\d+\s+\d+\s+[-dlcbps][-rwxsStT]{9}[.+@]?\s+\d+\s")
+_SIZED = re.compile(r"\s*+\d[\d.,]*[KMGTPE]?\s+\S+$")  # du, wc -l: a number, then a name
 _SEPARATOR = re.compile(r"[-=]{2,}(?:[ +|]+[-=]{2,})*\s*$")  # pip list's `------- -------`
 _SIZE = re.compile(r"(\d+(?:\.\d+)?)([KMGTPE]?)")  # `ls -l` sizes, `-h` ones too
 _DOTS = re.compile(r"(?:.*\s)?\.\.?$")  # the `.` and `..` entries of `ls -a`, long or bare

@@ -27,6 +27,7 @@ from ..plan import Gap, Item, Keep, Lines, Note, Plan, gap
 from ..render import inline_marker
 from ..tokens import Counter
 from ..tools import Tool
+from .costs import JUDGED_CHARS
 
 SUMMARY, ERROR, WARNING = "summary", "error", "warning"
 
@@ -67,9 +68,9 @@ _LINT_SIGNAL = re.compile(r"\n[\w./\\-]++:\d+:\d+:?\ [A-Z]{1,5}\d{2,4}\b")  # ++
 _RESULT_TAIL = 100
 _PASSED_END = re.compile(r" (?:PASSED|SKIPPED|XFAIL|XPASS|PASS|SKIP)(?:\s+\[\s*\d+%\])?\s*$"
                          r"| \.\.\. (?:ok|skipped\b.*|expected failure)\s*$")
-_PASSED_START = re.compile(r"\s*(?:--- (?:PASS|SKIP)|=== (?:RUN|PAUSE|CONT)|[✓✔√] )")
+_PASSED_START = re.compile(r"\s*+(?:--- (?:PASS|SKIP)|=== (?:RUN|PAUSE|CONT)|[✓✔√] )")
 
-_SUMMARY = re.compile(r"""[ \t]*(?:\[(?:INFO|ERROR|WARNING)\]\ *)?(?:
+_SUMMARY = re.compile(r"""[ \t]*+(?:\[(?:INFO|ERROR|WARNING)\]\ *)?(?:
     =+\ .*\b(?:passed|failed|errors?|skipped|xfailed|xpassed|deselected|warnings?
               |no\ tests\ ran)\b.*=+
   | =+\ (?:FAILURES|ERRORS|short\ test\ summary\ info|warnings\ summary|PASSES)\ =+
@@ -110,7 +111,7 @@ _LEVEL_CLASS = {
 }
 
 # Errors recognised by how the line starts (matched, never searched: cheap on long lines).
-_ERROR_START = re.compile(r"""[ \t]*(?:
+_ERROR_START = re.compile(r"""[ \t]*+(?:
     (?:Caused\ by:\ |Uncaught\ |Exception\ in\ thread\ \S+\ )?
         [\w$.]*(?:Error|Exception|Failure|Fault)\b(?:\ \[[\w-]+\])?(?::|\s*$)   # exception
   | Traceback\ \(most\ recent\ call\ last\) | panic:\  | thread\ '[^']*'\ panicked | fatal:\ 
@@ -124,10 +125,10 @@ _ERROR_START = re.compile(r"""[ \t]*(?:
 # tail; the letter before it is checked in Python.
 _ERROR_WORD = re.compile(r"rror(?:\[[\w-]+\]| +[A-Z]{1,4}\d{2,5})?:")
 _ERROR_END = re.compile(r" (?:FAILED|FAIL|ERROR)(?:\s+\[.*\])?\s*$")  # pytest -v, unittest -v
-_WARNING_START = re.compile(r"[ \t]*(?:\d+:\d+\ +warning\ {2}|npm\ warn\b)")
+_WARNING_START = re.compile(r"[ \t]*+(?:\d+:\d+\ +warning\ {2}|npm\ warn\b)")
 _WARNING_WORD = re.compile(r"[Ww]arn(?:ing)?(?:\[[\w-]+\])?:")
 _RULE_HEADED = re.compile(r"[A-Z]{1,5}\d{2,4}(?: \[\*\])? \S")  # ruff full, before a --> line
-_LOCATION = re.compile(r"[ \t]*--> ")
+_LOCATION = re.compile(r"[ \t]*+--> ")
 
 # Lines that carry an error block on: traces, code frames, notes, test diffs.
 _CONTINUATION = r"""(?:
@@ -155,7 +156,7 @@ _CONTINUATION_RUN = re.compile(_CONTINUATION_STEP + "*", re.VERBOSE | re.MULTILI
 # An error line that says what happened by itself (a timestamped or levelled record, a
 # path:line:col diagnostic): the next such line is a new event, not part of this block.
 _SELF_CONTAINED = re.compile(r"[\w./\\-]+[:(]\d+(?:[:,]\d+)?\)?:?\s"
-                             r"|[ \t]*\d+:\d+\s+(?:error|warning)\s")  # eslint stylish
+                             r"|[ \t]*+\d+:\d+\s+(?:error|warning)\s")  # eslint stylish
 _PY_EXCEPTION = re.compile(r"[\w.]+(?::|\s*$)")
 
 # Rule codes name an error's kind: rustc E0308, tsc TS2322, lint F821, eslint rule, -Wflag.
@@ -182,8 +183,8 @@ _LABEL_PREFIX = re.compile(r"""^(?:
 )+""", re.VERBOSE)
 
 # Sniffing a file that is not shell output: does the line look like a log record?
-_READ_PREFIX = re.compile(r"[ \t]*\d+(?:\t|→)")
-_LOG_RECORD = re.compile(r"""[ \t]*(?:
+_READ_PREFIX = re.compile(r"[ \t]*+\d++(?:\t|→)")
+_LOG_RECORD = re.compile(r"""[ \t]*+(?:
     \[?\d{4}-\d\d-\d\d[T\ ]\d\d:\d\d | \[?\d{4}/\d\d/\d\d[T\ ]\d\d:\d\d
   | [A-Z][a-z]{2}\ [\ \d]\d\ \d\d:\d\d:\d\d | \[?\d\d:\d\d:\d\d[.,\]\ ] | \[?\d{10}(?:\.\d+)?\]?\s
   | [EWIFD]\d{4}\ \d\d:\d\d:\d\d | \S+\ \S+\ \S+\ \[\d\d/\w{3}/\d{4}:
@@ -199,7 +200,7 @@ _DIGITS = b"0123456789"
 # A summary line that reports a failure is kept before one that reports success.
 _FAILING_SUMMARY = re.compile(r"(?i)fail|error|\bnot ok\b")
 _NOTHING_FAILED = re.compile(r"\b0 (?:failed|errors?|failures?)\b")
-_CAUSE = re.compile(r"\s*Caused by: ")
+_CAUSE = re.compile(r"\s*+Caused by: ")
 # Words of a bug rather than a style nit: among rare kinds, these messages go first.
 _BUG_WORDS = re.compile(r"""(?i)undefined|not\ defined|undeclared|unresolved|cannot\ find
     |could\ not\ find|not\ found|no\ such|no\ module|has\ no\ (?:attribute|member)|unknown\ name
@@ -208,7 +209,7 @@ _BUG_WORDS = re.compile(r"""(?i)undefined|not\ defined|undeclared|unresolved|can
     |moved\ value|use\ of\ possibly|uninitiali[sz]ed|unbound|not\ callable""", re.VERBOSE)
 _BUG_WEIGHT = 0.25  # a bug-worded kind ranks as if it were this much rarer
 # Lines that carry no words: separators, bare gutters, the traceback banner.
-_UNINFORMATIVE = re.compile(r"\s*(?:[-=_~^|*#+]+|Traceback \(most recent call last\):)?\s*$")
+_UNINFORMATIVE = re.compile(r"\s*+(?:[-=_~^|*#+]+|Traceback \(most recent call last\):)?\s*$")
 
 # ---------------------------------------------------------------------------------- budget
 
@@ -285,22 +286,23 @@ def _classify(line: str, following: str) -> str | None:
 def _classify_why(line: str, following: str) -> tuple[str | None, bool]:
     """(class, whether the record's level word alone decided it)."""
     line = line.rstrip("\r")
-    if _RULE_HEADED.match(line) and _LOCATION.match(following):
+    head = line[:JUDGED_CHARS]  # per-line patterns see a bounded part (see costs.JUDGED_CHARS)
+    if _RULE_HEADED.match(head) and _LOCATION.match(following[:JUDGED_CHARS]):
         return ERROR, False  # ruff's full format: "F821 Undefined name `x`", then "  --> a:1:2"
-    if _PASSED_END.search(line, len(line) - _RESULT_TAIL) or _PASSED_START.match(line):
+    if _PASSED_END.search(line, len(line) - _RESULT_TAIL) or _PASSED_START.match(head):
         return None, False
     level = _level(line)
     # Records with a level are classified by it (and a record flood is classified fast); only
     # Maven's "[INFO] BUILD FAILURE" kind of summary carries a level.
-    if (level is None or line.lstrip().startswith("[")) and _SUMMARY.match(line):
+    if (level is None or line.lstrip().startswith("[")) and _SUMMARY.match(head):
         return SUMMARY, False
     if level is not None:
         return _LEVEL_CLASS.get(level), not line.lstrip().startswith("[")
-    if _ERROR_START.match(line) or _has_error_word(line) or _ERROR_END.search(line, len(line) - _RESULT_TAIL):
+    if _ERROR_START.match(head) or _has_error_word(line) or _ERROR_END.search(line, len(line) - _RESULT_TAIL):
         return ERROR, False
     if "undefined reference to" in line or "ld returned" in line or "ld: cannot find" in line:
         return ERROR, False
-    if _WARNING_START.match(line) or ("arn" in line and _WARNING_WORD.search(line)):
+    if _WARNING_START.match(head) or ("arn" in line and _WARNING_WORD.search(line)):
         return WARNING, False
     return None, False
 

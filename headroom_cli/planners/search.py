@@ -38,7 +38,7 @@ _BARE_FILES = {"Makefile", "Dockerfile", "Gemfile", "Rakefile", "Procfile", "Jen
                "Vagrantfile", "Justfile", "LICENSE", "README", "BUILD", "WORKSPACE", "go.mod"}
 # Compiler and linter diagnostics (`x.c:12:5: error: …`, `x.py:3:1: F401 …`) look like vimgrep
 # output but are logs.
-_DIAGNOSTIC = re.compile(r"\s*(?:fatal error|error|warning|note|info|hint)\b|\s*[A-Z]{1,4}\d{2,5}\b")
+_DIAGNOSTIC = re.compile(r"\s*+(?:fatal error|error|warning|note|info|hint)\b|\s*+[A-Z]{1,4}\d{2,5}\b")
 _DEFINITION = re.compile(
     r"(?:export\s+)?(?:default\s+)?(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?(?:static\s+)?"
     r"(?:def|class|function|func|fn|interface|struct|enum|trait|impl|module|macro|sub|type)\s+\S"
