@@ -13,9 +13,10 @@ from functools import cached_property, lru_cache
 
 from . import tools
 from .clean import clean
+from .config import DEFAULTS
 from .tokens import DEFAULT_ENCODING, Counter, LazyCounter, count_large, load_counter
 
-DEFAULT_BUDGET = 4000
+DEFAULT_BUDGET = DEFAULTS["budget"]  # the one default (config.py)
 
 
 @dataclass(frozen=True)

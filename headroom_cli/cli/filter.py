@@ -12,7 +12,7 @@ from typing import Optional
 import typer
 
 from .. import __version__
-from ..settings import DEFAULT_BUDGET, DEFAULT_ENCODING, DEFAULT_FORMAT
+from ..settings import DEFAULT_BUDGET, DEFAULT_ENCODING, DEFAULT_FORMAT, FORMATS
 from .base import Encoding, app
 from .completion import complete_format, complete_kind, complete_tool
 from .options import NAMES
@@ -42,7 +42,7 @@ def run(
                                       envvar="HEADROOM_ENCODING",
                                       help="Tokenizer that counts the budget."),
     fmt: str = typer.Option(DEFAULT_FORMAT, *NAMES["fmt"], envvar="HEADROOM_FORMAT",
-                            metavar="[text|markdown|json]", autocompletion=complete_format,
+                            metavar=f"[{'|'.join(FORMATS)}]", autocompletion=complete_format,
                             help="text: the output itself; markdown: a header line and the "
                                  "output fenced (CI summaries); json: the output and its "
                                  "figures, for harnesses."),
