@@ -147,3 +147,25 @@ def test_without_headroom_a_large_mcp_result_is_a_preview_and_a_file(e2e_home):
     run = run_agent("claude", [f"{TOOL_CALL}mcp__e2e__search_issues {{}}"], work, env,
                     agent_args=("--mcp-config", str(mcp_config)))
     assert "<persisted-output>" in run.tool_results[0]["text"]
+
+
+def test_a_large_read_keeps_its_first_lines_and_the_outline_reaches_the_model(e2e_home):
+    work, env = e2e_home
+    config = work / "home" / ".config" / "headroom" / "config.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text("[hooks]\nread_over = 3000\n")
+    install(work, env, {})
+    source = Path(__file__).resolve().parents[2] / "headroom_cli" / "run.py"
+    project = work / "proj"
+    project.mkdir(parents=True, exist_ok=True)
+    (project / "big.py").write_text(source.read_text())
+    run = run_agent("claude", [f'{TOOL_CALL}Read {{"file_path": "{project / "big.py"}"}}'],
+                    work, env)
+    text = run.tool_results[0]["text"]
+    lines = source.read_text().split("\n")
+    numbered = text.split("\n")
+    assert 0 < len(numbered) < len(lines)
+    assert numbered == [f"{n}\t{line}" for n, line in enumerate(lines[:len(numbered)], 1)]
+    transcript = "".join(path.read_text() for path in
+                         (work / "home" / ".claude" / "projects").rglob("*.jsonl"))
+    assert f"this Read returned only lines 1–{len(numbered)} of" in transcript
