@@ -23,7 +23,9 @@ from headroom_cli.api import compress
 from headroom_cli.tokens import EstimateCounter
 
 _MODULES = ("sniff", "clean", "render", "planners.code", "planners.diff", "planners.json_shape",
-            "planners.listing", "planners.log", "planners.other", "planners.search",
+            "planners.listing", "planners.log.signals", "planners.log.planning",
+            "planners.log.scanner", "planners.other", "planners.search.signals",
+            "planners.search.planning", "planners.search.scanner",
             "planners.rollup")
 _UNANCHORED = {"search", "sub", "subn", "finditer", "findall", "split"}
 _UNITS = (" ", "\t", "1", ":", "\\", "\x1b[", "a:1:", " \t", "1\t", "/a", ")", "(", "E ", "=",

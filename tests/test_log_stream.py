@@ -22,6 +22,9 @@ from headroom_cli.clean import clean
 from headroom_cli.fit import fit
 from headroom_cli.plan import Lines, Note
 from headroom_cli.planners import log
+from headroom_cli.planners.log import planning as log_planning
+from headroom_cli.planners.log import scanner as log_scanner
+from headroom_cli.planners.log import signals as log_signals
 from headroom_cli.render import Context
 from headroom_cli.tokens import load_counter
 from headroom_cli.tools import lookup
@@ -96,18 +99,18 @@ def reference_lines(text: str) -> set[int]:
     if not total:
         return set()
     candidates = {0}
-    for trigger in log._TRIGGER_PATTERNS:
+    for trigger in log_signals.TRIGGER_PATTERNS:
         candidates.update(lines.line_of(m.start()) for m in trigger.finditer(text))
-    for signal in (log._START_SIGNAL, log._LINT_SIGNAL):
+    for signal in (log_signals.START_SIGNAL, log_signals.LINT_SIGNAL):
         candidates.update(lines.line_of(m.start() + 1) for m in signal.finditer(text))
     picked = set()
     for key in candidates:
-        if key and not log._LOG_RECORD.match(lines.get(key)):
+        if key and not log_signals.LOG_RECORD.match(lines.get(key)):
             picked.add(key - 1)
-        run_end = log._CONTINUATION_RUN.match(text, lines.end(key)).end()
+        run_end = log_signals.CONTINUATION_RUN.match(text, lines.end(key)).end()
         after_run = bisect_left(starts, run_end) if run_end < len(text) else total
-        if after_run - key > log._MAX_BLOCK:
-            last = key + log._MAX_BLOCK
+        if after_run - key > log_planning.MAX_BLOCK:
+            last = key + log_planning.MAX_BLOCK
         else:
             before = lines.get(after_run - 1)
             frame = before[:1] in (" ", "\t") and bool(before.strip())
@@ -176,7 +179,8 @@ log_texts = st.builds(
 def test_picks_do_not_depend_on_where_the_parts_were_cut(text, data, cap, limit):
     starts = Lines(text).starts[1:] if text else []
     cuts = data.draw(st.lists(st.sampled_from(starts), max_size=8) if starts else st.just([]))
-    with mock.patch.object(log, "_MAX_BLOCK", cap):
+    with mock.patch.object(log_planning, "MAX_BLOCK", cap), \
+            mock.patch.object(log_scanner, "MAX_BLOCK", cap):
         whole = scan(text, limit=limit)
         parted = scan(text, cuts, limit=limit)
         assert parted.picks() == whole.picks()
@@ -196,10 +200,10 @@ def test_line_signal_finds_what_the_planner_regexes_find():
                  "1:2 E12\n42\n7 skipped\n")
     for text in texts:
         text = "\n" + text
-        expected = {m.start() for pattern in (log._START_SIGNAL, log._LINT_SIGNAL)
+        expected = {m.start() for pattern in (log_signals.START_SIGNAL, log_signals.LINT_SIGNAL)
                     for m in pattern.finditer(text)}
         # The ruff format's match spans two lines; the next line's signal is found either way.
-        assert {m.start() for m in log._LINE_SIGNAL.finditer(text)} == expected
+        assert {m.start() for m in log_scanner._LINE_SIGNAL.finditer(text)} == expected
 
 
 # ------------------------------------------------------------------------------ lines
@@ -308,7 +312,7 @@ def test_a_flood_of_warnings_stays_bounded_and_says_what_it_counted(cl100k):
     picks = scanner.picks()
     check_whole_lines(picks, text)
     picked = sum(len(piece) for _, _, piece in picks)
-    assert picked <= limit * (1 + log._NEW_SHAPE_SHARE + log._NEW_ERROR_SHARE) + 1_000
+    assert picked <= limit * (1 + log_scanner._NEW_SHAPE_SHARE + log_scanner._NEW_ERROR_SHARE) + 1_000
     assert scanner.folded > 1_000 and scanner.folded + scanner.skipped > 40_000
     assert any("ValueError: the one that matters" in piece for _, _, piece in picks)
     note = scanner.note()
@@ -332,7 +336,7 @@ def test_a_block_too_big_to_carry_is_settled_where_it_stands():
     trace = ["Traceback (most recent call last):"] + [
         f'  File "mod{i}.py", line {i}, in step{i}' for i in range(500)] + ["KeyboardInterrupt"]
     text = "\n".join(["plain"] * 20 + trace + ["plain"] * 20) + "\n"
-    with mock.patch.object(log, "_MAX_CARRY", 2_000):
+    with mock.patch.object(log_scanner, "_MAX_CARRY", 2_000):
         picks = scan(text, in_parts(text, 1_000)).picks()
     check_whole_lines(picks, text)
     kept = "".join(piece for _, _, piece in picks)

@@ -22,8 +22,10 @@ from headroom_cli.api import compress_streamed
 from headroom_cli.fit import fit
 from headroom_cli.plan import Lines
 from headroom_cli.planners import search
-from headroom_cli.planners.search import (SCAN_MATCHES, SCAN_STRAYS, Scanner, _priority,
-                                          parse)
+from headroom_cli.planners.search import scanner as search_scanner
+from headroom_cli.planners.search.planning import _priority
+from headroom_cli.planners.search.scanner import SCAN_MATCHES, SCAN_STRAYS, Scanner
+from headroom_cli.planners.search.signals import parse
 from headroom_cli.sniff import scanner as start_scanner
 from headroom_cli.render import Context
 
@@ -360,8 +362,8 @@ def test_many_files_roll_up_with_whole_output_counts(counter):
 @contextmanager
 def caps(files: int, folders: int):
     """Small caps, so that a test's flood passes them (read when a Scanner is made)."""
-    with mock.patch.object(search, "FILE_CAP", files), \
-            mock.patch.object(search, "FOLDER_CAP", folders):
+    with mock.patch.object(search_scanner, "FILE_CAP", files), \
+            mock.patch.object(search_scanner, "FOLDER_CAP", folders):
         yield
 
 
@@ -585,7 +587,7 @@ def test_ten_thousand_kept_files_and_many_folders_plan_within_budget(counter):
     text = tree_flood(12_000)  # the real caps: 10,000 files kept, then folders
     matches, files = totals_of(text)
     scanner = scan(text, list(range(0, 30_000, 4000)))
-    assert len(scanner.counts) == search.FILE_CAP and scanner.folders
+    assert len(scanner.counts) == search_scanner.FILE_CAP and scanner.folders
     for budget in (500, 4000, 30_000):
         _, out = plan_excerpt(scanner, text, budget, counter)
         assert counter.count(out) <= budget

@@ -1,378 +1,18 @@
-"""search: a map beats matches.
-
-Every matching file stays named with its exact match count, then its first few matches
-(definition sites first). The budget goes to fewer matches per file before fewer files; when even
-one line per file does not fit, files roll up under their directories with counts, so no part of
-the tree silently vanishes.
-
-Understands `path:NN:text` (grep -n, rg -n), `path:NN:CC:text` (vimgrep), context lines
-`path-NN-text` with `--` separators, `rg --heading` groups, Windows paths, and plain file lists
-(`rg -l`, Glob).
-
-An output too large to hold is read once by a `Scanner` (the flat formats only): it counts every
-file's matches exactly and keeps a few whole lines per file, and the planner then runs on those
-lines with the scanner's counts. Past FILE_CAP files it keeps no more: later files are counted
-by folder (matches and files, exactly), and the planner names those folders with their figures.
-"""
+"""The streaming Scanner: exact per-file match counts and the first and best matches of an
+output too large to hold (see intake.py)."""
 
 from __future__ import annotations
 
 import re
 from collections import Counter as Tally
-from dataclasses import dataclass, field
-from functools import lru_cache, partial
+from functools import partial
 from itertools import compress, islice
 from operator import itemgetter, ne
 
-from ..plan import Keep, Lines, Note, Plan
-from ..tokens import Counter
-from ..tools import Tool
-from .costs import MAX_LINE_CHARS, LineCosts, cut_note, fit_in_order
-from .rollup import roll_up, split
-
-_MATCH = re.compile(r"(?P<path>(?:[A-Za-z]:[\\/])?[^:\n]*?[^\s:]):(?P<line>\d+):(?:(?P<col>\d+):)?")
-_HEADING_ENTRY = re.compile(r"\d+[:-]")
-_CONTEXT_SEP = re.compile(r"-(\d+)-")
-_EXTENSION = re.compile(r"\.[A-Za-z0-9_+~-]{1,12}$")
-_BARE_FILES = {"Makefile", "Dockerfile", "Gemfile", "Rakefile", "Procfile", "Jenkinsfile",
-               "Vagrantfile", "Justfile", "LICENSE", "README", "BUILD", "WORKSPACE", "go.mod"}
-# Compiler and linter diagnostics (`x.c:12:5: error: …`, `x.py:3:1: F401 …`) look like vimgrep
-# output but are logs.
-_DIAGNOSTIC = re.compile(r"\s*+(?:fatal error|error|warning|note|info|hint)\b|\s*+[A-Z]{1,4}\d{2,5}\b")
-_DEFINITION = re.compile(
-    r"(?:export\s+)?(?:default\s+)?(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?(?:static\s+)?"
-    r"(?:def|class|function|func|fn|interface|struct|enum|trait|impl|module|macro|sub|type)\s+\S"
-    r"|(?:const|let|var)\s+[\w$]+\s*=|[\w$.\[\]'\"]+\s*=[^=]"
-)
-MIN_MATCH_LINES = 20
-MIN_SHARE = 0.75
-_HEADER_SHARE_FOR_STRAYS = 0.1  # lines that are not matches (rg's own errors) get at most this
-
-
-def looks_like(sample: list[str], tool: Tool) -> bool:
-    parsed = parse(sample)
-    non_empty = sum(1 for line in sample if line.strip())
-    if not non_empty:
-        return False
-    if parsed.file_list:
-        return len(parsed.files) >= MIN_MATCH_LINES and len(parsed.files) >= 0.9 * non_empty
-    matches = sum(len(f.matches) for f in parsed.files.values())
-    if matches < MIN_MATCH_LINES or parsed.recognised < MIN_SHARE * non_empty:
-        return False
-    diagnostics = sum(1 for f in parsed.files.values() for i in f.matches
-                      if _DIAGNOSTIC.match(sample[i], f.text_start[i]))
-    return diagnostics < 0.3 * matches
-
-
-@dataclass
-class FileHits:
-    path: str
-    matches: list[int] = field(default_factory=list)  # line indexes
-    context: list[int] = field(default_factory=list)
-    heading: int | None = None  # the heading line, in `rg --heading` output
-    text_start: dict[int, int] = field(default_factory=dict)  # where the matched text begins
-    total: int | None = None  # matches in the whole output, when `matches` holds only some
-    files: int = 1  # more than one: a folder's files past the scanner's cap (path "dir/")
-    folder: bool = False
-
-    @property
-    def count(self) -> int:
-        return len(self.matches) if self.total is None else self.total
-
-
-@dataclass
-class Parsed:
-    files: dict[str, FileHits]
-    strays: list[int]  # lines that are neither matches, context, separators nor blank
-    recognised: int
-    file_list: bool = False
-
-
-def parse(rows: list[str]) -> Parsed:
-    files: dict[str, FileHits] = {}
-    unmatched: list[int] = []
-    recognised = 0
-    for index, row in enumerate(rows):
-        m = _MATCH.match(row)
-        if m and _is_path(m["path"]):
-            hits = files.setdefault(m["path"], FileHits(m["path"]))
-            hits.matches.append(index)
-            hits.text_start[index] = m.end()
-            recognised += 1
-        else:
-            unmatched.append(index)
-    strays: list[int] = []
-    heading: FileHits | None = None
-    for index in unmatched:
-        row = rows[index]
-        if not row.strip() or row == "--":
-            heading = None if not row.strip() else heading
-            recognised += bool(row.strip())
-            continue
-        context = _context_path(row, files)
-        if context:
-            files[context].context.append(index)
-            recognised += 1
-        elif heading and _HEADING_ENTRY.match(row):
-            _add_heading_entry(heading, index, row)
-            recognised += 1
-        elif _is_path(row.rstrip("\r")) and index + 1 < len(rows) \
-                and _HEADING_ENTRY.match(rows[index + 1]):
-            path = row.rstrip("\r")  # CRLF output: the CR is the line's end, not the path's
-            heading = files.setdefault(path, FileHits(path))
-            heading.heading = index
-            recognised += 1
-        else:
-            strays.append(index)
-    if not files and strays and all(_is_path(rows[i].rstrip("\r")) for i in strays):
-        return Parsed({rows[i].rstrip("\r"): FileHits(rows[i].rstrip("\r"), heading=i)
-                       for i in strays}, [],
-                      len(strays), file_list=True)
-    return Parsed(files, strays, recognised)
-
-
-def _add_heading_entry(hits: FileHits, index: int, row: str) -> None:
-    digits = len(row) - len(row.lstrip("0123456789"))
-    if row[digits] == ":":
-        hits.matches.append(index)
-        hits.text_start[index] = digits + 1
-    else:
-        hits.context.append(index)
-
-
-def _context_path(row: str, files: dict[str, FileHits]) -> str | None:
-    for m in _CONTEXT_SEP.finditer(row):
-        if row[:m.start()] in files:
-            return row[:m.start()]
-    return None
-
-
-@lru_cache(maxsize=8192)  # a flood repeats each path hundreds of times
-def _is_path(candidate: str) -> bool:
-    if not candidate or candidate[0].isspace() or "\t" in candidate or candidate.startswith("["):
-        return False
-    if not any(c.isalpha() for c in candidate):
-        return False  # a timestamp's `12:34:56`
-    if " " in candidate and "/" not in candidate and "\\" not in candidate:
-        return False
-    trimmed = candidate.rstrip("/\\")
-    name = trimmed[max(trimmed.rfind("/"), trimmed.rfind("\\")) + 1:]
-    if "/" in candidate or "\\" in candidate:
-        return bool(name) and ": " not in candidate
-    return bool(_EXTENSION.search(name)) or name in _BARE_FILES
-
-
-def _folder_key(path: str) -> str:
-    """The folder of a path, spelled as rollup.py spells folders (`./` for none)."""
-    if "\\" not in path:  # the common case, without splitting
-        return path[:path.rfind("/") + 1] or "./"
-    parts = split(path)[:-1]
-    root = "/" if path[:1] in "/\\" else ""
-    return (root + "/".join(parts) + "/" if parts else root) or "./"
-
-
-# --------------------------------------------------------------------------- planning
-
-
-def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool,
-         counts: dict[str, int] | None = None,
-         folders: list[tuple[str, int, int]] = ()) -> Plan | None:
-    """`counts`: every file's matches in the whole output, when `text` is an excerpt of it
-    (Scanner.planner); `folders`: (folder, matches, files) of the files it counted by folder
-    only, past its cap. Those files' lines in the excerpt (its tail) are left to their folder."""
-    rows = list(lines)
-    parsed = parse(rows)
-    if not parsed.files and not folders:
-        return None
-    if counts is not None:
-        for hits in parsed.files.values():
-            hits.total = counts.get(hits.path)
-    if folders:
-        parsed.files = {path: hits for path, hits in parsed.files.items()
-                        if hits.total is not None}
-        for key, matches, files in folders:
-            parsed.files["\0" + key] = FileHits(key, total=matches, files=files, folder=True)
-    costs = LineCosts(rows, counter)
-    reserve = 90  # the closing marker
-    stray_budget = int(budget * _HEADER_SHARE_FOR_STRAYS)
-    strays = fit_in_order(parsed.strays, stray_budget, costs)
-    room = budget - reserve - sum(costs.line(i) for i in strays)
-    files = list(parsed.files.values())
-    picks = _pick_matches(files, room, costs, parsed.file_list)
-    if picks is None:
-        return _rolled_up(files, rows, lines, room, costs, strays, parsed)
-    return _listing(files, picks, rows, lines, strays, parsed)
-
-
-def _priority(hits: FileHits, rows: list[str]) -> list[int]:
-    """Matches to show first: top-level definitions, then nested ones, then the rest."""
-
-    def rank(index: int) -> int:
-        body = rows[index][hits.text_start[index]:]
-        stripped = body.lstrip()
-        if not _DEFINITION.match(stripped):
-            return 2
-        return 0 if len(stripped) == len(body) else 1
-
-    return sorted(hits.matches, key=lambda i: (rank(i), i))
-
-
-def _header(hits: FileHits, shown: int) -> str:
-    total = hits.count
-    noun = "match" if total == 1 else "matches"
-    if hits.folder:  # files past the scanner's cap, beyond those named
-        return (f"{hits.path} ({hits.files:,} more file{'' if hits.files == 1 else 's'}, "
-                f"{total:,} {noun})")
-    return f"{hits.path} ({total:,} {noun}, showing {shown:,})" if shown else \
-        f"{hits.path} ({total:,} {noun})"
-
-
-def _pick_matches(files: list[FileHits], room: int, costs: LineCosts,
-                  file_list: bool) -> dict[str, list[int]] | None:
-    """The most matches per file (the same cap for all) that fit; None if not even a header each."""
-    if file_list:
-        total = sum(costs.line(f.heading) for f in files)
-        return {f.path: [] for f in files} if total <= room else None
-    if _total_within(files, _NONE_SHOWN, 0, costs, room) > room:
-        return None  # not even a header each (known before ranking any file's matches)
-    orders = {f.path: _priority(f, costs.rows) for f in files}
-    best = None
-    cap = 0
-    while True:
-        used = _total_within(files, orders, cap, costs, room)
-        if used > room:
-            break
-        best = (cap, used)
-        if all(len(f.matches) <= cap for f in files):
-            break  # all there is to show (an excerpt's count may be larger: its header says so)
-        cap += 1
-    if best is None:
-        return None
-    cap, used = best
-    picks = {f.path: orders[f.path][:cap] for f in files}
-    # Spend what is left one more match at a time, in file order.
-    for f in files:
-        extra = orders[f.path][cap:cap + 1]
-        if extra:
-            grown = _file_cost(f, picks[f.path] + extra, costs) - _file_cost(f, picks[f.path], costs)
-            if used + grown <= room:
-                picks[f.path] = picks[f.path] + extra
-                used += grown
-    return picks
-
-
-class _NoneShown(dict):
-    """Orders for _total_within when no file shows a match yet (cap 0): none ranked."""
-
-    def __missing__(self, key):
-        return ()
-
-
-_NONE_SHOWN = _NoneShown()
-
-
-def _total_within(files: list[FileHits], orders: dict, cap: int, costs: LineCosts,
-                  room: int) -> int:
-    """The map's cost at `cap` matches a file, counted only until it passes room."""
-    used = 0
-    for f in files:
-        used += _file_cost(f, orders[f.path][:cap], costs)
-        if used > room:
-            break
-    return used
-
-
-def _file_cost(hits: FileHits, shown: list[int], costs: LineCosts) -> int:
-    cost = sum(costs.line(i) for i in shown)
-    if len(shown) < hits.count or hits.heading is not None and not shown:
-        cost += costs.note(_header(hits, len(shown)))
-    elif hits.heading is not None:
-        cost += costs.line(hits.heading)
-    return cost
-
-
-def _listing(files: list[FileHits], picks: dict[str, list[int]], rows: list[str], lines: Lines,
-             strays: list[int], parsed: Parsed) -> Plan:
-    items: list = []
-    shown_total = 0
-    for hits in files:
-        shown = sorted(picks[hits.path])
-        shown_total += len(shown)
-        if parsed.file_list or len(shown) == hits.count and hits.heading is not None:
-            items.append(_keep_line(hits.heading, rows, lines))
-        elif len(shown) < hits.count:
-            items.append(Note(_header(hits, len(shown))))
-        items.extend(_keep_line(i, rows, lines) for i in shown)
-    items.extend(_keep_line(i, rows, lines) for i in strays)
-    total = sum(f.count for f in files)
-    kept_lines = sum(isinstance(i, Keep) for i in items)
-    if parsed.file_list:
-        summary = None
-    else:
-        cut_short = sum(f.files for f in files if len(picks[f.path]) < f.count)
-        counted = sum(f.files for f in files)
-        named = ("each named above with its match count" if not any(f.folder for f in files)
-                 else "named above with their match counts, or counted by folder")
-        summary = (f"{total - shown_total:,} of {total:,} matched lines omitted ({cut_short:,} of "
-                   f"{counted:,} files cut short, {named})")
-    cut = sum(1 for item in items if isinstance(item, Keep) and item.suffix)
-    if cut:
-        summary = (summary + "; " if summary else "") + (
-            f"{cut:,} long lines cut after {MAX_LINE_CHARS} characters")
-    return Plan("search", tuple(items), len(lines), len(lines) - kept_lines,
-                summary=summary or f"{len(lines) - kept_lines:,} of {len(lines):,} lines omitted")
-
-
-def _keep_line(index: int, rows: list[str], lines: Lines) -> Keep:
-    row = rows[index]
-    start = lines.start(index)
-    if len(row) <= MAX_LINE_CHARS:
-        return Keep(start, lines.end(index))
-    return Keep(start, start + MAX_LINE_CHARS, suffix=cut_note(row))
-
-
-_EXACT_ROLL_UP = 1000
-
-
-def _estimate(text: str) -> int:
-    return len(text) // 3 + 2  # paths run about 3-4 characters a token; err on the high side
-
-
-def _rolled_up(files: list[FileHits], rows: list[str], lines: Lines, room: int, costs: LineCosts,
-               strays: list[int], parsed: Parsed) -> Plan:
-    """Files rolled up under their directories, with counts, as deep as the budget allows."""
-
-    def label(key: str, members: list[int]) -> str:
-        hits = [files[i] for i in members]
-        if len(hits) == 1 and hits[0].path == key:
-            return key if parsed.file_list else _header(hits[0], 0)
-        matches = sum(h.count for h in hits)
-        counts = f"{sum(h.files for h in hits):,} files" + (
-            "" if parsed.file_list else f", {matches:,} matches")
-        return f"{key or './'} ({counts})"
-
-    def rest(key: str, members: list[int]) -> str:
-        matches = sum(files[i].count for i in members)
-        counts = f"{sum(files[i].files for i in members):,} more files" + (
-            "" if parsed.file_list else f", {matches:,} matches")
-        return f"{key or './'} ({counts})"
-
-    # Thousands of files: estimate each line's tokens while rolling up (counting them all
-    # would cost more than the clip); fit.py checks the rendered result exactly.
-    cost = costs.note if len(files) <= _EXACT_ROLL_UP else _estimate
-    entries = roll_up([f.path for f in files], label, cost, room, rest)
-    items = [Note(entry) for entry, _ in entries] + [_keep_line(i, rows, lines) for i in strays]
-    total = sum(f.count for f in files)
-    counted = sum(f.files for f in files)
-    what = "paths" if parsed.file_list else "matched lines"
-    count = counted if parsed.file_list else total
-    groups = "group" if len(entries) == 1 else "groups"
-    summary = (f"{count:,} of {count:,} {what} omitted ({counted:,} files in "
-               f"{len(entries):,} {groups} named above with their counts)")
-    return Plan("search", tuple(items), len(lines), len(lines) - len(strays), summary=summary)
-
-
-# --------------------------------------------------------------------------- streaming
+from ...tools import Tool
+from ..costs import MAX_LINE_CHARS
+from .planning import plan
+from .signals import context_path, CONTEXT_SEP, folder_key, is_path, parse
 
 SCAN_MATCHES = 8  # of each file: its first matches, and at most as many definition sites
 SCAN_STRAYS = 50  # lines that are not matches (rg's own errors), the first ones
@@ -387,14 +27,14 @@ _NAMING_CHARS = 512
 _GIANT_LINE = 1 << 20  # longer lines arrive in parts (intake.py): never a match, never kept
 _OPEN_HOLD = MAX_LINE_CHARS  # of a line a part leaves open, what is held until the next part
 
-# Whole-text twins of _MATCH, _DEFINITION and the stray test, for a part given a leading "\n":
+# Whole-text twins of _MATCH, DEFINITION and the stray test, for a part given a leading "\n":
 # every line is "\n" + row, and nothing crosses a newline. `[^:\n]++(?<!\s)` is _MATCH's path:
 # everything up to the first colon (after a drive), not ending in a space.
 _PATH = r"(?:[A-Za-z]:[\\/])?[^:\n]++(?<!\s)"
 _NUMBERS = r":\d+:(?:\d+:)?+"  # line and column: the matched text follows
 _SP = r"[^\S\n]"
 _KEYWORDS = "def|class|function|func|fn|interface|struct|enum|trait|impl|module|macro|sub|type"
-# _DEFINITION, matching the same rows, reordered and made possessive for speed (the cheap
+# DEFINITION, matching the same rows, reordered and made possessive for speed (the cheap
 # assignment test first; the keyword forms only after a keyword), and kept on one line.
 _DEF_LINE = (
     rf"[\w$.\[\]'\"]++{_SP}*+=[^=\n]"
@@ -420,13 +60,13 @@ _UNTIL_DEF = re.compile(
 _UNTIL_TOP = re.compile(rf"\n({_PATH}):\d+:[^\n]*+(?:\n\1{_NUMBERS}(?!{_TOP_DEF})[^\n]*+)*+")
 _FIRST = [None] + [re.compile(rf"\n({_PATH}):\d+:[^\n]*+(?:\n\1:\d+:[^\n]*+){{0,{n - 1}}}+")
                    for n in range(1, SCAN_MATCHES + 1)]  # the first n lines of a run
-# Sure to pass _is_path (a slash, no space or colon, a letter in the name): no call needed.
+# Sure to pass is_path (a slash, no space or colon, a letter in the name): no call needed.
 _PLAIN_PATH = re.compile(r"[\w.~+@-][\w.~+@/-]*/[\w.~+@-]*[A-Za-z][\w.~+@-]*")
 _ROW = re.compile(rf"\n({_PATH}):\d+:")
 # Neither blank, `--`, match-shaped nor possibly a context line: a stray whatever comes later.
 _STRAY = re.compile(rf"\n(?!{_SP}*$)(?!--$)(?!{_PATH}:\d+:)(?![^\n]*?-\d+-)", re.M)
 _CONTEXT_LIKE = re.compile(rf"\n(?!{_PATH}:\d+:)([^\n]*?)-\d+-")  # group 1: the path, if known
-# A match line whose path is plain (_PLAIN_PATH, or that with a leading "/": both pass _is_path
+# A match line whose path is plain (_PLAIN_PATH, or that with a leading "/": both pass is_path
 # and _PATH reads them whole): its folder and its name.
 _FOLD_ROW = re.compile(r"\n(/?[\w.~+@-][\w.~+@/-]*/)([\w.~+@-]*[A-Za-z][\w.~+@-]*):\d+:[^\n]*+")
 _FAST_WAIT = 8
@@ -581,7 +221,7 @@ class Scanner:
                 self._scan("\n" + head + "\n", offset, line, len(head) + 1)
             elif length <= _GIANT_LINE:  # counted; not held, so not kept (the tail has it)
                 m = _ROW.match("\n" + head)
-                if m is not None and _is_path(m[1]):
+                if m is not None and is_path(m[1]):
                     if m[1] in self._counts or not self._past_cap():
                         self._counts[m[1]] = self._counts.get(m[1], 0) + 1
                     else:
@@ -635,12 +275,12 @@ class Scanner:
                     last_entry[0] += n
                     matched += n
                     continue
-                if not (_PLAIN_PATH.fullmatch(path) or _is_path(path)):
+                if not (_PLAIN_PATH.fullmatch(path) or is_path(path)):
                     odd.append((q, at))
                     continue
                 matched += n
                 folded.append(path)
-                key = _folder_key(path)
+                key = folder_key(path)
                 if key != last_key:
                     key_entry = folders.get(key) or self._new_folder(key)
                     last_key = key
@@ -649,7 +289,7 @@ class Scanner:
                 last_path, last_entry = path, key_entry
                 continue
             if kept is None:  # a new file: keep its first lines
-                if not (_PLAIN_PATH.fullmatch(path) or _is_path(path)):
+                if not (_PLAIN_PATH.fullmatch(path) or is_path(path)):
                     odd.append((q, at))
                     continue
                 counts[path] = n
@@ -695,7 +335,7 @@ class Scanner:
         self._recent = set(folded) if last_path else set()
         if self._maybe and self._recent:  # context lines of a folded file met since
             self._maybe = [pick for pick in self._maybe
-                           if not _context_path(pick[2].rstrip("\n"), self._recent)]
+                           if not context_path(pick[2].rstrip("\n"), self._recent)]
         lines = matched
         if gaps or odd:
             lines = p.count("\n") - 1
@@ -715,7 +355,7 @@ class Scanner:
         """Past the cap, a part whose lines are all plain `dir/name:NN:` matches of files
         not kept (the bulk of a flood), counted into folders without a line of Python a line;
         None (nothing counted) for any other part, which _scan reads run by run. The same
-        figures either way: runs of one path, their folders (plain paths pass _is_path)."""
+        figures either way: runs of one path, their folders (plain paths pass is_path)."""
         if "\\" in p:
             return None
         rows = _FOLD_ROW.findall(p, 0, len(p) - 1)  # (folder, name) a line
@@ -746,7 +386,7 @@ class Scanner:
         if self._maybe:  # context lines of a folded file met since
             recent = {folder + name for folder, name in distinct}
             self._maybe = [pick for pick in self._maybe
-                           if not _context_path(pick[2].rstrip("\n"), recent)]
+                           if not context_path(pick[2].rstrip("\n"), recent)]
         self._recent = set()
         return len(rows)
 
@@ -760,7 +400,7 @@ class Scanner:
         if self._last is not None and self._last[0] == path:
             self._last[1][0] += n
             return
-        key = _folder_key(path)
+        key = folder_key(path)
         entry = self._folders.get(key) or self._new_folder(key)
         entry[0] += n
         entry[1] += 1
@@ -795,7 +435,7 @@ class Scanner:
 
     def _context(self, row: str) -> str | None:
         """The known file (kept, or folded lately) whose context line the row is, if any."""
-        return _context_path(row, self._counts) or _context_path(row, self._recent)
+        return context_path(row, self._counts) or context_path(row, self._recent)
 
     def _first(self, kept: _Kept, p: str, q: int, end: int, base: int, cut: int,
                fresh: list) -> None:
@@ -903,7 +543,7 @@ class Scanner:
             row = p[q + 1:eol]
             if self._context(row):
                 continue
-            if any(_is_path(row[:m.start()]) for m in _CONTEXT_SEP.finditer(row)):
+            if any(is_path(row[:m.start()]) for m in CONTEXT_SEP.finditer(row)):
                 if len(self._maybe) >= SCAN_STRAYS:
                     continue
                 sink = self._maybe  # a context line if that path matches in a later part

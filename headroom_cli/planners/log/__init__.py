@@ -1,0 +1,36 @@
+"""log: keep every error with its trace, dedup every warning.
+
+Build, test, lint and application logs. Lines are classified as summary, error or warning; each
+error grows into a block (its trace, code frame or notes). What is kept, in priority order:
+head and tail, runner summaries, one instance of every error kind (rarest kinds first, so the one
+odd error among thousands of style nits survives), the last instance of repeated kinds, the
+blocks around them, each distinct warning once with its repeat count, the remaining errors, and
+finally more head and tail. Everything else becomes inline gaps.
+
+Speed: the whole text is never classified line by line. A few literal searches and two
+line-start regexes find the candidate lines; only those, the lines of the error blocks that are
+considered, and the lines considered for keeping are looked at one by one or counted in tokens.
+
+One job per file: signals.py (telling the shape), planning.py (the plan), scanner.py (the
+streaming Scanner). Sniffing loads only the signals; the plan and the scanner load with the
+shape when it is chosen.
+"""
+
+from __future__ import annotations
+
+from .signals import looks_like
+
+
+def __getattr__(name: str):
+    # Lazy: the sniffer asks every shape whether it recognises the output; only the chosen
+    # shape's planner (and its patterns) are ever needed.
+    if name == "plan":
+        from .planning import plan
+        return plan
+    if name == "Scanner":
+        from .scanner import Scanner
+        return Scanner
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = ["Scanner", "looks_like", "plan"]

@@ -1,0 +1,671 @@
+"""The log plan: scan the candidate lines, grow error blocks, keep them tier by tier under the
+budget, and assemble the plan with its inline gaps."""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from collections import Counter as Tally
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Callable
+
+from ...plan import Gap, Item, Keep, Lines, Note, Plan, gap
+from ...render import inline_marker
+from ...tokens import Counter
+from ...tools import Tool
+from .signals import (BUG_WEIGHT, BUG_WORDS, CAUSE, classify_why, CONTINUATION_RUN, DIGITS,
+                      END_SIGNAL, ENDS_CHARS, ERROR, ERROR_END, ERROR_START, FAILING_SUMMARY,
+                      has_error_word, HEX_DIGITS, KIND_CODE, LABEL_PREFIX, LINT_SIGNAL,
+                      LOCATION_PREFIX, LOG_RECORD, NOTHING_FAILED, PATH_TAIL, PY_EXCEPTION,
+                      RESULT_TAIL, RULE_HEADED, SELF_CONTAINED, SHAPE_CHARS, START_SIGNAL,
+                      SUMMARY, TRIGGER_PATTERNS, UNINFORMATIVE, WARNING)
+
+# Rendered sizes in tokens, measured on cl100k: an inline gap marker is 13-25 (an estimate while
+# choosing; counted exactly before the plan is returned); the closing marker 50-78, the most
+# with a store id and an exit status.
+_GAP_TOKENS = 17
+_CLOSING_TOKENS = 80
+_HEAD_SHARE, _TAIL_SHARE = 0.10, 0.17
+_SUMMARY_SHARE = 0.30  # summary lines past this share wait until errors and warnings are in
+_NEAR, _FAR = 3, 12  # block lines this close to a key line come early / late
+_WHOLE_BLOCK_SHARE = 0.25  # a block at most this big is kept whole rather than trimmed
+MAX_BLOCK = 3000  # lines one error block may grow to (a runaway trace)
+_OWNER_REACH = 50  # lines to look back for the unindented line an indented error sits under
+_NOTE_KINDS = 8  # kinds named in the omitted-errors note
+_MIN_ROOM = 4  # tokens: below this nothing more fits
+_CHARS_PER_TOKEN_MAX = 32  # longer lines than this many characters per budget token are skipped
+_MAX_MISSES = 40  # failed additions in a row before a tier gives up (each costs a count)
+
+
+def _line_reader(lines: Lines):
+    """line(i) -> text of line i without its newline. Lines.get's method calls cost more than
+    the slicing, and blocks are read line by line."""
+    text, starts, total = lines.text, lines.starts, len(lines)
+
+    def line(index: int) -> str:
+        if index + 1 < total:
+            return text[starts[index]:starts[index + 1] - 1]
+        return text[starts[index]:].rstrip("\n")
+
+    return line
+
+
+@dataclass
+class _Block:
+    """An error line with its trace: lines first..last (0-based, inclusive), key lines inside."""
+
+    first: int
+    last: int
+    keys: list[int]
+    context: int | None  # the line of leading context
+    owner: int | None = None  # for an indented block: the unindented line it sits under
+
+
+@dataclass
+class _Scan:
+    text: str
+    starts: list[int]
+    total: int
+    line: Callable[[int], str]
+    classes: dict[int, str] = field(default_factory=dict)  # classified line -> class
+    summaries: list[int] = field(default_factory=list)
+    errors: list[int] = field(default_factory=list)
+    warnings: list[int] = field(default_factory=list)
+    kind: dict[int, str | bytes] = field(default_factory=dict)  # error line -> code or signature
+    signature: dict[int, bytes] = field(default_factory=dict)  # classified line -> signature
+    _blocks: dict[int, _Block] = field(default_factory=dict)
+    _ends: dict[int, int] = field(default_factory=dict)  # key inside a grown block -> its end
+
+    def block(self, key: int) -> _Block:
+        """The block an error line opens. Grown on demand: in a flood of thousands of errors
+        only those considered for keeping are ever read past their first line."""
+        found = self._blocks.get(key)
+        if found is not None:
+            return found
+        end = self._ends.get(key)
+        if end is None:
+            grown = _grow_block(self, key)
+            end, context = grown.last, grown.context
+            for inner in grown.keys[1:]:  # a later key's block is the rest of this one
+                self._ends.setdefault(inner, end)
+        else:
+            context = None
+        first = _traceback_start(self, key)  # a Python exception: from "Traceback (most …"
+        keys = self.errors[bisect_left(self.errors, first):bisect_right(self.errors, end)]
+        found = self._blocks[key] = _Block(first, end, keys, context if first == key else None,
+                                           _owner(self.line, first))
+        return found
+
+
+def _owner(line, first: int) -> int | None:
+    """The unindented line an indented block sits under (eslint's file path, a test's name)."""
+    if not _is_frame(line(first)):
+        return None
+    for index in range(first - 1, max(-1, first - _OWNER_REACH), -1):
+        text = line(index)
+        if text.strip() and not text[0].isspace():
+            return index
+    return None
+
+
+def _traceback_start(scan: _Scan, key: int) -> int:
+    """The "Traceback (most recent call last):" line whose frames end at `key`, else key."""
+    line = scan.line
+    if key == 0 or not _is_frame(line(key - 1)) or _is_frame(line(key)):
+        return key
+    for index in range(key - 1, max(-1, key - MAX_BLOCK), -1):
+        text = line(index)
+        if text.startswith("Traceback (most recent call last)"):
+            return index
+        if not _is_frame(text):
+            break
+    return key
+
+
+def _scan(text: str, lines: Lines, line: Callable[[int], str]) -> _Scan:
+    scan = _Scan(text, lines.starts, len(lines), line)
+    scan.classes = _classified_candidates(text, lines, line)
+    for index in sorted(scan.classes):
+        {SUMMARY: scan.summaries, ERROR: scan.errors, WARNING: scan.warnings}[
+            scan.classes[index]].append(index)
+    # "Traceback (most recent call last):" opens a block but says nothing by itself: the
+    # exception line under its frames is the error that is ranked, counted and reported.
+    scan.errors = [i for i in scan.errors if not line(i).startswith("Traceback (most recent")]
+    _name_kinds(line, scan)
+    return scan
+
+
+def _classified_candidates(text: str, lines: Lines, line) -> dict[int, str]:
+    classes, total = {}, len(lines)
+    # A log record's class follows from its level word, in its first 80 characters (and from
+    # its end, which could say PASSED). Records that differ only in digits there (timestamps,
+    # ids) share their class: a flood of them is classified once per shape.
+    by_shape: dict[bytes, str | None] = {}
+    for index in sorted(_candidate_lines(text, lines)):
+        current = line(index)
+        shape = (current[:SHAPE_CHARS] + "\n" + current[-RESULT_TAIL:]).encode(
+            "utf-8", "surrogateescape").translate(None, DIGITS)  # bytes: fast translate
+        kind = by_shape.get(shape, _UNKNOWN)
+        if kind is _UNKNOWN:
+            ruff = index + 1 < total and RULE_HEADED.match(current)  # needs the next line
+            kind, by_level = classify_why(current, line(index + 1) if ruff else "")
+            if by_level:
+                by_shape[shape] = kind
+        if kind:
+            classes[index] = kind
+    return classes
+
+
+_UNKNOWN = object()
+
+
+def _candidate_lines(text: str, lines: Lines) -> set[int]:
+    """Lines holding a trigger word or a line-start signal (a superset of the interesting ones)."""
+    # bisect_right(starts, offset) is the 1-based number of the line holding offset; mapped
+    # through C (map, partial), not a Python loop per hit.
+    numbered = partial(bisect_right, lines.starts)
+    found: set[int] = {1}
+    for trigger in TRIGGER_PATTERNS:
+        found.update(map(numbered, [match.start() for match in trigger.finditer(text)]))
+
+    def add(matches) -> None:  # line-start patterns match from the newline before the line
+        found.update(map(numbered, [match.start() + 1 for match in matches]))
+
+    add(START_SIGNAL.finditer(text))
+    head_end = min(len(text), ENDS_CHARS)
+    tail_start = max(head_end, len(text) - ENDS_CHARS)
+    add(END_SIGNAL.finditer(text, 0, head_end))
+    add(END_SIGNAL.finditer(text, tail_start))
+    if LINT_SIGNAL.search(text, 0, head_end) or LINT_SIGNAL.search(text, tail_start):
+        add(LINT_SIGNAL.finditer(text, head_end, tail_start))
+    return {number - 1 for number in found}
+
+
+def _grow_block(scan: _Scan, first: int) -> _Block:
+    """The error line at `first` and the trace that follows it."""
+    line, total, starts = scan.line, scan.total, scan.starts
+    opening = line(first)
+    # Before a log record (timestamp or level first) lies another event, not its context; after
+    # a record or a path:line:col diagnostic, the next one is an event of its own.
+    record = bool(LOG_RECORD.match(opening))
+    separate = record or bool(SELF_CONTAINED.match(opening))
+    keys, index = [first], first + 1
+    while index < total and index - first < MAX_BLOCK:
+        run_end = CONTINUATION_RUN.match(scan.text, starts[index]).end()
+        stop = min(bisect_left(starts, run_end), first + MAX_BLOCK)
+        summary = bisect_left(scan.summaries, index)
+        if summary < len(scan.summaries) and scan.summaries[summary] < stop:
+            stop = scan.summaries[summary]  # a summary line ends the block
+        if separate:  # so does the next diagnostic, even an indented one (eslint)
+            stop = _next_event(scan, index, stop)
+        keys.extend(scan.errors[bisect_left(scan.errors, index):bisect_left(scan.errors, stop)])
+        index = stop
+        if index >= total or (summary < len(scan.summaries) and scan.summaries[summary] == index):
+            break
+        text = line(index)
+        if scan.classes.get(index) == ERROR and not (separate and _opens_event(text)):
+            keys.append(index)  # errors next to each other are one block (trace, then message)
+        elif _ends_traceback(scan, index, text):
+            keys.append(index)  # a Python exception whose name says neither Error nor Exception
+        else:
+            break
+        index += 1
+    last = index - 1
+    while last > first and not line(last).strip():
+        last -= 1
+    context = first - 1 if first > 0 and not record and line(first - 1).strip() else None
+    return _Block(first, last, keys, context)
+
+
+def _next_event(scan: _Scan, start: int, stop: int) -> int:
+    """The first error or warning line in start..stop-1 that is an event of its own, or stop."""
+    for group in (scan.warnings, scan.errors):
+        position = bisect_left(group, start)
+        while position < len(group) and group[position] < stop:
+            if _opens_event(scan.line(group[position])):
+                stop = group[position]
+                break
+            position += 1
+    return stop
+
+
+def _opens_event(text: str) -> bool:
+    return bool(LOG_RECORD.match(text) or SELF_CONTAINED.match(text))
+
+
+def _ends_traceback(scan: _Scan, index: int, text: str) -> bool:
+    """Right under a Python traceback's frames, an unindented line is its exception."""
+    return (bool(text) and not text[0].isspace() and bool(PY_EXCEPTION.match(text))
+            and _traceback_start(scan, index) < index)
+
+
+def _name_kinds(line, scan: _Scan) -> None:
+    """Kind of every error (its rule code, else its signature); signatures of all lines."""
+    for group in (scan.errors, scan.warnings, scan.summaries):
+        scan.signature.update(zip(group, _signatures([line(i) for i in group])))
+    for index in scan.errors:
+        code = KIND_CODE.search(line(index))
+        scan.kind[index] = code.group(code.lastgroup) if code else scan.signature[index]
+
+
+def _signatures(texts: list[str]) -> list[bytes]:
+    """Each line with what varies between repeats removed (see LOCATION_PREFIX)."""
+    if not texts:
+        return []
+    data = ("\n" + "\n".join(texts)).encode("utf-8", "surrogateescape")
+    data = PATH_TAIL.sub(b"/", LOCATION_PREFIX.sub(b"\n", data))
+    return [line.strip() for line in data.translate(None, HEX_DIGITS).split(b"\n")[1:]]
+
+
+class _Picker:
+    """Kept lines under a token budget; every addition pays for its lines and gap markers, and
+    can be taken back (last in, first out) when the exact count says the plan is too big."""
+
+    def __init__(self, line, total: int, counter: Counter, budget: int) -> None:
+        self.line, self.counter, self.budget = line, counter, budget
+        self.total = total
+        self.kept = bytearray(total)
+        self.runs = 1  # unkept runs, each one gap marker
+        self.spent = 0
+        self.misses = 0  # failed additions in a row
+        self.suffixes: dict[int, str] = {}
+        self.history: list[tuple[list[int], int | None, int, int]] = []
+        self._tokens: dict[int, int] = {}
+
+    def tokens(self, index: int) -> int:
+        cost = self._tokens.get(index)
+        if cost is None:
+            text = self.line(index)
+            # A line this long cannot fit (a token spans a few characters, not dozens), and
+            # counting a multi-megabyte line would cost more than the whole plan.
+            too_long = len(text) > _CHARS_PER_TOKEN_MAX * self.budget
+            cost = self.budget + 1 if too_long else self.counter.count(text + "\n")
+            self._tokens[index] = cost
+        return cost
+
+    def overhead(self, runs: int) -> int:
+        return _CLOSING_TOKENS + (_GAP_TOKENS * runs if runs >= 2 else 0)
+
+    def room(self) -> int:
+        return self.budget - self.spent - self.overhead(self.runs)
+
+    def exhausted(self) -> bool:
+        return self.room() < _MIN_ROOM or self.misses >= _MAX_MISSES
+
+    def add(self, indices, suffix: tuple[int, str] | None = None, cap: int | None = None,
+            force: bool = False) -> bool:
+        """Keep all of `indices` if they fit (and their own tokens are within `cap`); `force`
+        skips the estimate (the caller has counted exactly)."""
+        new = sorted({i for i in indices if 0 <= i < self.total and not self.kept[i]})
+        extra = self.counter.count(suffix[1]) if suffix else 0
+        if not new and not extra:
+            return True
+        tokens = extra
+        for index in new:
+            tokens += self.tokens(index)
+            if tokens > self.budget:
+                break
+        runs = self.runs + self._run_change(new)
+        if not force and ((cap is not None and tokens > cap)
+                          or self.spent + tokens + self.overhead(runs) > self.budget):
+            self.misses += 1
+            return False
+        for index in new:
+            self.kept[index] = 1
+        if suffix:
+            self.suffixes[suffix[0]] = suffix[1]
+        self.history.append((new, suffix[0] if suffix else None, tokens, self.runs))
+        self.spent += tokens
+        self.runs = runs
+        self.misses = 0
+        return True
+
+    def undo(self) -> None:
+        new, suffixed, tokens, runs = self.history.pop()
+        for index in new:
+            self.kept[index] = 0
+        self.suffixes.pop(suffixed, None)
+        self.spent -= tokens
+        self.runs = runs
+
+    def _run_change(self, new: list[int]) -> int:
+        change, position = 0, 0
+        while position < len(new):
+            first = last = new[position]
+            while position + 1 < len(new) and new[position + 1] == last + 1:
+                position += 1
+                last = new[position]
+            position += 1
+            left = first == 0 or self.kept[first - 1]
+            right = last == self.total - 1 or self.kept[last + 1]
+            change += -1 if left and right else (1 if not left and not right else 0)
+        return change
+
+    def add_run(self, indices, cap: int) -> None:
+        """Keep lines in order until one does not fit within `cap` tokens."""
+        used = 0
+        for index in indices:
+            cost = self.tokens(index)
+            if used + cost > cap or not self.add((index,)):
+                break
+            used += cost
+
+    def unkept_runs(self) -> list[tuple[int, int]]:
+        runs, index, kept, total = [], 0, self.kept, self.total
+        while index < total:
+            start = kept.find(0, index)
+            if start == -1:
+                break
+            end = kept.find(1, start)
+            end = total if end == -1 else end
+            runs.append((start, end - 1))
+            index = end
+        return runs
+
+
+def _choose(scan: _Scan, picker: _Picker, budget: int) -> None:
+    """Spend the budget tier by tier, most important first."""
+    total = scan.total
+    picker.add_run(range(total - 1, -1, -1), int(budget * _TAIL_SHARE))
+    picker.add_run(range(total), int(budget * _HEAD_SHARE))
+    late_summaries = _keep_summaries(scan, picker, int(budget * _SUMMARY_SHARE))
+    chosen, rest = _instances_by_priority(scan, picker.line)
+    _keep_cores(scan, picker, chosen)
+    _keep_blocks(scan, picker, chosen, _NEAR)
+    _keep_whole_blocks(scan, picker, chosen, int(budget * _WHOLE_BLOCK_SHARE))
+    _keep_warnings(scan, picker)
+    _keep_cores(scan, picker, rest)
+    _keep_blocks(scan, picker, rest, _NEAR)
+    _keep_each(picker, ((i,) for i in late_summaries))
+    _keep_blocks(scan, picker, chosen + rest, _FAR)
+
+
+def _keep_each(picker: _Picker, groups) -> None:
+    """Add each group of lines that fits, until the budget (or patience) runs out."""
+    picker.misses = 0
+    for group in groups:
+        if picker.exhausted():
+            break
+        picker.add(group)
+
+
+def _keep_summaries(scan: _Scan, picker: _Picker, cap: int) -> list[int]:
+    """The last line of each summary signature (failures first, latest first) within the cap;
+    returns the summary lines left for later, in order."""
+    last: dict[bytes, int] = {}
+    for index in scan.summaries:
+        last[scan.signature[index]] = index
+
+    def failing(index: int) -> bool:
+        text = picker.line(index)
+        return bool(FAILING_SUMMARY.search(text)) and not NOTHING_FAILED.search(text)
+
+    order = sorted(last.values(), key=lambda i: (not failing(i), -i))
+    used = 0
+    for index in order:
+        cost = 0 if picker.kept[index] else picker.tokens(index)
+        if used + cost <= cap and picker.add((index,)):
+            used += cost
+    return [index for index in scan.summaries if not picker.kept[index]]
+
+
+def _instances_by_priority(scan: _Scan, line) -> tuple[list[int], list[int]]:
+    """(chosen, rest). Chosen: the first instance of every kind, rarest kinds first, then the
+    last instance of every repeated kind (it shows the error persisted). Rest: the others,
+    rarer kinds first; a message that names a bug (undefined, mismatch…) counts as rarer than
+    a style nit. Java's innermost "Caused by:" is the root cause: it goes first. A bare
+    test-result line (test_x ... FAIL) waits behind the failure reports that explain it."""
+    kinds = Tally(scan.kind.values())
+    first: dict[str | bytes, int] = {}
+    last: dict[str | bytes, int] = {}
+    for key in scan.errors:  # sorted by position
+        first.setdefault(scan.kind[key], key)
+        last[scan.kind[key]] = key
+
+    # Judged once per kind, on its first instance: the search is slow for a per-line test.
+    rarity = {kind: kinds[kind] * (BUG_WEIGHT if BUG_WORDS.search(line(key)) else 1)
+              for kind, key in first.items()}
+
+    def rank(key: int) -> tuple:
+        text = line(key)
+        root = CAUSE.match(text) is not None and _is_root_cause(scan, key)
+        return (_is_result_line(text), rarity[scan.kind[key]], not root, key)
+
+    firsts = sorted(first.values(), key=rank)
+    lasts = sorted((last[k] for k in first if last[k] != first[k]), key=rank)
+    chosen = firsts + lasts
+    taken = set(chosen)
+    rest = sorted((key for key in scan.errors if key not in taken), key=rank)
+    return chosen, rest
+
+
+def _is_root_cause(scan: _Scan, key: int) -> bool:
+    """The last "Caused by:" of its chain (no later one in the trace it starts)."""
+    return not any(CAUSE.match(scan.line(later)) for later in scan.block(key).keys if later > key)
+
+
+def _is_result_line(text: str) -> bool:
+    return bool(ERROR_END.search(text, len(text) - RESULT_TAIL)) and not (
+        ERROR_START.match(text) or has_error_word(text))
+
+
+def _keep_cores(scan: _Scan, picker: _Picker, keys: list[int]) -> None:
+    """Each error line with the two lines after it in its block (location, first frame) or,
+    when it ends a trace, the three indented lines before it (the innermost frame), and the
+    block's last error line when it comes later (ERROR: test_x, then its exception); the
+    error line alone when that is all that fits. Separator and gutter-only lines are skipped;
+    an indented block brings the line it sits under (eslint's file path)."""
+    picker.misses = 0
+    for key in keys:
+        if picker.exhausted():
+            break
+        block = scan.block(key)
+        core = [key] + [i for i in (key + 1, key + 2)
+                        if i <= block.last and not UNINFORMATIVE.match(scan.line(i))]
+        if key == block.last and key > block.first:
+            core += [i for i in (key - 1, key - 2, key - 3) if i >= block.first]
+        if block.keys and block.keys[-1] > key:
+            core.append(block.keys[-1])  # a report's header goes with its final message
+        if block.owner is not None:
+            core.append(block.owner)  # whose error it is: the file, the test
+        if not picker.add(core):
+            picker.add((key,))
+
+
+def _is_frame(text: str) -> bool:
+    return text[:1] in (" ", "\t") and bool(text.strip())
+
+
+def _keep_blocks(scan: _Scan, picker: _Picker, keys: list[int], reach: int) -> None:
+    """Lines of the blocks holding kept keys, nearest to a key line (or block end) first."""
+    picker.misses = 0
+    for block in _blocks_in_order(scan, picker, keys):
+        for index in _by_distance(block, reach):
+            if picker.exhausted():
+                return
+            picker.add((index,))
+
+
+def _keep_whole_blocks(scan: _Scan, picker: _Picker, keys: list[int], cap: int) -> None:
+    """Blocks small enough are kept whole (a trace reads better without holes)."""
+    picker.misses = 0
+    for block in _blocks_in_order(scan, picker, keys):
+        if picker.exhausted():
+            break
+        first = block.context if block.context is not None else block.first
+        if block.last - first < 200:
+            picker.add(range(first, block.last + 1), cap=cap)
+
+
+def _blocks_in_order(scan: _Scan, picker: _Picker, keys: list[int]) -> list[_Block]:
+    """Blocks opened by the kept ones among `keys`, in the order of `keys`."""
+    return [scan.block(key) for key in keys if picker.kept[key]]
+
+
+def _by_distance(block: _Block, reach: int) -> list[int]:
+    """Block lines (and its context line) within `reach` of a key line or the block's ends."""
+    anchors = sorted(set(block.keys) | {block.first, block.last})
+    first = block.context if block.context is not None else block.first
+    found = []
+    for index in range(first, block.last + 1):
+        position = bisect_left(anchors, index)
+        nearest = min(abs(anchors[p] - index) for p in (position - 1, position)
+                      if 0 <= p < len(anchors))
+        if nearest <= reach:
+            found.append((nearest, index))
+    return [index for _, index in sorted(found)]
+
+
+def _keep_warnings(scan: _Scan, picker: _Picker) -> None:
+    """Each distinct warning once, with its repeat count: the most frequent and the rarest
+    alternately (the first explain the bulk of what was cut, the second are likelier signal)."""
+    counts = Tally(scan.signature[i] for i in scan.warnings)
+    first: dict[bytes, int] = {}
+    for index in scan.warnings:
+        first.setdefault(scan.signature[index], index)
+    by_count = sorted(first, key=lambda s: (-counts[s], first[s]))
+    order = []
+    while by_count:
+        order.append(by_count.pop(0))
+        if by_count:
+            order.append(by_count.pop())
+    picker.misses = 0
+    for signature in order:
+        if picker.exhausted():
+            break
+        index, count = first[signature], counts[signature]
+        picker.add((index,), (index, f"  (×{count:,})") if count > 1 else None)
+
+
+def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> Plan | None:
+    total = len(lines)
+    if total < 3 or budget < _CLOSING_TOKENS + 2 * _GAP_TOKENS:
+        return None
+    line = _line_reader(lines)
+    scan = _scan(text, lines, line)
+    picker = _Picker(line, total, counter, budget)
+    _choose(scan, picker, budget)
+    note = _finish(scan, lines, picker, budget)
+    if not any(picker.kept):
+        return None
+    return _assemble(lines, scan, picker, note)
+
+
+def _finish(scan: _Scan, lines: Lines, picker: _Picker, budget: int) -> str:
+    """From estimates to exact counts: take back what does not fit, turn small gaps back into
+    lines, spend what is left on head and tail, and check again. Returns the note."""
+    cost, note = _settle(scan, lines, picker, budget)
+    slack = budget - cost
+    for first, last in picker.unkept_runs():
+        if last - first <= 1:  # a gap of a line or two costs about as much as its marker
+            extra = sum(picker.tokens(i) for i in range(first, last + 1)) - \
+                _marker_tokens(scan, lines, picker, first, last)
+            if extra <= slack and picker.add(range(first, last + 1), force=True):
+                slack -= extra
+    # Let the estimates that guide growth see the budget the exact count leaves.
+    cost, note = _exact_cost(scan, lines, picker)
+    picker.budget = budget + (picker.spent + picker.overhead(picker.runs)) - cost
+    _grow_ends(picker)
+    picker.budget = budget
+    return _settle(scan, lines, picker, budget)[1]
+
+
+def _grow_ends(picker: _Picker) -> None:
+    """Spend what is left on more head and more tail, two tail lines for each head line."""
+    kept = picker.kept
+    head, tail = kept.find(0), kept.rfind(0)
+    turn = 0
+    while 0 <= head <= tail and picker.room() >= _MIN_ROOM:
+        if turn % 3 == 2:
+            if not picker.add((head,)):
+                break
+        elif not picker.add((tail,)):
+            break
+        turn += 1
+        head, tail = kept.find(0), kept.rfind(0)
+
+
+def _settle(scan: _Scan, lines: Lines, picker: _Picker, budget: int) -> tuple[int, str]:
+    """Take back the latest additions until the exact count fits; returns (cost, note)."""
+    while True:
+        cost, note = _exact_cost(scan, lines, picker)
+        if cost <= budget or not picker.history:
+            return cost, note
+        over = cost - budget
+        while over > 0 and picker.history:
+            over -= picker.history[-1][2]
+            picker.undo()
+
+
+def _exact_cost(scan: _Scan, lines: Lines, picker: _Picker) -> tuple[int, str]:
+    """Tokens of the rendered plan (the closing marker estimated), and the note it carries."""
+    note = _omitted_note(scan, picker.line, picker)
+    runs = picker.unkept_runs()
+    markers = 0
+    if len(runs) >= 2:  # a single gap is rendered as the closing marker itself
+        markers = sum(_marker_tokens(scan, lines, picker, *run) for run in runs)
+    closing = _CLOSING_TOKENS if runs else 0
+    return picker.spent + markers + closing + (picker.counter.count(note) if note else 0), note
+
+
+def _marker_tokens(scan: _Scan, lines: Lines, picker: _Picker, first: int, last: int) -> int:
+    return picker.counter.count(inline_marker(_gap(lines, scan, first, last))) + 1
+
+
+def _omitted_note(scan: _Scan, line, picker: _Picker) -> str:
+    """[omitted errors by kind: S101 ×1,203, ANN001 ×802, …] when some errors were left out."""
+    omitted = Tally(scan.kind[key] for key in scan.errors if not picker.kept[key])
+    if not omitted:
+        return ""
+    first_line: dict[str | bytes, int] = {}
+    for key in scan.errors:
+        first_line.setdefault(scan.kind[key], key)
+    named = [f"{_label(kind, line(first_line[kind]))} ×{count:,}"
+             for kind, count in omitted.most_common(_NOTE_KINDS)]
+    more = len(omitted) - len(named)
+    tail = f" (and {more:,} more kinds)" if more > 0 else ""
+    return f"[omitted errors by kind: {', '.join(named)}{tail}]"
+
+
+def _label(kind: str | bytes, first_line: str) -> str:
+    """A kind as a reader would name it: its rule code, or the start of its message."""
+    if isinstance(kind, str):
+        return kind
+    message = LABEL_PREFIX.sub("", first_line.strip()) or first_line.strip()
+    return message if len(message) <= 50 else message[:49].rstrip() + "…"
+
+
+def _assemble(lines: Lines, scan: _Scan, picker: _Picker, note: str) -> Plan:
+    items: list[Item] = []
+    omitted = position = 0
+    for first, last in picker.unkept_runs():
+        if first > position:
+            items.extend(_keeps(lines, picker, position, first - 1))
+        items.append(_gap(lines, scan, first, last))
+        omitted += last - first + 1
+        position = last + 1
+    if position < len(lines):
+        items.extend(_keeps(lines, picker, position, len(lines) - 1))
+    if note:
+        items.append(Note(note))
+    return Plan("log", tuple(items), len(lines), omitted)
+
+
+def _keeps(lines: Lines, picker: _Picker, first: int, last: int) -> list[Keep]:
+    """Kept lines first..last, split after each line that carries a repeat count."""
+    keeps, start = [], first
+    for index in sorted(i for i in picker.suffixes if first <= i <= last):
+        keeps.append(Keep(lines.start(start), lines.end(index), picker.suffixes[index]))
+        start = index + 1
+    if start <= last:
+        keeps.append(Keep(lines.start(start), lines.end(last)))
+    return keeps
+
+
+def _gap(lines: Lines, scan: _Scan, first: int, last: int) -> Gap:
+    """An inline gap whose detail counts the error and warning lines inside it."""
+    errors = bisect_right(scan.errors, last) - bisect_left(scan.errors, first)
+    warnings = bisect_right(scan.warnings, last) - bisect_left(scan.warnings, first)
+    parts = [f"{errors:,} error{'s' * (errors != 1)}" if errors else "",
+             f"{warnings:,} warning{'s' * (warnings != 1)}" if warnings else ""]
+    return gap(lines, first, last, ", ".join(part for part in parts if part))

@@ -1,0 +1,288 @@
+"""How a log line is told: the failure, summary and warning signals the sniffer and the
+planner share, and `looks_like`."""
+
+from __future__ import annotations
+
+import re
+
+from ...tools import Tool
+from ..costs import JUDGED_CHARS
+
+SUMMARY, ERROR, WARNING = "summary", "error", "warning"
+
+
+# Substrings, case variants spelled out, one of which every error or warning line holds unless
+# START_SIGNAL or END_SIGNAL knows it by its start. A literal search runs at memory speed, a
+# regex alternation of the same words ~10x slower; each word is one pass, so the list is short.
+TRIGGERS = ("rror", "RROR", "arn", "ARN", "AIL", "xception", "FATAL", "undefined reference")
+TRIGGER_PATTERNS = tuple(re.compile(re.escape(word)) for word in TRIGGERS)
+
+# Failure signals recognisable at the start of a line, looked for all through the text. The
+# lookahead skips most lines after one character test.
+START_SIGNAL = re.compile(r"""\n(?=[ \tETpftn=\[●✕✗✘×A-Z0-9])(?:
+    E\ {2} | Traceback\ \( | panic:\  | thread\ '[^'\n]*'\ panicked | fatal:\  | npm\ ERR!
+  | [A-Z]{1,5}\d{2,4}(?:\ \[\*\])?\ [^\n]*\n[ \t]*-->              # ruff full: code, then location
+  | [ \t]*(?:\d+\ (?:passing|failing|pending|passed|failed|skipped)|[●✕✗✘×]\ |not\ ok\ )
+  | =+\  | \[?(?:CRITICAL|SEVERE|PANIC|EMERG|ALERT)\b | Segmentation\ fault | Aborted\ \(core
+)""", re.VERBOSE)
+# Runner summaries sit at the ends of an output: only the first and last ENDS_CHARS are searched
+# for these (a failing summary says FAIL or error, which the triggers find anywhere).
+END_SIGNAL = re.compile(r"""\n(?:
+    (?:collecting\ \.\.\.\ )?collected\ \d | Ran\ \d | OK\b | ok\s | test\ result: | \[\*\]\ \d
+  | Tests?:\  | Test\ Suites:\  | Snapshots:\  | Found\ \d | BUILD\  | \[INFO\]\ (?:BUILD|Tests)
+  | make(?:\[\d+\])?:\  | Success:\  | All\ checks\ passed | Some\ errors | For\ more\ information
+  | Successfully\ installed | Failed\ to\ build | added\ \d | found\ \d
+  | [\#ℹ]\ (?:tests|pass)\ \d
+  | [ \t]*\S+:\ (?:OK|commands\ succeeded) | [ \t]*congratulations | Tests\ run:
+  | \d+\ (?:errors?|warnings?)\ generated | compilation\ terminated | Errors\ +Files
+  | [\w./\\-]+:\d+:\d+:?\ [A-Z]{1,5}\d{2,4}\b
+)""", re.VERBOSE)
+ENDS_CHARS = 256 * 1024
+# Lint output without a trigger word (ruff/flake8/pylint concise: path:12:5: F821 message) is
+# looked for all through the text only when the ends show it.
+LINT_SIGNAL = re.compile(r"\n[\w./\\-]++:\d+:\d+:?\ [A-Z]{1,5}\d{2,4}\b")  # ++: no retries
+# Test results that passed, whatever their names say (test_error_message PASSED): searched in
+# a line's last RESULT_TAIL characters (pytest pads results to column 80), or at its start.
+RESULT_TAIL = 100
+_PASSED_END = re.compile(r" (?:PASSED|SKIPPED|XFAIL|XPASS|PASS|SKIP)(?:\s+\[\s*\d+%\])?\s*$"
+                         r"| \.\.\. (?:ok|skipped\b.*|expected failure)\s*$")
+_PASSED_START = re.compile(r"\s*+(?:--- (?:PASS|SKIP)|=== (?:RUN|PAUSE|CONT)|[✓✔√] )")
+
+_SUMMARY = re.compile(r"""[ \t]*+(?:\[(?:INFO|ERROR|WARNING)\]\ *)?(?:
+    =+\ .*\b(?:passed|failed|errors?|skipped|xfailed|xpassed|deselected|warnings?
+              |no\ tests\ ran)\b.*=+
+  | =+\ (?:FAILURES|ERRORS|short\ test\ summary\ info|warnings\ summary|PASSES)\ =+
+  | (?:collecting\ \.\.\.\ )?collected\ \d+\ items?
+  | \d+\ (?:passed|failed)\b.*\bin\ [\d.]+s
+  | Ran\ \d+\ tests?\ in | OK(?:\ \(.*\))?\s*$ | FAILED\ \((?:failures|errors|skipped|expected)
+  | \d+\ (?:passing|failing|pending)\b | Tests?:\ +\d | Test\ Suites:\ | Snapshots:\ +\d
+  | test\ result:\ | ok\s+\S+\s+(?:[\d.]+s|\(cached\)|\[no\ test\ files\])
+  | FAIL\s+\S+\s+[\d.]+s\s*$
+  | (?:FAIL|PASS)\s*$ | BUILD\ (?:SUCCESS|FAILURE|SUCCESSFUL|FAILED) | Total\ time:
+  | Tests\ run:\ \d+,\ Failures: | \d+\ actionable\ tasks?
+  | Found\ \d+\ (?:errors?|problems?|warnings?) | Errors\ +Files\s*$
+  | \S*\ *\d+\ problems?\ \(\d+\ errors?,\ \d+\ warnings?\)
+  | \d+\ errors?\ and\ \d+\ warnings?\ potentially\ fixable | \[\*\]\ \d+\ fixable
+  | Success:\ no\ issues\ found | All\ checks\ passed
+  | error:\ (?:could\ not\ compile|aborting\ due\ to|test\ failed) | Some\ errors\ have\ detailed
+  | For\ more\ information\ about\ (?:this|an)\ error | warning:\ .*generated\ \d+\ warnings?
+  | warning:\ \d+\ warnings?\ emitted | \d+\ (?:errors?|warnings?)\ generated\.
+  | make(?:\[\d+\])?:\ (?:\*\*\*|Target\ .*\ not\ remade) | compilation\ terminated
+  | collect2:\ error: | Successfully\ installed | ERROR:\ Could\ not\ (?:build|install|find)
+  | Failed\ to\ build\b | npm\ ERR!\ (?:code|A\ complete\ log) | added\ \d+\ packages?
+  | found\ \d+\ vulnerabilit | \S+:\ (?:OK|FAIL)\ (?:code\ \d+\ )?\( | \S+:\ commands\ succeeded
+  | congratulations\ :\) | evaluation\ failed\ :\( | Error:\ Process\ completed\ with\ exit\ code
+  | [\#ℹ]\ (?:tests|pass|fail|suites|cancelled|skipped|todo|duration_ms)\ \d
+)""", re.VERBOSE)
+
+# A log record's own level decides its class, whatever words its message contains. Looked for
+# in the first 80 characters; a quoted word ('INFO' in an assertion) is not a level.
+_LEVEL = re.compile(r"ERROR|ERR!|FATAL|CRITICAL|SEVERE|EMERG|ALERT|PANIC|WARN(?:ING)?|INFO|DEBUG"
+                    r"|TRACE|NOTICE|VERBOSE")
+_LEVEL_BOUNDARY = frozenset("'\"`-_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+_NAMED_LEVEL = re.compile(r"""(?:level|lvl|severity)"?\s*[:=]\s*"?([A-Za-z]+)""")
+_GLOG = re.compile(r"([EWIF])\d{4} \d\d:\d\d:\d\d")
+_LEVEL_CLASS = {
+    "ERROR": ERROR, "ERR!": ERROR, "FATAL": ERROR, "CRITICAL": ERROR, "SEVERE": ERROR,
+    "EMERG": ERROR, "ALERT": ERROR, "PANIC": ERROR, "WARN": WARNING, "WARNING": WARNING,
+    "CRIT": ERROR, "ERR": ERROR, "E": ERROR, "F": ERROR, "W": WARNING,
+}
+
+# Errors recognised by how the line starts (matched, never searched: cheap on long lines).
+ERROR_START = re.compile(r"""[ \t]*+(?:
+    (?:Caused\ by:\ |Uncaught\ |Exception\ in\ thread\ \S+\ )?
+        [\w$.]*(?:Error|Exception|Failure|Fault)\b(?:\ \[[\w-]+\])?(?::|\s*$)   # exception
+  | Traceback\ \(most\ recent\ call\ last\) | panic:\  | thread\ '[^']*'\ panicked | fatal:\ 
+  | [\-=>*\#|\ ]*(?:FAIL|FAILED|FAILURE)\b | (?:[✕✗✘×]|●|not\ ok)\  | npm\ ERR!
+  | \d+:\d+\ +error\ {2}                                             # eslint stylish
+  | [\w./\\-]+:\d+:\d+:?\ [A-Z]{1,5}\d{2,4}\b                       # lint concise
+  | \S+:\d+:\ [\w.]*(?:Error|Exception)\b                            # pytest location line
+  | \[?(?:CRITICAL|SEVERE|PANIC|EMERG|ALERT)\b | Segmentation\ fault | Aborted\ \(core
+)|E\ {2}""", re.VERBOSE)
+# "error:" anywhere (gcc, mypy, rustc error[E0308]:, tsc error TS2322:), found by its literal
+# tail; the letter before it is checked in Python.
+_ERROR_WORD = re.compile(r"rror(?:\[[\w-]+\]| +[A-Z]{1,4}\d{2,5})?:")
+ERROR_END = re.compile(r" (?:FAILED|FAIL|ERROR)(?:\s+\[.*\])?\s*$")  # pytest -v, unittest -v
+_WARNING_START = re.compile(r"[ \t]*+(?:\d+:\d+\ +warning\ {2}|npm\ warn\b)")
+_WARNING_WORD = re.compile(r"[Ww]arn(?:ing)?(?:\[[\w-]+\])?:")
+RULE_HEADED = re.compile(r"[A-Z]{1,5}\d{2,4}(?: \[\*\])? \S")  # ruff full, before a --> line
+_LOCATION = re.compile(r"[ \t]*+--> ")
+
+# Lines that carry an error block on: traces, code frames, notes, test diffs.
+_CONTINUATION = r"""(?:
+    [ \t]+\S
+  | (?:Caused\ by|Suppressed|Wrapped\ by):\  | During\ handling\ of\ the\ above\ exception
+  | The\ above\ exception\ was\ the\ direct\ cause | Traceback\ \(most\ recent\ call
+  | \.\.\.\ \d+\ (?:more|common\ frames) | --> | \| | =\  | \d+\ *\| | \d+\ {2,}\S | [~^]+\s*$
+  | (?:note|help|hint|Note|Hint):\  | \S+:\d+(?::\d+)?:\ (?:note|required\ from|in\ expansion)
+  | In\ file\ included\ from | \S+:\ In\ (?:function|member|instantiation|constructor|lambda)
+  | E\ {2} | E\s*$ | >\ {2} | -{5,}\s*$ | [-+?]\ \S | First\ \w+
+  | (?:Expected|Received|Got|Actual|Failed\ example)\b
+  | goroutine\ \d+\ \[ | created\ by\  | [\w.$/*()\[\]-]+\(.*\)\s*$
+)"""
+# After a blank line (or two), only these carry the block on: a chained trace, a code frame.
+_BRIDGE = r"""(?:
+    [ \t]+\S | (?:Caused\ by|Suppressed):\  | During\ handling | The\ above\ exception
+  | Traceback\ \(most | goroutine\ \d+ | \d+\ {2,}\S | \d+\ *\| | --> | [-+?]\ \S
+  | First\ (?:list|tuple|sequence|set|dict|differing)
+)"""
+# A run of continuation lines, matched from a block's second line: the regex engine walks the
+# lines, not Python. Each step is a line, or a blank line or two before a bridge.
+CONTINUATION_STEP = (r"(?:" + _CONTINUATION + r"[^\n]*(?:\n|\Z)"
+                      r"|[ \t\r]*\n(?:[ \t\r]*\n)?(?=" + _BRIDGE + r"))")
+CONTINUATION_RUN = re.compile(CONTINUATION_STEP + "*", re.VERBOSE | re.MULTILINE)
+# An error line that says what happened by itself (a timestamped or levelled record, a
+# path:line:col diagnostic): the next such line is a new event, not part of this block.
+SELF_CONTAINED = re.compile(r"[\w./\\-]+[:(]\d+(?:[:,]\d+)?\)?:?\s"
+                             r"|[ \t]*+\d+:\d+\s+(?:error|warning)\s")  # eslint stylish
+PY_EXCEPTION = re.compile(r"[\w.]+(?::|\s*$)")
+
+# Rule codes name an error's kind: rustc E0308, tsc TS2322, lint F821, eslint rule, -Wflag.
+KIND_CODE = re.compile(r"""
+    error\[(?P<rustc>[A-Z]\d{4})\]
+  | \berror\ +(?P<compiler>[A-Z]{1,4}\d{2,5}):
+  | ^[\w./\\-]+:\d+:\d+:?\ (?P<lint>[A-Z]{1,5}\d{2,4})\b
+  | ^(?P<ruff>[A-Z]{1,5}\d{2,4})(?:\ \[\*\])?\ 
+  | ^[ \t]*\d+:\d+\ +(?:error|warning)\ {2}.*\ {2}(?P<eslint>@?[\w-]+(?:/[\w-]+)*)\s*$
+  | \[(?P<flag>-W[\w-]+|[a-z][\w-]*[a-z])\]\s*$
+""", re.VERBOSE)
+
+# What varies between repeats of one message goes, in three C-speed passes over all lines at
+# once (a per-match replacement would cost a Python call per number): a leading path:line:col,
+# path tails after a "/", then every hex digit (numbers, hex ids, UUIDs and timestamps vanish;
+# words keep their other letters, which tell messages apart well enough). Signatures are bytes.
+LOCATION_PREFIX = re.compile(rb"\n[ \t]*[^\s:(]+[:(]\d+(?:[:,]\d+)*\)?:?")
+PATH_TAIL = re.compile(rb"/[^\s'\"`:,;)\]]*")
+HEX_DIGITS = b"0123456789abcdefABCDEF"
+# Prefixes stripped for display in the by-kind note: timestamps, levels, [threads], locations.
+LABEL_PREFIX = re.compile(r"""^(?:
+    \d[\d\-:.,/TZ+]*\s* | \[[^\]]*\]\s* | (?:ERROR|FATAL|CRITICAL|SEVERE|ERR!)\b:?\s*
+  | -\s+ | \S+:\d+(?::\d+)?:?\s+ | \S+\(\d+,\d+\):\s*
+)+""", re.VERBOSE)
+
+# Sniffing a file that is not shell output: does the line look like a log record?
+_READ_PREFIX = re.compile(r"[ \t]*+\d++(?:\t|→)")
+LOG_RECORD = re.compile(r"""[ \t]*+(?:
+    \[?\d{4}-\d\d-\d\d[T\ ]\d\d:\d\d | \[?\d{4}/\d\d/\d\d[T\ ]\d\d:\d\d
+  | [A-Z][a-z]{2}\ [\ \d]\d\ \d\d:\d\d:\d\d | \[?\d\d:\d\d:\d\d[.,\]\ ] | \[?\d{10}(?:\.\d+)?\]?\s
+  | [EWIFD]\d{4}\ \d\d:\d\d:\d\d | \S+\ \S+\ \S+\ \[\d\d/\w{3}/\d{4}:
+  | \[?(?:ERROR|WARN|WARNING|INFO|DEBUG|TRACE|FATAL|CRITICAL|NOTICE)\b
+  | \{.*"(?:level|severity|lvl|log\.level)"\s*:
+)""", re.VERBOSE)
+_LOG_RECORD_SHARE = 0.6
+# A line's shape: its first characters with the digits removed (timestamps, ids), so that a
+# flood of records differing only in those is looked at once.
+SHAPE_CHARS = 80
+DIGITS = b"0123456789"
+
+# A summary line that reports a failure is kept before one that reports success.
+FAILING_SUMMARY = re.compile(r"(?i)fail|error|\bnot ok\b")
+NOTHING_FAILED = re.compile(r"\b0 (?:failed|errors?|failures?)\b")
+CAUSE = re.compile(r"\s*+Caused by: ")
+# Words of a bug rather than a style nit: among rare kinds, these messages go first.
+BUG_WORDS = re.compile(r"""(?i)undefined|not\ defined|undeclared|unresolved|cannot\ find
+    |could\ not\ find|not\ found|no\ such|no\ module|has\ no\ (?:attribute|member)|unknown\ name
+    |mismatch|syntax\ ?error|invalid\ syntax|incompatible\ type|cannot\ be\ applied
+    |not\ assignable|segmentation\ fault|null\ pointer|out\ of\ range|overflow|deadlock
+    |moved\ value|use\ of\ possibly|uninitiali[sz]ed|unbound|not\ callable""", re.VERBOSE)
+BUG_WEIGHT = 0.25  # a bug-worded kind ranks as if it were this much rarer
+# Lines that carry no words: separators, bare gutters, the traceback banner.
+UNINFORMATIVE = re.compile(r"\s*+(?:[-=_~^|*#+]+|Traceback \(most recent call last\):)?\s*$")
+
+
+def looks_like(sample: list[str], tool: Tool) -> bool:
+    """Shell output with an error signal or runner summaries, or text made of log records."""
+    if tool.trusts_log_signal and _has_log_signal(sample):
+        return True
+    return _mostly_log_records(sample)
+
+
+def _has_log_signal(sample: list[str]) -> bool:
+    """An error line, two runner summaries, or three warnings."""
+    summaries = warnings = 0
+    for index, line in enumerate(sample):
+        following = sample[index + 1] if index + 1 < len(sample) else ""
+        if not _might_signal(line, following):
+            continue
+        kind = _classify(line, following)
+        if kind == ERROR:
+            return True
+        summaries += kind == SUMMARY
+        warnings += kind == WARNING
+        if summaries >= 2 or warnings >= 3:
+            return True
+    return False
+
+
+def _mostly_log_records(sample: list[str]) -> bool:
+    lines = [_without_read_prefix(line) for line in sample]
+    lines = [line for line in lines if line.strip()]
+    records = sum(1 for line in lines if LOG_RECORD.match(line))
+    return records >= 3 and records >= _LOG_RECORD_SHARE * len(lines)
+
+
+def _without_read_prefix(line: str) -> str:
+    # Matched, not substituted: an unanchored search would retry at every position of a
+    # whitespace or digit run, quadratic in the line's length.
+    prefix = _READ_PREFIX.match(line)
+    return line[prefix.end():] if prefix else line
+
+
+def _might_signal(line: str, following: str) -> bool:
+    """The per-line twin of _candidate_lines' whole-text search."""
+    if any(word in line for word in TRIGGERS):
+        return True
+    pair = "\n" + line + "\n" + following
+    return bool(START_SIGNAL.match(pair) or END_SIGNAL.match(pair) or LINT_SIGNAL.match(pair))
+
+
+def _classify(line: str, following: str) -> str | None:
+    """summary, error, warning or None (following: the next line, which ruff's format needs)."""
+    return classify_why(line, following)[0]
+
+
+def classify_why(line: str, following: str) -> tuple[str | None, bool]:
+    """(class, whether the record's level word alone decided it)."""
+    line = line.rstrip("\r")
+    head = line[:JUDGED_CHARS]  # per-line patterns see a bounded part (see costs.JUDGED_CHARS)
+    if RULE_HEADED.match(head) and _LOCATION.match(following[:JUDGED_CHARS]):
+        return ERROR, False  # ruff's full format: "F821 Undefined name `x`", then "  --> a:1:2"
+    if _PASSED_END.search(line, len(line) - RESULT_TAIL) or _PASSED_START.match(head):
+        return None, False
+    level = _level(line)
+    # Records with a level are classified by it (and a record flood is classified fast); only
+    # Maven's "[INFO] BUILD FAILURE" kind of summary carries a level.
+    if (level is None or line.lstrip().startswith("[")) and _SUMMARY.match(head):
+        return SUMMARY, False
+    if level is not None:
+        return _LEVEL_CLASS.get(level), not line.lstrip().startswith("[")
+    if ERROR_START.match(head) or has_error_word(line) or ERROR_END.search(line, len(line) - RESULT_TAIL):
+        return ERROR, False
+    if "undefined reference to" in line or "ld returned" in line or "ld: cannot find" in line:
+        return ERROR, False
+    if _WARNING_START.match(head) or ("arn" in line and _WARNING_WORD.search(line)):
+        return WARNING, False
+    return None, False
+
+
+def _level(line: str) -> str | None:
+    """The record's level word (ERROR, WARN, INFO…), or None when the line has none."""
+    for match in _LEVEL.finditer(line, 0, 80):
+        start, end = match.span()
+        if (start == 0 or line[start - 1] not in _LEVEL_BOUNDARY) and \
+                (end == len(line) or line[end] not in _LEVEL_BOUNDARY):
+            return match.group()
+    named = _NAMED_LEVEL.search(line, 0, 120) if "l" in line[:120] else None
+    if named:
+        return named.group(1).upper()
+    glog = _GLOG.match(line)
+    return glog.group(1) if glog else None
+
+
+def has_error_word(line: str) -> bool:
+    """error: / Error: / error[E0308]: / error TS2322: as a word (not "stderror:")."""
+    for match in _ERROR_WORD.finditer(line):
+        start = match.start()
+        if start >= 1 and line[start - 1] in "eE" and (start < 2 or not line[start - 2].isalnum()):
+            return True
+    return False

@@ -1,0 +1,39 @@
+"""search: a map beats matches.
+
+Every matching file stays named with its exact match count, then its first few matches
+(definition sites first). The budget goes to fewer matches per file before fewer files; when even
+one line per file does not fit, files roll up under their directories with counts, so no part of
+the tree silently vanishes.
+
+Understands `path:NN:text` (grep -n, rg -n), `path:NN:CC:text` (vimgrep), context lines
+`path-NN-text` with `--` separators, `rg --heading` groups, Windows paths, and plain file lists
+(`rg -l`, Glob).
+
+An output too large to hold is read once by a `Scanner` (the flat formats only): it counts every
+file's matches exactly and keeps a few whole lines per file, and the planner then runs on those
+lines with the scanner's counts. Past FILE_CAP files it keeps no more: later files are counted
+by folder (matches and files, exactly), and the planner names those folders with their figures.
+
+One job per file: signals.py (telling the shape), planning.py (the plan), scanner.py (the
+streaming Scanner). Sniffing loads only the signals; the plan and the scanner load with the
+shape when it is chosen.
+"""
+
+from __future__ import annotations
+
+from .signals import looks_like
+
+
+def __getattr__(name: str):
+    # Lazy: the sniffer asks every shape whether it recognises the output; only the chosen
+    # shape's planner (and its patterns) are ever needed.
+    if name == "plan":
+        from .planning import plan
+        return plan
+    if name == "Scanner":
+        from .scanner import Scanner
+        return Scanner
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = ["Scanner", "looks_like", "plan"]

@@ -1,0 +1,151 @@
+"""How search output is told and parsed: match lines, context lines, headings, paths, and
+`looks_like`."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from ...tools import Tool
+from ..rollup import split
+
+_MATCH = re.compile(r"(?P<path>(?:[A-Za-z]:[\\/])?[^:\n]*?[^\s:]):(?P<line>\d+):(?:(?P<col>\d+):)?")
+_HEADING_ENTRY = re.compile(r"\d+[:-]")
+CONTEXT_SEP = re.compile(r"-(\d+)-")
+_EXTENSION = re.compile(r"\.[A-Za-z0-9_+~-]{1,12}$")
+_BARE_FILES = {"Makefile", "Dockerfile", "Gemfile", "Rakefile", "Procfile", "Jenkinsfile",
+               "Vagrantfile", "Justfile", "LICENSE", "README", "BUILD", "WORKSPACE", "go.mod"}
+# Compiler and linter diagnostics (`x.c:12:5: error: …`, `x.py:3:1: F401 …`) look like vimgrep
+# output but are logs.
+_DIAGNOSTIC = re.compile(r"\s*+(?:fatal error|error|warning|note|info|hint)\b|\s*+[A-Z]{1,4}\d{2,5}\b")
+DEFINITION = re.compile(
+    r"(?:export\s+)?(?:default\s+)?(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?(?:static\s+)?"
+    r"(?:def|class|function|func|fn|interface|struct|enum|trait|impl|module|macro|sub|type)\s+\S"
+    r"|(?:const|let|var)\s+[\w$]+\s*=|[\w$.\[\]'\"]+\s*=[^=]"
+)
+MIN_MATCH_LINES = 20
+MIN_SHARE = 0.75
+HEADER_SHARE_FOR_STRAYS = 0.1  # lines that are not matches (rg's own errors) get at most this
+
+
+def looks_like(sample: list[str], tool: Tool) -> bool:
+    parsed = parse(sample)
+    non_empty = sum(1 for line in sample if line.strip())
+    if not non_empty:
+        return False
+    if parsed.file_list:
+        return len(parsed.files) >= MIN_MATCH_LINES and len(parsed.files) >= 0.9 * non_empty
+    matches = sum(len(f.matches) for f in parsed.files.values())
+    if matches < MIN_MATCH_LINES or parsed.recognised < MIN_SHARE * non_empty:
+        return False
+    diagnostics = sum(1 for f in parsed.files.values() for i in f.matches
+                      if _DIAGNOSTIC.match(sample[i], f.text_start[i]))
+    return diagnostics < 0.3 * matches
+
+
+@dataclass
+class FileHits:
+    path: str
+    matches: list[int] = field(default_factory=list)  # line indexes
+    context: list[int] = field(default_factory=list)
+    heading: int | None = None  # the heading line, in `rg --heading` output
+    text_start: dict[int, int] = field(default_factory=dict)  # where the matched text begins
+    total: int | None = None  # matches in the whole output, when `matches` holds only some
+    files: int = 1  # more than one: a folder's files past the scanner's cap (path "dir/")
+    folder: bool = False
+
+    @property
+    def count(self) -> int:
+        return len(self.matches) if self.total is None else self.total
+
+
+@dataclass
+class Parsed:
+    files: dict[str, FileHits]
+    strays: list[int]  # lines that are neither matches, context, separators nor blank
+    recognised: int
+    file_list: bool = False
+
+
+def parse(rows: list[str]) -> Parsed:
+    files: dict[str, FileHits] = {}
+    unmatched: list[int] = []
+    recognised = 0
+    for index, row in enumerate(rows):
+        m = _MATCH.match(row)
+        if m and is_path(m["path"]):
+            hits = files.setdefault(m["path"], FileHits(m["path"]))
+            hits.matches.append(index)
+            hits.text_start[index] = m.end()
+            recognised += 1
+        else:
+            unmatched.append(index)
+    strays: list[int] = []
+    heading: FileHits | None = None
+    for index in unmatched:
+        row = rows[index]
+        if not row.strip() or row == "--":
+            heading = None if not row.strip() else heading
+            recognised += bool(row.strip())
+            continue
+        context = context_path(row, files)
+        if context:
+            files[context].context.append(index)
+            recognised += 1
+        elif heading and _HEADING_ENTRY.match(row):
+            _add_heading_entry(heading, index, row)
+            recognised += 1
+        elif is_path(row.rstrip("\r")) and index + 1 < len(rows) \
+                and _HEADING_ENTRY.match(rows[index + 1]):
+            path = row.rstrip("\r")  # CRLF output: the CR is the line's end, not the path's
+            heading = files.setdefault(path, FileHits(path))
+            heading.heading = index
+            recognised += 1
+        else:
+            strays.append(index)
+    if not files and strays and all(is_path(rows[i].rstrip("\r")) for i in strays):
+        return Parsed({rows[i].rstrip("\r"): FileHits(rows[i].rstrip("\r"), heading=i)
+                       for i in strays}, [],
+                      len(strays), file_list=True)
+    return Parsed(files, strays, recognised)
+
+
+def _add_heading_entry(hits: FileHits, index: int, row: str) -> None:
+    digits = len(row) - len(row.lstrip("0123456789"))
+    if row[digits] == ":":
+        hits.matches.append(index)
+        hits.text_start[index] = digits + 1
+    else:
+        hits.context.append(index)
+
+
+def context_path(row: str, files: dict[str, FileHits]) -> str | None:
+    for m in CONTEXT_SEP.finditer(row):
+        if row[:m.start()] in files:
+            return row[:m.start()]
+    return None
+
+
+@lru_cache(maxsize=8192)  # a flood repeats each path hundreds of times
+def is_path(candidate: str) -> bool:
+    if not candidate or candidate[0].isspace() or "\t" in candidate or candidate.startswith("["):
+        return False
+    if not any(c.isalpha() for c in candidate):
+        return False  # a timestamp's `12:34:56`
+    if " " in candidate and "/" not in candidate and "\\" not in candidate:
+        return False
+    trimmed = candidate.rstrip("/\\")
+    name = trimmed[max(trimmed.rfind("/"), trimmed.rfind("\\")) + 1:]
+    if "/" in candidate or "\\" in candidate:
+        return bool(name) and ": " not in candidate
+    return bool(_EXTENSION.search(name)) or name in _BARE_FILES
+
+
+def folder_key(path: str) -> str:
+    """The folder of a path, spelled as rollup.py spells folders (`./` for none)."""
+    if "\\" not in path:  # the common case, without splitting
+        return path[:path.rfind("/") + 1] or "./"
+    parts = split(path)[:-1]
+    root = "/" if path[:1] in "/\\" else ""
+    return (root + "/".join(parts) + "/" if parts else root) or "./"
