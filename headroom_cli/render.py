@@ -17,6 +17,10 @@ from .tokens import Counter, count_large
 from .tools import Tool
 
 MARKER_PREFIX = "[…headroom: "
+# What a closing marker costs at most (cl100k tokens, counted on the longest wording below: a
+# store id, an exit status, seven-digit figures), reserved by planners before they spend the
+# budget; a test renders that marker and holds this figure to it.
+CLOSING_MARKER_TOKENS = 80
 # Before a digest in the closing marker: a model wrote it, so it is no exact record.
 DIGEST_LABEL = "Digest of the omitted part (model-written, may be inexact):"
 

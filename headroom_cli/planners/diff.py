@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from ..plan import Gap, Item, Keep, Lines, Note, Plan
-from ..render import inline_marker
+from ..render import CLOSING_MARKER_TOKENS, inline_marker
 from ..tokens import Counter
 from ..tools import Tool
 from .costs import LineCosts, fit_in_order
@@ -50,7 +50,6 @@ _COMMIT_BODY = re.compile(r"(?:Author|AuthorDate|Commit|CommitDate|Date|Merge|Fr
 _STAT = re.compile(r" .+ \| +(?:\d+ ?[+-]*|Bin .*)$| \d+ files? changed")
 _MINUS = "−"  # U+2212: a count reads `−3`, never a removed line `-3`
 CONTEXT_SHARE = 0.3  # commit headers and stray lines get at most this share of the budget
-_RESERVE = 90  # the closing marker
 _MAX_MISSES = 32  # bodies tried in vain before the rest are left out untried
 
 
@@ -258,7 +257,7 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> 
     parsed = parse(rows)
     if not parsed.files:
         return None
-    job = _Job(rows, lines, parsed, LineCosts(rows, counter, cut_long=False), budget - _RESERVE)
+    job = _Job(rows, lines, parsed, LineCosts(rows, counter, cut_long=False), budget - CLOSING_MARKER_TOKENS)
     if job.room <= 0:
         return None
     return (_every_header(job, marked=True) or _every_header(job, marked=False)

@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..plan import Gap, Lines, Plan
+from ..render import CLOSING_MARKER_TOKENS
 from ..tokens import Counter
 from ..tools import Tool
 from .diff import line_items
@@ -37,7 +38,6 @@ _DELIMITERS = (",", "\t", ";", "|")
 MIN_ROWS = 5
 _SAMPLE = 4000  # rows from each end that decide a table's kind
 MIN_SHARE = 0.9
-_RESERVE = 90  # the closing marker
 MAP_SHARE = 0.6  # of the room, the most section headers may take before deep ones roll up
 TAIL_SHARE = 0.15  # of what the map leaves, for the last section's last entries
 NOTE_SHARE = 0.25  # of the room, for the by-directory count of omitted table rows
@@ -521,7 +521,7 @@ class _Job:
 
 def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> Plan | None:
     rows = list(lines)
-    job = _Job(rows, lines, LineCosts(rows, counter), budget - _RESERVE)
+    job = _Job(rows, lines, LineCosts(rows, counter), budget - CLOSING_MARKER_TOKENS)
     if job.room <= 0:
         return None
     sections = _sections(rows)

@@ -10,7 +10,7 @@ from functools import partial
 from typing import Callable
 
 from ...plan import Gap, Item, Keep, Lines, Note, Plan, gap
-from ...render import inline_marker
+from ...render import CLOSING_MARKER_TOKENS, inline_marker
 from ...tokens import Counter
 from ...tools import Tool
 from .signals import (BUG_WEIGHT, BUG_WORDS, CAUSE, classify_why, CONTINUATION_RUN, DIGITS,
@@ -21,10 +21,8 @@ from .signals import (BUG_WEIGHT, BUG_WORDS, CAUSE, classify_why, CONTINUATION_R
                       SUMMARY, TRIGGER_PATTERNS, UNINFORMATIVE, WARNING)
 
 # Rendered sizes in tokens, measured on cl100k: an inline gap marker is 13-25 (an estimate while
-# choosing; counted exactly before the plan is returned); the closing marker 50-78, the most
-# with a store id and an exit status.
+# choosing; counted exactly before the plan is returned); the closing marker's is render's.
 _GAP_TOKENS = 17
-_CLOSING_TOKENS = 80
 _HEAD_SHARE, _TAIL_SHARE = 0.10, 0.17
 _SUMMARY_SHARE = 0.30  # summary lines past this share wait until errors and warnings are in
 _NEAR, _FAR = 3, 12  # block lines this close to a key line come early / late
@@ -284,7 +282,7 @@ class _Picker:
         return cost
 
     def overhead(self, runs: int) -> int:
-        return _CLOSING_TOKENS + (_GAP_TOKENS * runs if runs >= 2 else 0)
+        return CLOSING_MARKER_TOKENS + (_GAP_TOKENS * runs if runs >= 2 else 0)
 
     def room(self) -> int:
         return self.budget - self.spent - self.overhead(self.runs)
@@ -539,7 +537,7 @@ def _keep_warnings(scan: _Scan, picker: _Picker) -> None:
 
 def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> Plan | None:
     total = len(lines)
-    if total < 3 or budget < _CLOSING_TOKENS + 2 * _GAP_TOKENS:
+    if total < 3 or budget < CLOSING_MARKER_TOKENS + 2 * _GAP_TOKENS:
         return None
     line = _line_reader(lines)
     scan = _scan(text, lines, line)
@@ -604,7 +602,7 @@ def _exact_cost(scan: _Scan, lines: Lines, picker: _Picker) -> tuple[int, str]:
     markers = 0
     if len(runs) >= 2:  # a single gap is rendered as the closing marker itself
         markers = sum(_marker_tokens(scan, lines, picker, *run) for run in runs)
-    closing = _CLOSING_TOKENS if runs else 0
+    closing = CLOSING_MARKER_TOKENS if runs else 0
     return picker.spent + markers + closing + (picker.counter.count(note) if note else 0), note
 
 
