@@ -1,7 +1,12 @@
 """Which shape is this output? Conservative: a planner that misfires is worse than none.
 
 Each planner module knows its own signs (`looks_like`); this module only decides the order in
-which they are asked. A new shape is one new planner file plus one line in SHAPES.
+which they are asked. A new shape is one new planner file plus one line in SHAPES and one in
+_ASKED.
+
+Precedence follows what a person would call the output: a failing test run or build is a log
+even when its tracebacks quote source code, so its signals are asked before code is; code,
+JSON, diff and listing only when the output as a whole is that.
 """
 
 from __future__ import annotations
@@ -10,7 +15,6 @@ from .plan import Lines
 from .planners import code, diff, json_shape, listing, log, other, search
 from .tools import Tool
 
-# Asked in order; the first shape that recognises the output wins. `other` takes the rest.
 SHAPES = {
     "search": search,
     "diff": diff,
@@ -21,6 +25,11 @@ SHAPES = {
     "other": other,
 }
 KINDS = tuple(SHAPES)
+# Asked in order; the first that recognises the output wins. `other` takes the rest.
+_ASKED = (("search", search.looks_like), ("diff", diff.looks_like),
+          ("json", json_shape.looks_like), ("log", log.looks_like_a_failed_run),
+          ("code", code.looks_like), ("log", log.looks_like), ("listing", listing.looks_like),
+          ("other", other.looks_like))
 # Sniffing looks at a bounded sample: the head and the tail of the output.
 _SAMPLE_LINES = 1500
 
@@ -30,7 +39,7 @@ def sniff(lines: Lines, tool: Tool) -> str:
     picked = range(total) if total <= 2 * _SAMPLE_LINES else (
         [*range(_SAMPLE_LINES), *range(total - _SAMPLE_LINES, total)])
     sample = [lines.get(i) for i in picked]
-    return next(kind for kind, shape in SHAPES.items() if shape.looks_like(sample, tool))
+    return next(kind for kind, recognises in _ASKED if recognises(sample, tool))
 
 
 def scanner(sample: str, tool: Tool, kind: str, limit: int) -> tuple[str, object | None]:

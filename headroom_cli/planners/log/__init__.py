@@ -18,7 +18,7 @@ shape when it is chosen.
 
 from __future__ import annotations
 
-from .signals import looks_like
+from .signals import looks_like, looks_like_a_failed_run
 
 
 def __getattr__(name: str):
@@ -33,4 +33,4 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["Scanner", "looks_like", "plan"]
+__all__ = ["Scanner", "looks_like", "looks_like_a_failed_run", "plan"]

@@ -197,21 +197,46 @@ def looks_like(sample: list[str], tool: Tool) -> bool:
     return _mostly_log_records(sample)
 
 
-def _has_log_signal(sample: list[str]) -> bool:
-    """An error line, two runner summaries, or three warnings."""
-    summaries = warnings = 0
-    for index, line in enumerate(sample):
-        following = sample[index + 1] if index + 1 < len(sample) else ""
-        if not _might_signal(line, following):
-            continue
-        kind = _classify(line, following)
-        if kind == ERROR:
-            return True
-        summaries += kind == SUMMARY
-        warnings += kind == WARNING
-        if summaries >= 2 or warnings >= 3:
+def looks_like_a_failed_run(sample: list[str], tool: Tool) -> bool:
+    """Shell output of a failing test run or build: an error and a runner's or compiler's
+    summary, or an error that names its own place (path:line:col, a traceback, error[E…]).
+    Such output quotes source (tracebacks, code frames), so this is asked before code is."""
+    if not tool.trusts_log_signal:
+        return False
+    summary = located = False
+    for kind, line in _signals(sample):
+        summary = summary or kind == SUMMARY
+        located = located or kind == ERROR and _names_its_place(line)
+        if located or summary and kind == ERROR:
             return True
     return False
+
+
+def _names_its_place(line: str) -> bool:
+    return (line.startswith(("Traceback (most recent call last)", "error[")) or
+            bool(SELF_CONTAINED.match(line[:JUDGED_CHARS])))
+
+
+def _has_log_signal(sample: list[str]) -> bool:
+    """An error line, two runner summaries, or three warnings."""
+    tally = {SUMMARY: 0, WARNING: 0}
+    for kind, _ in _signals(sample):
+        if kind == ERROR:
+            return True
+        tally[kind] += 1
+        if tally[SUMMARY] >= 2 or tally[WARNING] >= 3:
+            return True
+    return False
+
+
+def _signals(sample: list[str]):
+    """(class, line) of every line of the sample that has a class, in order."""
+    for index, line in enumerate(sample):
+        following = sample[index + 1] if index + 1 < len(sample) else ""
+        if _might_signal(line, following):
+            kind = _classify(line, following)
+            if kind:
+                yield kind, line
 
 
 def _mostly_log_records(sample: list[str]) -> bool:
