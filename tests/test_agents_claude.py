@@ -338,3 +338,11 @@ def test_init_hooks_read_when_the_config_asks_for_it(tmp_path, monkeypatch):
     changes = claude.install(tmp_path / "settings.json", ["headroom"])
     settings = json.loads(changes[0].after)
     assert settings["hooks"]["PostToolUse"][0]["matcher"] == "mcp__.*|Read"
+
+
+def test_the_filter_names_headroom_as_the_hook_was_started_so_the_allow_rule_matches(
+        monkeypatch):
+    monkeypatch.setattr(sys, "argv", ["/opt/hr/bin/headroom", "hook", "claude"])
+    command = reply(payload("npm test"))["hookSpecificOutput"]["updatedInput"]["command"]
+    assert "/opt/hr/bin/headroom hook filter" in command
+    assert "Bash(/opt/hr/bin/headroom show:*)" in claude.show_rules(["/opt/hr/bin/headroom"])

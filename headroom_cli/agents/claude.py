@@ -28,6 +28,7 @@ import shlex
 from pathlib import Path
 
 from . import HookOptions, claude_post, config, jsonedit, permissions, shell
+from .clip import hook_program
 
 NAME = "claude"
 EVENT = "PreToolUse"
@@ -140,6 +141,11 @@ def rewrite(event: object, options: HookOptions) -> str | None:
 
 
 def filter_argv(options: HookOptions) -> list[str]:
-    return shell.filter_argv(options.headroom or config.headroom_argv(), options.budget,
-                             options.store, "--max-bytes", str(MAX_BYTES),
-                             "--max-failure-bytes", str(MAX_FAILURE_BYTES))
+    """The filter runs as this hook was started (the command init wrote), so the marker's hint
+    names headroom exactly as init's allow rules do (show_rules) — not as a PATH lookup in the
+    agent's environment would find it."""
+    program = hook_program()
+    headroom = shlex.split(program) if program != "headroom" else \
+        (options.headroom or config.headroom_argv())
+    return shell.filter_argv(headroom, options.budget, options.store, "--max-bytes",
+                             str(MAX_BYTES), "--max-failure-bytes", str(MAX_FAILURE_BYTES))

@@ -35,8 +35,10 @@ FOLLOW_HINT = "@follow-the-hint"
 TOOL_CALL = "@tool "
 # The marker's retrieval hint: `headroom show ID --lines A:B` (the store kept the output; the
 # command may be named by its absolute path), or a re-run `piped through sed -n 'A,Bp'`.
-_SHOW_HINT = re.compile(r"To retrieve: (\S*headroom show [0-9a-f]+ --lines \d+:\d+)")
-_SHOW_ID = re.compile(r"To retrieve: (\S*headroom show [0-9a-f]+)")
+# (`/venv/bin/python -m headroom_cli show …` when the hook runs headroom that way.)
+_HEADROOM = r"(?:\S+ -m headroom_cli|\S*headroom)"
+_SHOW_HINT = re.compile(rf"To retrieve: ({_HEADROOM} show [0-9a-f]+ --lines \d+:\d+)")
+_SHOW_ID = re.compile(rf"To retrieve: ({_HEADROOM} show [0-9a-f]+)")
 _RERUN_HINT = re.compile(r"To retrieve: re-run piped through (sed -n '\d+,\d+p')")
 
 

@@ -128,7 +128,7 @@ def test_an_mcp_tools_large_json_reaches_the_model_as_a_skeleton_with_a_working_
     text = issues["text"]
     assert "<persisted-output>" not in text and len(text.encode()) < SUCCESS_CAP
     assert "JSON skeleton" in text and '"key": "PROJ-1"' in text and '"id": 400' in text
-    assert re.search(r"headroom show [0-9a-f]{12}", text)
+    assert re.search(r"headroom(?:_cli)? show [0-9a-f]{12}", text)
     assert '"key": "PROJ-250"' not in text  # left out of the skeleton …
     assert "PROJ-250" in hint["text"] and hint["is_error"] is False  # … and got back
     assert "requires approval" not in hint["text"]
