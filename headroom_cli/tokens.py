@@ -163,7 +163,7 @@ class EstimateCounter:
 class BpeCounter:
     """Exact token counts for a tiktoken encoding (cl100k_base, o200k_base)."""
 
-    def __init__(self, encoding: "_Encoding", ranks: dict) -> None:
+    def __init__(self, encoding: _Encoding, ranks: dict) -> None:
         self.name = encoding.name
         self._encoding = encoding
         self._ranks = ranks
@@ -263,7 +263,7 @@ class _PythonBpe:
     Pieces repeat (log lines, paths), so each one's tokens are remembered.
     """
 
-    def __init__(self, encoding: "_Encoding", ranks: dict) -> None:
+    def __init__(self, encoding: _Encoding, ranks: dict) -> None:
         import re  # here: the pass-through imports this module, and never counts
 
         self._foreign = re.compile(_FOREIGN)
@@ -319,7 +319,7 @@ def _merge(data: bytes, ranks: dict) -> list[bytes]:
     return parts
 
 
-def _tiktoken_encoding(encoding: "_Encoding", ranks: dict):
+def _tiktoken_encoding(encoding: _Encoding, ranks: dict):
     import tiktoken
 
     return tiktoken.Encoding(encoding.name, pat_str=encoding.pattern, mergeable_ranks=ranks,
