@@ -10,7 +10,8 @@ before typer, the tokenizer or any planner is imported. It reads no more than bu
 to find out: a larger input goes on, that prefix first, to the filter's body
 (cli/filtering.py) — still without typer, since the options were all plain and valid. Any
 other arguments go to the typer app (cli/commands.py), which parses them (so errors and help
-come from one place).
+come from one place) — except `headroom hook AGENT` with no option, as `headroom init` installs
+it (the agent waits on it before every tool call): the same body, with the app's defaults.
 """
 
 from __future__ import annotations
@@ -42,9 +43,32 @@ def main(argv: list[str] | None = None) -> None:
         if flags is not None:  # plain options: the filter's body, without typer
             _run_plain(flags, command, stdin, config)
             return
+    if command is None and _is_bare_hook(args) and not os.environ.get(COMPLETE_VAR):
+        _run_bare_hook(args[1])
     from .commands import run_app
 
     run_app(args, command, stdin, config)
+
+
+def _is_bare_hook(args: list[str]) -> bool:
+    """`headroom hook AGENT` with no option (not `filter`, which takes options: the typer app
+    parses those)."""
+    return len(args) == 2 and args[0] == "hook" and args[1] != "filter" \
+        and not args[1].startswith("-")
+
+
+def _run_bare_hook(agent: str) -> None:
+    """The bare hook without typer (~35 ms): the body the app's `hook` command calls
+    (cli/agents.py), with the defaults it declares."""
+    from ..agents.cli import hook_command
+    from ..settings import DEFAULT_HOOK_BUDGET
+    from ..status import ExitStatus
+
+    try:
+        status = hook_command(agent, DEFAULT_HOOK_BUDGET, None, None, None, False)
+    except KeyboardInterrupt:
+        status = ExitStatus.SIGNAL_BASE + 2
+    sys.exit(status)
 
 
 def _run_plain(flags, command, stdin, config) -> None:
