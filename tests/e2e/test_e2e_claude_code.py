@@ -45,6 +45,15 @@ def install(work: Path, env: dict, settings: dict) -> None:
     assert done.returncode == 0, done.stderr
 
 
+def write_mcp_config(work: Path) -> Path:
+    """Claude Code's --mcp-config for mcp_server.py, run by this Python over stdio."""
+    path = work / "mcp.json"
+    path.write_text(json.dumps({"mcpServers": {"e2e": {
+        "type": "stdio", "command": sys.executable,
+        "args": [str(Path(__file__).with_name("mcp_server.py"))]}}}))
+    return path
+
+
 def without_exit_line(text: str, status: int) -> str:
     """Claude Code puts `Exit code N` first in a failing command's result."""
     assert text.startswith(f"Exit code {status}\n"), text[:300]
@@ -115,10 +124,7 @@ def test_without_headroom_claude_code_cuts_the_end_of_a_failing_log(e2e_home):
 def test_an_mcp_tools_large_json_reaches_the_model_as_a_skeleton_with_a_working_hint(e2e_home):
     work, env = e2e_home
     install(work, env, {"permissions": {"allow": ["mcp__e2e"]}})
-    server = Path(__file__).with_name("mcp_server.py")
-    mcp_config = work / "mcp.json"
-    mcp_config.write_text(json.dumps({"mcpServers": {"e2e": {
-        "type": "stdio", "command": sys.executable, "args": [str(server)]}}}))
+    mcp_config = write_mcp_config(work)
     run = run_agent("claude", [f"{TOOL_CALL}mcp__e2e__search_issues {{}}",
                                f"{FOLLOW_HINT} --grep PROJ-250,",
                                f"{TOOL_CALL}mcp__e2e__small {{}}"],
@@ -140,10 +146,7 @@ def test_without_headroom_a_large_mcp_result_is_a_preview_and_a_file(e2e_home):
     settings = work / "home" / ".claude" / "settings.json"
     settings.parent.mkdir(parents=True)
     settings.write_text(json.dumps({"permissions": {"allow": ["mcp__e2e"]}}))
-    server = Path(__file__).with_name("mcp_server.py")
-    mcp_config = work / "mcp.json"
-    mcp_config.write_text(json.dumps({"mcpServers": {"e2e": {
-        "type": "stdio", "command": sys.executable, "args": [str(server)]}}}))
+    mcp_config = write_mcp_config(work)
     run = run_agent("claude", [f"{TOOL_CALL}mcp__e2e__search_issues {{}}"], work, env,
                     agent_args=("--mcp-config", str(mcp_config)))
     assert "<persisted-output>" in run.tool_results[0]["text"]
