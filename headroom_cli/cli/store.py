@@ -19,6 +19,10 @@ from .completion import complete_id
 Print a stored output, or part of it, exactly as the command wrote it.
 
 ID is the one a marker names. With no option, prints the whole output.
+Line and byte numbers are the output's own. A range past the end prints what
+exists of it and says so on stderr (exit 0, as sed does). A partial copy (an
+output larger than half the store's size cap) prints what it kept and names
+on stderr the bytes and lines it did not keep.
 
 \b
 Examples:
