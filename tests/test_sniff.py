@@ -45,3 +45,17 @@ def test_a_log_with_code_excerpts_is_never_sniffed_as_code(name, excerpts, data)
 
 def test_the_same_source_read_as_a_file_is_code():
     assert sniff(Lines("\n".join(_SOURCE) + "\n"), lookup("Read")) == "code"
+
+
+def test_sniffing_loads_no_planning_or_streaming_patterns():
+    # The sniffer asks every shape; only the chosen one's planner is loaded (#13 item 4).
+    import subprocess
+    import sys
+
+    probe = ("import sys\nfrom headroom_cli.plan import Lines\nfrom headroom_cli.sniff import sniff\n"
+             "from headroom_cli.tools import lookup\n"
+             "print(sniff(Lines('hello\\n' * 50), lookup('Bash')))\n"
+             "print(sorted(m for m in sys.modules if m.endswith(('.planning', '.scanner'))"
+             " and m.startswith('headroom_cli')))\n")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert out.stdout.split("\n")[:2] == ["other", "[]"]

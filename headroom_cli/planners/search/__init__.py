@@ -21,19 +21,9 @@ shape when it is chosen.
 
 from __future__ import annotations
 
+from .. import lazy_parts
 from .signals import looks_like
 
-
-def __getattr__(name: str):
-    # Lazy: the sniffer asks every shape whether it recognises the output; only the chosen
-    # shape's planner (and its patterns) are ever needed.
-    if name == "plan":
-        from .planning import plan
-        return plan
-    if name == "Scanner":
-        from .scanner import Scanner
-        return Scanner
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
+__getattr__ = lazy_parts(__name__)
 
 __all__ = ["Scanner", "looks_like", "plan"]
