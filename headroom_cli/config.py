@@ -33,39 +33,8 @@ from __future__ import annotations
 
 import re
 
-from .formats import FORMATS
-from .tokens import DEFAULT_ENCODING, ENCODINGS
+from .defaults import DEFAULTS, ENCODINGS, ENV, FORMATS  # noqa: F401 - DEFAULTS, ENV read from here too
 
-DEFAULTS = {
-    "budget": 4000,
-    "encoding": DEFAULT_ENCODING,
-    "format": FORMATS[0],
-    "ledger": True,
-    "store.path": None,  # None: $XDG_STATE_HOME/headroom/store
-    "store.max_bytes": "1G",
-    "store.max_age_days": 14,
-    "digest_command": None,  # None: no digest (unless digest_url is set)
-    "digest_url": None,
-    "digest_model": None,
-    "digest_timeout": 10.0,
-    "hooks.mcp_skip": (),  # MCP server names (a list in the file; commas in the variable)
-    "hooks.read_over": 0,
-}
-ENV = {
-    "budget": "HEADROOM_BUDGET",
-    "encoding": "HEADROOM_ENCODING",
-    "format": "HEADROOM_FORMAT",
-    "ledger": "HEADROOM_LEDGER",
-    "store.path": "HEADROOM_STORE",
-    "store.max_bytes": "HEADROOM_STORE_MAX_BYTES",
-    "store.max_age_days": "HEADROOM_STORE_MAX_AGE_DAYS",
-    "digest_command": "HEADROOM_DIGEST_COMMAND",
-    "digest_url": "HEADROOM_DIGEST_URL",
-    "digest_model": "HEADROOM_DIGEST_MODEL",
-    "digest_timeout": "HEADROOM_DIGEST_TIMEOUT",
-    "hooks.mcp_skip": "HEADROOM_MCP_SKIP",
-    "hooks.read_over": "HEADROOM_READ_OVER",
-}
 _CHOICES = {"encoding": ENCODINGS, "format": FORMATS}
 _TOOL_KEYS = {"budget": int, "head_share": float, "tail_share": float}
 

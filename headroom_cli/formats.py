@@ -10,7 +10,7 @@ The budget applies to the output text; the wrapper adds a few tokens of its own.
 
 from __future__ import annotations
 
-FORMATS = ("text", "markdown", "json")
+from .defaults import FORMATS
 
 
 def wrap(fmt: str, result, text: str, *, tool: str | None, store_id: str | None,

@@ -16,6 +16,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Mapping
 
+from .defaults import config_path, xdg_dir
 from .config import DEFAULTS, Config, ConfigError, parse, parse_days, parse_size
 from .formats import FORMATS
 from .status import ExitStatus
@@ -147,13 +148,6 @@ class Settings:
         return Retention(**caps)
 
 
-def config_path(environ: Mapping[str, str]) -> str:
-    """$HEADROOM_CONFIG, else $XDG_CONFIG_HOME/headroom/config.toml."""
-    if environ.get("HEADROOM_CONFIG"):
-        return os.path.expanduser(environ["HEADROOM_CONFIG"])
-    return os.path.join(_xdg(environ, "XDG_CONFIG_HOME", ".config"), "headroom", "config.toml")
-
-
 def read_config(environ: Mapping[str, str]) -> Config:
     """The config file, parsed (an empty Config when there is none); raises SettingsError."""
     path = config_path(environ)
@@ -172,15 +166,8 @@ def read_config(environ: Mapping[str, str]) -> Config:
 
 def state_dir(environ: Mapping[str, str]) -> str:
     """$XDG_STATE_HOME/headroom (default ~/.local/state/headroom)."""
-    return os.path.join(_xdg(environ, "XDG_STATE_HOME", os.path.join(".local", "state")),
+    return os.path.join(xdg_dir(environ, "XDG_STATE_HOME", os.path.join(".local", "state")),
                         "headroom")
-
-
-def _xdg(environ: Mapping[str, str], name: str, default: str) -> str:
-    base = environ.get(name, "")
-    if not os.path.isabs(base):  # the XDG spec says to ignore a relative path
-        base = os.path.join(os.path.expanduser("~"), default)
-    return base
 
 
 def _whole_number(text: str, name: str) -> int:

@@ -21,8 +21,7 @@ import os
 import time
 from collections.abc import Callable
 
-ENCODINGS = ("cl100k_base", "o200k_base", "estimate")
-DEFAULT_ENCODING = "cl100k_base"
+from .defaults import DEFAULT_ENCODING, ENCODINGS  # noqa: F401 - imported from here too
 
 _CL100K_PATTERN = (
     r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+"""

@@ -12,7 +12,9 @@ from headroom_cli.cli import app
 from headroom_cli.cli.options import FILTER_OPTIONS, parse_plain
 
 HEAVY = ("typer", "rich", "tiktoken", "pydantic", "regex", "sqlite3", "headroom_cli.api",
-         "headroom_cli.planners", "subprocess")
+         "headroom_cli.planners", "subprocess",
+         # settings.py and what it loads cost the pass-through twice its own start-up
+         "headroom_cli.settings", "headroom_cli.tokens", "dataclasses", "typing")
 
 PROBE = """
 import sys
@@ -83,3 +85,29 @@ def test_both_parsers_read_one_definition_of_the_options():
 ])
 def test_the_pass_through_takes_only_plain_options(args, plain):
     assert (parse_plain(args) is not None) == plain
+
+
+def run_with_env(args, data: bytes, extra_env: dict):
+    env = {"PATH": "/usr/bin:/bin", **extra_env}
+    return subprocess.run([sys.executable, "-m", "headroom_cli", *args], input=data,
+                          capture_output=True, env=env, timeout=60)
+
+
+def test_a_config_file_budget_applies_to_output_that_would_fit_the_default(tmp_path):
+    config = tmp_path / "config.toml"
+    config.write_text("budget = 20\n")
+    data = b"".join(b"line %d of some output\n" % n for n in range(40))  # ~1 KB: fits 4000
+    done = run_with_env(["--no-store"], data, {"HEADROOM_CONFIG": str(config)})
+    assert done.returncode == 0 and done.stdout != data and b"headroom" in done.stdout
+
+
+def test_a_format_from_the_environment_wraps_output_that_fits():
+    done = run_with_env(["--no-store"], b"hi\n", {"HEADROOM_FORMAT": "json",
+                                                  "HEADROOM_CONFIG": "/nonexistent"})
+    assert done.returncode == 0 and done.stdout.lstrip().startswith(b"{")
+
+
+@pytest.mark.parametrize("args", [["--budget="], ["--encoding", "nope"]])
+def test_a_bad_plain_value_is_an_error_even_when_the_output_fits(args):
+    done = run_with_env(args, b"hi\n", {"HEADROOM_CONFIG": "/nonexistent"})
+    assert done.returncode == 2 and done.stdout == b"" and done.stderr

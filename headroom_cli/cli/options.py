@@ -8,20 +8,25 @@ imported. tests/test_fast_path.py checks that the two agree. Imports nothing.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 # Subcommands take everything after them, `--` included; only the filter wraps a command.
 SUBCOMMANDS = ("show", "store", "init", "hook", "config", "stats", "history")
 # Set by the shell completion scripts (completions/): the full app answers, whatever stdin holds.
 COMPLETE_VAR = "_HEADROOM_COMPLETE"
 
 
-@dataclass(frozen=True)
-class Option:
-    dest: str  # the parameter's name in the typer command
-    names: tuple[str, ...]
-    takes_value: bool
-    plain: bool  # the pass-through may take it: it changes nothing about output that fits
+class Option(tuple):
+    """One option (a tuple, not a dataclass: importing dataclasses costs the pass-through
+    ~8 ms, as much as the rest of its start-up)."""
+    __slots__ = ()
+
+    def __new__(cls, dest: str, names: tuple[str, ...], takes_value: bool, plain: bool):
+        return super().__new__(cls, (dest, names, takes_value, plain))
+
+    dest = property(lambda self: self[0])  # the parameter's name in the typer command
+    names = property(lambda self: self[1])
+    takes_value = property(lambda self: self[2])
+    plain = property(lambda self: self[3])  # the pass-through may take it: changes nothing
+    #                                         about output that fits
 
 
 FILTER_OPTIONS = (

@@ -1,0 +1,60 @@
+"""Built-in defaults, choices and the environment variables that set them, defined once.
+
+Imports nothing but os: the pass-through (cli/__init__.py) decides from these whether output
+fits its budget before anything heavier is imported, so every other module imports them from
+here (config.py reads the file against them, settings.py resolves a run's Settings).
+"""
+
+from __future__ import annotations
+
+import os
+
+ENCODINGS = ("cl100k_base", "o200k_base", "estimate")
+DEFAULT_ENCODING = "cl100k_base"
+FORMATS = ("text", "markdown", "json")
+
+DEFAULTS = {
+    "budget": 4000,
+    "encoding": DEFAULT_ENCODING,
+    "format": FORMATS[0],
+    "ledger": True,
+    "store.path": None,  # None: $XDG_STATE_HOME/headroom/store
+    "store.max_bytes": "1G",
+    "store.max_age_days": 14,
+    "digest_command": None,  # None: no digest (unless digest_url is set)
+    "digest_url": None,
+    "digest_model": None,
+    "digest_timeout": 10.0,
+    "hooks.mcp_skip": (),  # MCP server names (a list in the file; commas in the variable)
+    "hooks.read_over": 0,
+}
+ENV = {
+    "budget": "HEADROOM_BUDGET",
+    "encoding": "HEADROOM_ENCODING",
+    "format": "HEADROOM_FORMAT",
+    "ledger": "HEADROOM_LEDGER",
+    "store.path": "HEADROOM_STORE",
+    "store.max_bytes": "HEADROOM_STORE_MAX_BYTES",
+    "store.max_age_days": "HEADROOM_STORE_MAX_AGE_DAYS",
+    "digest_command": "HEADROOM_DIGEST_COMMAND",
+    "digest_url": "HEADROOM_DIGEST_URL",
+    "digest_model": "HEADROOM_DIGEST_MODEL",
+    "digest_timeout": "HEADROOM_DIGEST_TIMEOUT",
+    "hooks.mcp_skip": "HEADROOM_MCP_SKIP",
+    "hooks.read_over": "HEADROOM_READ_OVER",
+}
+
+
+def xdg_dir(environ, name: str, default: str) -> str:
+    """$NAME when it is absolute (the XDG spec ignores a relative one), else ~/DEFAULT."""
+    base = environ.get(name, "")
+    if not os.path.isabs(base):
+        base = os.path.join(os.path.expanduser("~"), default)
+    return base
+
+
+def config_path(environ) -> str:
+    """$HEADROOM_CONFIG, else $XDG_CONFIG_HOME/headroom/config.toml."""
+    if environ.get("HEADROOM_CONFIG"):
+        return os.path.expanduser(environ["HEADROOM_CONFIG"])
+    return os.path.join(xdg_dir(environ, "XDG_CONFIG_HOME", ".config"), "headroom", "config.toml")
