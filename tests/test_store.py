@@ -465,3 +465,12 @@ def test_a_clip_that_names_no_id_stores_nothing(store_dir):
     result = cli("--budget", "100", input=data)
     assert result.stdout_bytes == b"red\n"
     assert not store_dir.exists()
+
+
+def test_a_range_padded_with_spaces_parses_and_a_run_of_spaces_is_rejected_at_once():
+    # The pattern once had \s* at both ends of each alternative: 1,000 spaces took seconds to
+    # reject and 100,000 would not finish (cubic). Matching the stripped text is linear.
+    assert parse_range("  301 : 4870  ") == (301, 4870)
+    assert parse_range(" 17 ") == (17, 17)
+    with pytest.raises(ValueError):
+        parse_range(" " * 100_000 + "x")
