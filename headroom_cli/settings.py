@@ -7,7 +7,7 @@ The CLI resolves one Settings per run and hands it down; agent hooks resolve the
 way. Nothing here exits, prints or caches: a broken config file raises SettingsError (the CLI
 prints its one line and exits 1; a hook fails open), and a bad value of a store cap variable
 becomes a warning the caller prints. Every default and every list of choices is defined once,
-here or in the module that owns it (tokens.ENCODINGS, formats.FORMATS), and imported.
+in defaults.py (which the pass-through reads before this module loads), and imported.
 """
 
 from __future__ import annotations
