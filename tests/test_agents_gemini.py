@@ -43,7 +43,7 @@ def test_every_argument_comes_back_with_the_command_wrapped():
     out = reply(payload())["hookSpecificOutput"]
     assert out["hookEventName"] == "BeforeTool"
     assert out["tool_input"]["description"] == "Build" and out["tool_input"]["dir_path"] == "web"
-    assert out["tool_input"]["command"].startswith("{ npm run build\n}")
+    assert out["tool_input"]["command"].startswith("{ ( npm run build\n) 2>&1; ")
 
 
 def test_the_wrapper_passes_gemini_clis_command_substitution_check():
@@ -55,11 +55,17 @@ def test_a_huge_output_is_clipped_and_keeps_its_status():
     command = reply(payload("seq 1 200000; false"))["hookSpecificOutput"]["tool_input"]["command"]
     done = subprocess.run(["bash", "-c", command], capture_output=True, timeout=120)
     assert done.returncode == 1
-    assert b"The command exited with status 1." in done.stdout and len(done.stdout) < 60_000
+    assert b"The command exited with status 1." in done.stdout and len(done.stdout) < 36_000
+
+
+def test_a_final_exit_keeps_its_status_and_is_clipped():
+    command = reply(payload("seq 1 200000; exit 3"))["hookSpecificOutput"]["tool_input"]["command"]
+    done = subprocess.run(["bash", "-c", command], capture_output=True, timeout=120)
+    assert done.returncode == 3 and done.stdout.rstrip().endswith(b"200000")
 
 
 @pytest.mark.parametrize("event", [
-    payload(is_background=True), payload("npm run build > out.txt"),
+    payload(is_background=True), payload("npm run build > out.txt"), payload("npm start &"),
     dict(payload(), tool_name="read_file"), dict(payload(), hook_event_name="AfterTool"),
 ])
 def test_calls_left_alone_get_an_empty_object(event):

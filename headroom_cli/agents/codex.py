@@ -100,12 +100,8 @@ def handle(payload: bytes, options: HookOptions) -> bytes:
 
 def rewrite(event: dict, options: HookOptions) -> str | None:
     """The wrapped command, or None to leave the call exactly as it is."""
-    if event.get("hook_event_name", EVENT) != EVENT or event.get("tool_name") != MATCHER:
-        return None
-    tool_input = event.get("tool_input")
-    if not isinstance(tool_input, dict) or not isinstance(tool_input.get("command"), str):
-        return None
-    return piped.wrap_checked(tool_input["command"], filter_argv(options))
+    command = piped.command_of(event, EVENT, MATCHER)
+    return None if command is None else piped.wrap_checked(command, filter_argv(options))
 
 
 def filter_argv(options: HookOptions) -> list[str]:

@@ -3,10 +3,14 @@
 Checked against @google/gemini-cli 0.61.0 (its bundled docs/hooks/reference.md and code): an
 AfterTool hook cannot replace a tool's output — `hookSpecificOutput.tool_output` is not
 implemented (the pull request that proposed it, google-gemini/gemini-cli#19505, was closed),
-and `decision: "deny"` turns the result into an error ("Tool result blocked: …"). So, as for
-Claude Code, the hook rewrites the command before it runs (shell.wrap: the command runs
-unchanged, exit status included; the wrapper uses no command substitution, which Gemini CLI's
-shell tool refuses). BeforeTool's `hookSpecificOutput.tool_input` replaces the tool's
+and `decision: "deny"` turns the result into an error ("Tool result blocked: …"). So the hook
+rewrites the command before it runs. Gemini CLI starts every command in a new shell (its own
+process group; the directory comes from `dir_path`, not from an earlier `cd`), so the command
+runs in a subshell with its output piped into the filter (piped.wrap: nothing written to disk,
+which a sandboxed Gemini CLI may refuse; `exit N` and `exec` keep their status; no command
+substitution, which Gemini CLI's shell tool refuses). Gemini CLI itself cuts a tool's output
+over 40,000 characters (truncateToolOutputThreshold), so the filter stays under MAX_BYTES.
+BeforeTool's `hookSpecificOutput.tool_input` replaces the tool's
 arguments, so the reply carries every original argument with the command changed. Gemini CLI
 then checks the rewritten command with its own policy and confirmation rules, as usual, and
 tells the model "[System] Tool input parameters were modified by a hook before execution."
@@ -23,12 +27,13 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from . import HookOptions, config, shell
+from . import HookOptions, config, piped, shell
 
 NAME = "gemini"
 EVENT = "BeforeTool"
 MATCHER = "run_shell_command"
 HOOK_NAME = "headroom"
+MAX_BYTES = 36_000  # under Gemini CLI's own 40,000-character cut
 
 NOTES = """\
 Gemini CLI now runs every shell command through headroom: the command itself runs unchanged
@@ -59,11 +64,13 @@ def handle(payload: bytes, options: HookOptions) -> bytes:
 
     return shell.rewrite_reply(payload, lambda event: rewrite(event, options), reply, b"{}")
 
-def rewrite(event: object, options: HookOptions) -> str | None:
-    command = shell.command_to_wrap(event, EVENT, MATCHER, "is_background")
-    return None if command is None else shell.wrap_checked(command, filter_argv(options))
+
+def rewrite(event: dict, options: HookOptions) -> str | None:
+    """The wrapped command, or None to leave the call exactly as it is."""
+    command = piped.command_of(event, EVENT, MATCHER, "is_background")
+    return None if command is None else piped.wrap_checked(command, filter_argv(options))
 
 
 def filter_argv(options: HookOptions) -> list[str]:
     return shell.filter_argv(options.headroom or config.headroom_argv(), options.budget,
-                             options.store)
+                             options.store, "--max-bytes", str(MAX_BYTES))

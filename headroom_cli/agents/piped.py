@@ -52,6 +52,22 @@ def reason_not_to_wrap(command: str) -> str | None:
     return None
 
 
+def command_of(event: dict, event_name: str, tool_name: str,
+               background_key: str | None = None) -> str | None:
+    """The command of a well-formed shell-tool call, else None (the call is then left exactly
+    as the agent had it). A call the agent runs in the background is left too: its output is
+    read while it runs."""
+    if event.get("hook_event_name", event_name) != event_name or \
+            event.get("tool_name") != tool_name:
+        return None
+    tool_input = event.get("tool_input")
+    if not isinstance(tool_input, dict) or not isinstance(tool_input.get("command"), str):
+        return None
+    if background_key and tool_input.get(background_key):
+        return None
+    return tool_input["command"]
+
+
 def new_token() -> str:
     """The status line's tag for one call: output that happens to contain an older tag (a
     transcript, say) cannot end the filter's input early."""

@@ -114,11 +114,13 @@ def gemini(args, port: int, env: dict) -> list[str]:
     os.makedirs(os.path.dirname(path), exist_ok=True)
     settings = json.load(open(path)) if os.path.exists(path) else {}
     settings.update({"privacy": {"usageStatisticsEnabled": False},
-                     "telemetry": {"enabled": False}})
+                     "telemetry": {"enabled": False},
+                     "security": {"auth": {"selectedType": "gemini-api-key"}}})
     with open(path, "w") as out:
         json.dump(settings, out)
     env.update({"GEMINI_API_KEY": "e2e-dummy", "GOOGLE_GEMINI_BASE_URL": f"http://127.0.0.1:{port}",
-                "GEMINI_TELEMETRY_ENABLED": "false", "SHELL": shutil.which("bash") or "/bin/bash"})
+                "GEMINI_TELEMETRY_ENABLED": "false",
+                "GEMINI_CLI_TRUST_WORKSPACE": "true", "SHELL": shutil.which("bash") or "/bin/bash"})
     return [args.bin, "-p", PROMPT, "--output-format", "json"]
 
 

@@ -13,9 +13,10 @@ import re
 from fake_model import FOLLOW_HINT
 
 FIFTY_THOUSAND = "seq 1 50000 | sed 's/^/row /'"
-FAILING = ('for i in $(seq 1 2000); do echo "collecting test $i"; done; '
+# No command substitution: Gemini CLI refuses commands with $(…).
+FAILING = ("seq 1 2000 | sed 's/^/collecting test /'; "
            'python3 -c "import json; json.loads(\'{broken\')"; '
-           'for i in $(seq 1 2000); do echo "cleanup step $i"; done; '
+           "seq 1 2000 | sed 's/^/cleanup step /'; "
            'echo "FAILED: 1 error during collection"; exit 3')
 FITS = "printf 'alpha\\tbeta\\n  \"quoted\" and '\"'single'\"'\\n\\nno newline at the end'"
 FITS_OUTPUT = "alpha\tbeta\n  \"quoted\" and 'single'\n\nno newline at the end"
