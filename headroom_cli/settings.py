@@ -16,18 +16,13 @@ import os
 from dataclasses import dataclass, field
 from typing import Mapping
 
-from .defaults import config_path, xdg_dir
+from .defaults import DEFAULT_HOOK_BUDGET, config_path, xdg_dir
 from .config import DEFAULTS, Config, ConfigError, parse, parse_days, parse_size
 from .formats import FORMATS
 from .status import ExitStatus
 from .tokens import DEFAULT_ENCODING, ENCODINGS
 
 DEFAULT_BUDGET = DEFAULTS["budget"]
-# Agent hooks clip to this many tokens unless told otherwise (`--budget`). Claude Code hands
-# the model only a 2 KB preview of a successful output over 30,000 bytes, and cuts a failing
-# one to its first and last 5,000 characters; 6,000 cl100k tokens of ordinary output is about
-# 24,000 bytes, and a hook's byte cap guarantees the limit even for unusual text.
-DEFAULT_HOOK_BUDGET = 6000
 DEFAULT_FORMAT = FORMATS[0]
 OFF_WORDS = ("off", "0", "false", "no")
 

@@ -27,8 +27,8 @@ import re
 import shlex
 from pathlib import Path
 
-from . import HookOptions, claude_post, config, jsonedit, permissions, shell
-from .clip import hook_program
+from . import HookOptions, claude_post, permissions, shell
+from .clip import headroom_argv, hook_program
 
 NAME = "claude"
 EVENT = "PreToolUse"
@@ -61,6 +61,8 @@ def default_path() -> Path:
 def install(path: Path, headroom: list[str], uninstall: bool = False) -> list[config.Change]:
     """A PreToolUse hook on Bash, a PostToolUse hook on MCP tools (and on Read when
     `[hooks] read_over` is set), and allow rules for `headroom show`."""
+    from . import config  # only init edits files: the hook, run before every command, does not
+
     hook = [{"type": "command", "command": config.hook_command(NAME, headroom), "timeout": 30}]
     matcher = claude_post.MCP_MATCHER
     if claude_post.settings_from_config().read_over:
@@ -90,6 +92,8 @@ def show_rules(headroom: list[str]) -> list[str]:
 def _edit_allow_rules(data: bytes | None, rules: list[str]) -> bytes | None:
     """`data` with our rules in permissions.allow (after any others), or none of ours; as a
     text edit, so every other byte stays."""
+    from . import jsonedit  # only init edits files
+
     if data is None:
         return None
     text = data.decode("utf-8-sig")
@@ -146,6 +150,6 @@ def filter_argv(options: HookOptions) -> list[str]:
     agent's environment would find it."""
     program = hook_program()
     headroom = shlex.split(program) if program != "headroom" else \
-        (options.headroom or config.headroom_argv())
+        (options.headroom or headroom_argv())
     return shell.filter_argv(headroom, options.budget, options.store, "--max-bytes",
                              str(MAX_BYTES), "--max-failure-bytes", str(MAX_FAILURE_BYTES))

@@ -26,7 +26,6 @@ gets no answer: the output reaches the model exactly as the tool gave it.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 
 from . import HookOptions
 from .clip import clip_text
@@ -39,10 +38,21 @@ READ_MATCHER = "Read"
 MAX_BYTES = 28_000
 
 
-@dataclass(frozen=True)
 class PostSettings:
-    mcp_skip: frozenset[str] = frozenset()  # MCP servers left whole
-    read_over: int = 0  # tokens; Read results over this are outlined (0: never)
+    """What the config says of PostToolUse. A plain class: importing dataclasses costs ~5 ms
+    of the PreToolUse decision, which imports this module too."""
+    __slots__ = ("mcp_skip", "read_over")
+
+    def __init__(self, mcp_skip: frozenset[str] = frozenset(), read_over: int = 0) -> None:
+        self.mcp_skip = mcp_skip  # MCP servers left whole
+        self.read_over = read_over  # tokens; Read results over this are outlined (0: never)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, PostSettings) and \
+            (self.mcp_skip, self.read_over) == (other.mcp_skip, other.read_over)
+
+    def __repr__(self) -> str:
+        return f"PostSettings(mcp_skip={set(self.mcp_skip)!r}, read_over={self.read_over})"
 
 
 def reply(event: dict, options: HookOptions, settings: PostSettings) -> dict | None:

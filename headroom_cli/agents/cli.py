@@ -11,9 +11,9 @@ import os
 import sys
 from pathlib import Path
 
-from . import AGENTS, HookOptions, canonical, config, load, run_hook
+from . import AGENTS, HookOptions, canonical, load, run_hook
 from ..sink import write
-from .clip import clip, note
+from .clip import clip, headroom_argv, note
 
 FILTER = "filter"
 STALE_SECONDS = 24 * 3600  # output files of wrapped commands that never ran (declined)
@@ -24,10 +24,12 @@ def init_command(agent: str, uninstall: bool, dry_run: bool, config_path: str | 
     if name is None:
         note(f"unknown agent {agent!r}: use one of {', '.join(AGENTS)}")
         return 2
+    from . import config  # only init edits files: the hooks, run before every command, do not
+
     module = load(name)
     path = Path(os.path.expanduser(config_path)) if config_path else module.default_path()
     try:
-        changes = module.install(path, config.headroom_argv(), uninstall=uninstall)
+        changes = module.install(path, headroom_argv(), uninstall=uninstall)
         config.apply(changes, dry_run=dry_run)
     except config.ConfigError as err:
         note(str(err))
@@ -41,7 +43,7 @@ def init_command(agent: str, uninstall: bool, dry_run: bool, config_path: str | 
         print(f"headroom is no longer hooked into {AGENTS[name]}.")
     elif any(change.changed for change in changes):
         print(module.NOTES)
-        _check_path(config.headroom_argv())
+        _check_path(headroom_argv())
     else:
         print(f"headroom is already hooked into {AGENTS[name]}.")
     return 0
@@ -86,7 +88,7 @@ def hook_command(agent: str, budget: int, exit_status: int | None, max_bytes: in
                          max_bytes=max_bytes, store=not no_store)
         else:
             reply = run_hook(name, data, HookOptions(budget=budget,
-                                                     headroom=config.headroom_argv(),
+                                                     headroom=headroom_argv(),
                                                      store=not no_store))
     except Exception as err:  # noqa: BLE001 - a hook fails open, whatever went wrong
         # clip() and run_hook() fail open themselves; this is the net under both.

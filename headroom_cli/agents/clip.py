@@ -10,8 +10,9 @@ with one line on stderr.
 from __future__ import annotations
 
 import os
+import sys
 
-from ..settings import DEFAULT_HOOK_BUDGET
+from ..defaults import DEFAULT_HOOK_BUDGET
 from ..sink import warn as note
 
 __all__ = ["DEFAULT_HOOK_BUDGET", "clip", "clip_text", "note"]
@@ -81,3 +82,17 @@ def _cut_bytes(data: bytes, limit: int) -> bytes:
     if cut and cut[-1] >= 0xC0:
         cut = cut[:-1]
     return cut
+
+
+def headroom_argv() -> list[str]:
+    """How an agent should start this headroom: an absolute path, so a hook finds it even
+    with the sanitized PATH some agents give hooks."""
+    script = sys.argv[0] if sys.argv else ""
+    if script and os.path.basename(script) == "headroom" and os.path.isfile(script):
+        return [os.path.abspath(script)]
+    import shutil  # only when headroom was not started by its script
+
+    found = shutil.which("headroom")
+    if found:
+        return [os.path.abspath(found)]
+    return [os.path.abspath(sys.executable), "-m", "headroom_cli"]

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Callable, TextIO
 
 from . import jsonedit
+from .clip import headroom_argv
 
 BACKUP_SUFFIX = ".headroom-backup"
 
@@ -191,20 +192,6 @@ def _strip_comments(text: str) -> str:
 
 
 # --- which headroom to run -----------------------------------------------------------------
-
-def headroom_argv() -> list[str]:
-    """How an agent should start this headroom: an absolute path, so a hook finds it even
-    with the sanitized PATH some agents give hooks."""
-    script = sys.argv[0] if sys.argv else ""
-    if script and os.path.basename(script) == "headroom" and os.path.isfile(script):
-        return [os.path.abspath(script)]
-    import shutil
-
-    found = shutil.which("headroom")
-    if found:
-        return [os.path.abspath(found)]
-    return [os.path.abspath(sys.executable), "-m", "headroom_cli"]
-
 
 def hook_command(agent: str, headroom: list[str] | None = None) -> str:
     return " ".join(shlex.quote(part) for part in (headroom or headroom_argv())) + \

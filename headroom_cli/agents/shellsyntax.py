@@ -14,7 +14,7 @@ Text it cannot read (an unclosed quote) gives None.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple  # not dataclasses: ~3 ms less before every Bash command
 
 # Operators, longest first (bash's control and redirection operators).
 _CONTROL = ("&&", "||", ";;&", ";;", ";&", "|&", ";", "&", "|", "(", ")", "\n")
@@ -27,15 +27,13 @@ _ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\[[^]]*\])?\+?=")
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
-@dataclass(frozen=True)
-class Redirect:
+class Redirect(NamedTuple):
     fd: str  # "" when not given (the operator's default), else the digits or {var}
     op: str  # one of _REDIRECT
     target: str  # the target word as written (a heredoc: its delimiter)
 
 
-@dataclass(frozen=True)
-class Command:
+class Command(NamedTuple):
     """One simple command: its words as the shell sees them after quote removal (`text`), as
     written (`raw`), and its redirections. `plain` is False when a word holds an unquoted
     expansion ($, `…`, $(…)) — its value is then only known when it runs."""
@@ -47,8 +45,7 @@ class Command:
     text: str  # the command as written, operators around it excluded
 
 
-@dataclass(frozen=True)
-class Script:
+class Script(NamedTuple):
     commands: tuple[Command, ...]  # every simple command, at every depth, in order
     separators: tuple[str, ...]  # the top level's control operators, in order
     nested: bool  # a subshell, group, compound command, substitution or heredoc somewhere

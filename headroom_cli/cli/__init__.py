@@ -71,7 +71,7 @@ def _run_bare_hook(agent: str) -> None:
     """The bare hook without typer (~35 ms): the body the app's `hook` command calls
     (cli/agents.py), with the defaults it declares."""
     from ..agents.cli import hook_command
-    from ..settings import DEFAULT_HOOK_BUDGET
+    from ..defaults import DEFAULT_HOOK_BUDGET
     from ..status import ExitStatus
 
     try:
