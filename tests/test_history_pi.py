@@ -1,4 +1,4 @@
-"""`headroom init pi-history` and `headroom hook pi-history`: pi's `context` event (a deep copy
+"""`headroom init pi --history` and `headroom hook pi-history`: pi's `context` event (a deep copy
 of the messages before each request; a handler returns {messages}) aged through headroom, and
 the model's `trim_tool_result` calls applied (pi 0.73, docs/extensions.md)."""
 
@@ -123,13 +123,26 @@ def test_apply_trims_reads_every_format():
 
 def test_init_writes_the_extension_and_uninstall_removes_it(tmp_path):
     env_path = tmp_path / "pi-agent" / "extensions" / "headroom-history.ts"
-    done = subprocess.run([*HEADROOM, "init", "pi-history"], capture_output=True, text=True)
+    done = subprocess.run([*HEADROOM, "init", "pi", "--history"], capture_output=True,
+                          text=True)
     assert done.returncode == 0, done.stderr
     source = env_path.read_text()
     assert 'pi.on("context"' in source and 'name: "trim_tool_result"' in source
     assert '"hook", "pi-history"' in source
+    assert not (tmp_path / "pi-agent" / "extensions" / "headroom.ts").exists()  # not `init pi`
+    # The name the first release documented still works.
     again = subprocess.run([*HEADROOM, "init", "pi-history"], capture_output=True, text=True)
     assert again.returncode == 0 and env_path.read_text() == source
-    gone = subprocess.run([*HEADROOM, "init", "pi-history", "--uninstall"], capture_output=True,
-                          text=True)
+    assert "already hooked into pi (age-aware history)" in again.stdout
+    gone = subprocess.run([*HEADROOM, "init", "pi", "--history", "--uninstall"],
+                          capture_output=True, text=True)
     assert gone.returncode == 0 and not env_path.exists()
+
+
+@pytest.mark.parametrize("agent", ["claude", "codex", "gemini"])
+def test_history_is_refused_where_the_agent_has_no_history_hook(tmp_path, agent):
+    done = subprocess.run([*HEADROOM, "init", agent, "--history"], capture_output=True,
+                          text=True)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and "no hook on the history" in done.stderr
+    assert not (tmp_path / "home").exists() or not any((tmp_path / "home").rglob("*.json"))

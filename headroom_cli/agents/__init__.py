@@ -24,6 +24,7 @@ AGENTS = {
     "codex": "Codex CLI",
     "gemini": "Gemini CLI",
     "opencode": "opencode",
+    "opencode-history": "opencode (age-aware history)",
     "pi": "pi",
     "pi-history": "pi (age-aware history)",
 }

@@ -19,11 +19,22 @@ FILTER = "filter"
 STALE_SECONDS = 24 * 3600  # output files of wrapped commands that never ran (declined)
 
 
-def init_command(agent: str, uninstall: bool, dry_run: bool, config_path: str | None) -> int:
+# `init AGENT --history`: the opt-in integration that ages the agent's history.
+HISTORY = {"pi": "pi-history", "opencode": "opencode-history"}
+
+
+def init_command(agent: str, uninstall: bool, dry_run: bool, config_path: str | None,
+                 history: bool = False) -> int:
     name = canonical(agent)
     if name is None:
         note(f"unknown agent {agent!r}: use one of {', '.join(AGENTS)}")
         return 2
+    if history and name not in HISTORY.values():
+        if name not in HISTORY:
+            note(f"--history: {AGENTS[name]} has no hook on the history it sends (only pi and "
+                 "opencode have one); `headroom init " + name + "` clips each output instead")
+            return 2
+        name = HISTORY[name]
     from . import config  # only init edits files: the hooks, run before every command, do not
 
     module = load(name)

@@ -1,4 +1,4 @@
-"""pi, opt-in: age-aware history and the model's own trims (`headroom init pi-history`).
+"""pi, opt-in: age-aware history and the model's own trims (`headroom init pi --history`).
 
 pi (@mariozechner/pi-coding-agent 0.73, docs/extensions.md) fires `context` before each model
 request with a deep copy of the messages; a handler may return `{messages}` to send instead,
@@ -35,7 +35,7 @@ model may also call trim_tool_result to replace the latest result by its own sum
 session keeps every original. Restart pi (or /reload) to load the extension."""
 
 EXTENSION = """\
-// {signature}; `headroom init pi-history --uninstall` removes it.
+// {signature}; `headroom init pi --history --uninstall` removes it.
 // Before each model request, the messages pass through `headroom hook pi-history`: the last
 // KEEP_RECENT tool results stay verbatim, older ones are cut to BUDGET tokens (their originals
 // kept in headroom's store), and results the model trimmed are replaced by its summary. pi's
@@ -159,8 +159,8 @@ def handle(payload: bytes, options: HookOptions) -> bytes:
     messages = event.get("messages") if isinstance(event, dict) else None
     if not isinstance(messages, list):
         return b"{}"
-    keep = _count(event.get("keep_recent"), DEFAULT_KEEP_RECENT)
-    budget = _count(event.get("budget"), DEFAULT_AGE_BUDGET)
+    keep = count_or(event.get("keep_recent"), DEFAULT_KEEP_RECENT)
+    budget = count_or(event.get("budget"), DEFAULT_AGE_BUDGET)
     store, retention = configured_store() if options.store else (None, None)
     trimmed = apply_trims(messages, name_copies=store is not None)
     aged = age_history(trimmed.messages, keep_recent=keep, budget=budget,
@@ -173,6 +173,7 @@ def handle(payload: bytes, options: HookOptions) -> bytes:
                       ensure_ascii=False).encode()
 
 
-def _count(value, default: int) -> int:
+def count_or(value, default: int) -> int:
+    """`value` when it is a count (an int, 0 or more, not a bool), else `default`."""
     return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 \
         else default

@@ -15,9 +15,9 @@ from .completion import complete_agent
 @app.command("init", short_help="Hook headroom into a coding agent.", help=f"""\
 Hook headroom into a coding agent, so every shell command's output is clipped.
 
-AGENT is claude (Claude Code), codex (Codex CLI), gemini (Gemini CLI), opencode or pi;
-pi-history (opt-in) makes pi send its history aged (see `headroom history`). The
-agent's configuration is edited in place (a backup is kept as FILE.headroom-backup); running it
+AGENT is claude (Claude Code), codex (Codex CLI), gemini (Gemini CLI), opencode or pi.
+With --history (opt-in; pi and opencode) the agent also sends its history aged: old tool
+results shrunk once, the last 3 verbatim (see `headroom history`). The agent's configuration is edited in place (a backup is kept as FILE.headroom-backup); running it
 twice leaves one entry. Nothing is ever asked: it runs the same without a terminal.
 
 \b
@@ -25,22 +25,25 @@ Examples:
   headroom init claude              ~/.claude/settings.json gets a PreToolUse hook
   headroom init gemini --dry-run    show the change, write nothing
   headroom init opencode --uninstall
+  headroom init pi --history        pi sends its history aged
 
 {exit_status_help("hooked in, or already hooked in (or out, with --uninstall)",
                    "the agent's configuration cannot be read or written")}""")
 def init_agent(
     agent: str = typer.Argument(..., metavar="AGENT", autocompletion=complete_agent,
-                                help="claude, codex, gemini, opencode, pi or pi-history."),
+                                help="claude, codex, gemini, opencode or pi."),
     uninstall: bool = typer.Option(False, "--uninstall", help="Remove headroom's hook."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Show what would change; write "
                                                           "nothing."),
+    history: bool = typer.Option(False, "--history",
+                                 help="pi, opencode: hook in age-aware history instead."),
     config_file: Optional[str] = typer.Option(None, "--config", metavar="FILE",
                                               help="Edit this file instead of the agent's "
                                                    "default (e.g. a project's settings)."),
 ) -> None:
     from ..agents.cli import init_command
 
-    status = init_command(agent, uninstall, dry_run, config_file)
+    status = init_command(agent, uninstall, dry_run, config_file, history)
     if status:
         raise typer.Exit(status)
 
@@ -66,8 +69,8 @@ Exit status:
 """)
 def hook_agent(
     agent: str = typer.Argument(..., metavar="AGENT",
-                                help="claude, codex, gemini, opencode, pi, pi-history, or "
-                                     "filter."),
+                                help="claude, codex, gemini, opencode, pi, "
+                                     "opencode-history, pi-history, or filter."),
     budget: int = typer.Option(DEFAULT_HOOK_BUDGET, "--budget", "-b", min=0, metavar="N",
                                help="Token budget for a tool's output; 0 = no clipping."),
     exit_status: Optional[int] = typer.Option(None, "--exit-status", metavar="N",

@@ -35,7 +35,8 @@ def complete_format(incomplete: str) -> List[str]:
 def complete_agent(incomplete: str) -> List[tuple]:
     from ..agents import AGENTS
 
-    return list(AGENTS.items())
+    # The history integrations are reached with `init AGENT --history`.
+    return [item for item in AGENTS.items() if not item[0].endswith("-history")]
 
 
 def complete_id(incomplete: str) -> List[tuple]:
