@@ -67,7 +67,8 @@ class Script:
 
 def tool_call(command: str, shell_tool: str) -> tuple[str, dict]:
     """(tool, input) for a script entry: `@tool NAME {JSON input}` calls another tool (an MCP
-    tool, Read); anything else is a shell command (Anthropic Messages only, for now)."""
+    tool, Read, pi's trim_tool_result); anything else is a shell command (Anthropic Messages and
+    OpenAI Chat Completions)."""
     if command.startswith(TOOL_CALL):
         name, _, arguments = command[len(TOOL_CALL):].partition(" ")
         return name, json.loads(arguments or "{}")
@@ -263,9 +264,11 @@ class Handler(BaseHTTPRequestHandler):
                 "model": body.get("model", "fake")}
         usage = {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
         if command is not None:
+            name, arguments = tool_call(command, script.tool)
+            if name == script.tool:
+                arguments = {"command": command}
             call = {"index": 0, "id": f"call_e2e_{len(results)}", "type": "function",
-                    "function": {"name": script.tool,
-                                 "arguments": json.dumps({"command": command})}}
+                    "function": {"name": name, "arguments": json.dumps(arguments)}}
             message = {"role": "assistant", "content": None, "tool_calls": [call]}
             finish = "tool_calls"
         else:
