@@ -33,7 +33,8 @@ from __future__ import annotations
 
 import re
 
-from .defaults import DEFAULTS, ENCODINGS, ENV, FORMATS  # noqa: F401 - DEFAULTS, ENV read from here too
+from .defaults import (DEFAULTS, ENCODINGS, ENV, FORMATS,  # noqa: F401 - read from here too
+                       parse_days, parse_size)
 
 _CHOICES = {"encoding": ENCODINGS, "format": FORMATS}
 _TOOL_KEYS = {"budget": int, "head_share": float, "tail_share": float}
@@ -157,22 +158,3 @@ def resolve(key: str, config: Config, environ) -> tuple[object, str]:
     return DEFAULTS[key], "default"
 
 
-_SIZE_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
-
-
-def parse_size(text: str) -> int:
-    """Bytes, with an optional binary unit: 1000000, 500M, 1G, 2GiB; ValueError otherwise."""
-    value = text.strip().upper().removesuffix("B").removesuffix("I")
-    unit = value[-1:] if value[-1:] in _SIZE_UNITS else ""
-    number = float(value[:len(value) - len(unit)])
-    if not 0 <= number < float("inf"):  # also rejects nan
-        raise ValueError(text)
-    return int(number * _SIZE_UNITS[unit])
-
-
-def parse_days(text: str) -> float:
-    """A number of days ≥ 0 (fractions allowed); ValueError otherwise."""
-    days = float(text)
-    if not days >= 0:
-        raise ValueError(text)
-    return days

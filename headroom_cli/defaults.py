@@ -63,3 +63,25 @@ def config_path(environ) -> str:
     if environ.get("HEADROOM_CONFIG"):
         return os.path.expanduser(environ["HEADROOM_CONFIG"])
     return os.path.join(xdg_dir(environ, "XDG_CONFIG_HOME", ".config"), "headroom", "config.toml")
+
+
+# How sizes and days are written, in the file, the environment and the defaults above.
+SIZE_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
+
+
+def parse_size(text: str) -> int:
+    """Bytes, with an optional binary unit: 1000000, 500M, 1G, 2GiB; ValueError otherwise."""
+    value = text.strip().upper().removesuffix("B").removesuffix("I")
+    unit = value[-1:] if value[-1:] in SIZE_UNITS else ""
+    number = float(value[:len(value) - len(unit)])
+    if not 0 <= number < float("inf"):  # also rejects nan
+        raise ValueError(text)
+    return int(number * SIZE_UNITS[unit])
+
+
+def parse_days(text: str) -> float:
+    """A number of days ≥ 0 (fractions allowed); ValueError otherwise."""
+    days = float(text)
+    if not days >= 0:
+        raise ValueError(text)
+    return days

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Mapping
 
 from .defaults import DEFAULT_HOOK_BUDGET, config_path, xdg_dir
-from .config import DEFAULTS, Config, ConfigError, parse, parse_days, parse_size
+from .config import DEFAULTS, ENV, Config, ConfigError, parse, parse_days, parse_size
 from .formats import FORMATS
 from .status import ExitStatus
 from .tokens import DEFAULT_ENCODING, ENCODINGS
@@ -74,12 +74,12 @@ class Settings:
         environ = os.environ if environ is None else environ
         config = read_config(environ) if config is None else config
         warnings: list[str] = []
-        env_budget = environ.get("HEADROOM_BUDGET", "").strip()
+        env_budget = environ.get(ENV["budget"], "").strip()
         if budget is None and env_budget:
-            budget = _whole_number(env_budget, "HEADROOM_BUDGET")
-        encoding = encoding or environ.get("HEADROOM_ENCODING", "").strip() or \
+            budget = _whole_number(env_budget, ENV["budget"])
+        encoding = encoding or environ.get(ENV["encoding"], "").strip() or \
             config.values.get("encoding", DEFAULT_ENCODING)
-        fmt = fmt or environ.get("HEADROOM_FORMAT", "").strip() or \
+        fmt = fmt or environ.get(ENV["format"], "").strip() or \
             config.values.get("format", DEFAULT_FORMAT)
         if encoding not in ENCODINGS:
             raise SettingsError(f"unknown encoding {encoding!r}: use one of "
@@ -91,9 +91,9 @@ class Settings:
             budget=config.values.get("budget", DEFAULT_BUDGET) if budget is None else budget,
             budget_given=budget is not None, encoding=encoding, format=fmt,
             store_dir=None if no_store else _store_dir(environ, config),
-            max_bytes=_cap("max_bytes", "HEADROOM_STORE_MAX_BYTES", parse_size, environ, config,
+            max_bytes=_cap("max_bytes", parse_size, environ, config,
                            warnings),
-            max_age_days=_cap("max_age_days", "HEADROOM_STORE_MAX_AGE_DAYS", parse_days, environ,
+            max_age_days=_cap("max_age_days", parse_days, environ,
                               config, warnings),
             ledger=_ledger_path(environ, config),
             digest=None if no_digest else _digest(environ, config, warnings),
@@ -174,7 +174,7 @@ def _whole_number(text: str, name: str) -> int:
 def _store_dir(environ: Mapping[str, str], config: Config) -> str | None:
     """$HEADROOM_STORE, else the config file's store.path, else $XDG_STATE_HOME/headroom/store;
     None when either says `off`."""
-    configured = environ.get("HEADROOM_STORE", "") or config.values.get("store.path", "")
+    configured = environ.get(ENV["store.path"], "") or config.values.get("store.path", "")
     if configured.strip().lower() == "off":
         return None
     if configured:
@@ -182,10 +182,11 @@ def _store_dir(environ: Mapping[str, str], config: Config) -> str | None:
     return os.path.join(state_dir(environ), "store")
 
 
-def _cap(name: str, variable: str, parse_value, environ: Mapping[str, str], config: Config,
+def _cap(name: str, parse_value, environ: Mapping[str, str], config: Config,
          warnings: list[str]):
     """A store cap from its environment variable (a bad value is warned about and ignored, so
     it never breaks a clip) or the config file (already checked by config.parse)."""
+    variable = ENV[f"store.{name}"]
     value = environ.get(variable, "").strip()
     if value:
         try:
@@ -197,7 +198,7 @@ def _cap(name: str, variable: str, parse_value, environ: Mapping[str, str], conf
 
 
 def _ledger_path(environ: Mapping[str, str], config: Config) -> str | None:
-    value = environ.get("HEADROOM_LEDGER", "").strip() or config.values.get("ledger", True)
+    value = environ.get(ENV["ledger"], "").strip() or config.values.get("ledger", True)
     if str(value).strip().lower() in OFF_WORDS:
         return None
     return os.path.join(state_dir(environ), "ledger.sqlite3")

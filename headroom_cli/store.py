@@ -26,9 +26,12 @@ from collections import deque
 from pathlib import Path
 from typing import BinaryIO, NamedTuple
 
+from .defaults import DEFAULTS, parse_size
+
 ID_LENGTH = 12  # 48 bits: collisions need ~16 million stored outputs, far past any size cap
-DEFAULT_MAX_BYTES = 1 << 30
-DEFAULT_MAX_AGE_DAYS = 14.0
+# The caps when none is configured (defaults.py's, in the units the store counts in).
+DEFAULT_MAX_BYTES = parse_size(DEFAULTS["store.max_bytes"])
+DEFAULT_MAX_AGE_DAYS = float(DEFAULTS["store.max_age_days"])
 _ID = re.compile(rf"[0-9a-f]{{{ID_LENGTH}}}")
 _TEMP_PREFIX, _TEMP_SUFFIX = ".incoming-", ".tmp"
 DIGEST_SUFFIX = ".digest"  # ID.digest: model-written digests of the output's omitted parts
