@@ -147,6 +147,11 @@ def test_a_partial_copy_is_named_in_the_marker_and_by_show(run_cli, monkeypatch)
     whole = run_cli(["show", item_id], env=env)
     assert whole.stdout == data[:first - 1] + data[last:]
     assert "partial" in whole.stderr
+    # `store list` gives the output's own size and says the copy is partial, with what it kept.
+    listed = run_cli(["store", "list"], env=env).stdout.decode()
+    row = next(line for line in listed.splitlines() if line.startswith(item_id))
+    kept = (first - 1) + (total - last)
+    assert f"  {total:,}  " in row and row.endswith(f"(partial: {kept:,} bytes kept) line 1")
 
 
 def test_a_full_disk_while_streaming_warns_once_and_keeps_the_output(run_cli, monkeypatch):

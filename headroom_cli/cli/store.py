@@ -155,7 +155,8 @@ def store_path() -> None:
 
 
 @store_app.command("list", short_help="List stored outputs, oldest first.", help=f"""\
-List stored outputs, oldest first: id, bytes, when, first line.
+List stored outputs, oldest first: id, bytes, when, first line. A copy the size cap cut
+(head and tail kept) says "(partial: N bytes kept)" before its first line.
 
 \b
 Example:
@@ -167,15 +168,21 @@ def store_list() -> None:
 
     from ..store import first_line
 
+    from ..store import Damaged
+
     store = store_or_fail(settings())
     rows = []
     for entry in store.entries():
         try:
             first = first_line(store.root / entry.id)
-        except OSError:
+            layout = store.layout(entry.id)
+        except (OSError, Damaged):
             continue  # pruned meanwhile
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(entry.mtime))
-        rows.append(f"{entry.id}  {entry.size:>13,}  {when}  {_preview(first)}\n")
+        # A partial copy: the output's own size, and how much of it the store kept.
+        size = layout.total_bytes if layout else entry.size
+        kept = f"(partial: {layout.stored_bytes:,} bytes kept) " if layout else ""
+        rows.append(f"{entry.id}  {size:>13,}  {when}  {kept}{_preview(first)}\n")
     write("".join(rows).encode("utf-8", "surrogateescape"))
 
 
