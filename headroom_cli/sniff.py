@@ -1,37 +1,98 @@
 """Which shape is this output? Conservative: a planner that misfires is worse than none.
 
 Each planner module knows its own signs (`looks_like`); this module only decides the order in
-which they are asked. A new shape is one new planner file plus one line in SHAPES and one in
+which they are asked. A new shape is one new planner file plus one line in _PLANNERS and one in
 _ASKED.
 
-Precedence follows what a person would call the output: a failing test run or build is a log
-even when its tracebacks quote source code, so its signals are asked before code is; code,
-JSON, diff and listing only when the output as a whole is that.
+Precedence follows what a person would call the output: search results, a diff, JSON and a
+delimited table are asked first (each only when the output as a whole is that); then a failing
+test run or build is a log even when its tracebacks quote source code, so its signals are asked
+before code is; then code, other logs, listings, and `other` for the rest.
+
+Sniffing compiles only what it needs: a planner module (and its patterns) is imported when its
+question is asked, and the shapes with a cheap telltale (a diff's `@@`, JSON's opening bracket,
+a table's delimiter in its first row) are asked only when the sample shows it.
 """
 
 from __future__ import annotations
 
+from importlib import import_module
+
 from .plan import Lines
-from .planners import code, diff, json_shape, listing, log, other, search
 from .tools import Tool
 
-SHAPES = {
-    "search": search,
-    "diff": diff,
-    "json": json_shape,
-    "code": code,
-    "log": log,
-    "listing": listing,
-    "other": other,
-}
-KINDS = tuple(SHAPES)
-# Asked in order; the first that recognises the output wins. `other` takes the rest.
-_ASKED = (("search", search.looks_like), ("diff", diff.looks_like),
-          ("json", json_shape.looks_like), ("log", log.looks_like_a_failed_run),
-          ("code", code.looks_like), ("log", log.looks_like), ("listing", listing.looks_like),
-          ("other", other.looks_like))
+# The delimiters listing.py reads tables by, and how many lines JSON may have before its
+# document (json_shape.STRAY_LINES; a test holds these to those).
+_DELIMITERS = (",", "\t", ";", "|")
+_JSON_OPENS_WITHIN = 8
+
+
+def _any_hunk(sample: list[str]) -> bool:
+    return any(line.startswith("@@") for line in sample)
+
+
+def _opens_json(sample: list[str]) -> bool:
+    filled = (line.lstrip() for line in sample if line.strip())
+    return any(_may_open_json(line) for _, line in zip(range(_JSON_OPENS_WITHIN), filled))
+
+
+def _may_open_json(line: str) -> bool:
+    if line[:1] != "[":
+        return line[:1] == "{"
+    close = line.find("]")  # "[INFO] …", make's "[ 50%] Building …": a word after the bracket
+    return close == -1 or not line[close + 1:].lstrip()[:1].isalpha()
+
+
+def _titled_row(sample: list[str]) -> bool:
+    first = next((line for line in sample if line.strip()), "").lstrip(" ")
+    digits = len(first) - len(first.lstrip("0123456789"))
+    if digits and first[digits:digits + 1] in ("\t", "→"):
+        first = first[digits + 1:]  # numbered by `cat -n` or an agent's Read
+    return (first[:1].isalpha() or first[:1] == '"') and any(d in first for d in _DELIMITERS)
+
+
+# Each shape's planner module (planners/NAME), in the order --kind lists them.
+_PLANNERS = {"search": "search", "diff": "diff", "json": "json_shape", "code": "code",
+             "log": "log", "listing": "listing", "other": "other"}
+KINDS = tuple(_PLANNERS)
+
+
+# (shape, the planner's question, a cheap gate or None), asked in order; the first that
+# recognises the output wins. `other` takes the rest.
+_ASKED = (
+    ("search", "looks_like", None),
+    ("diff", "looks_like", _any_hunk),
+    ("json", "looks_like", _opens_json),
+    ("listing", "looks_like_a_delimited_table", _titled_row),
+    ("log", "looks_like_a_failed_run", None),
+    ("code", "looks_like", None),
+    ("log", "looks_like", None),
+    ("listing", "looks_like", None),
+    ("other", "looks_like", None),
+)
 # Sniffing looks at a bounded sample: the head and the tail of the output.
 _SAMPLE_LINES = 1500
+
+
+def shape_module(kind: str):
+    """The planner module of a shape, imported on first use."""
+    return import_module(f"{__package__}.planners.{_PLANNERS[kind]}")
+
+
+class _Shapes(dict):
+    """kind -> planner module, each imported when it is first looked up."""
+
+    def __missing__(self, kind: str):
+        if kind not in _PLANNERS:
+            raise KeyError(kind)
+        module = self[kind] = shape_module(kind)
+        return module
+
+    def items(self):
+        return [(kind, self[kind]) for kind in KINDS]
+
+
+SHAPES = _Shapes()
 
 
 def sniff(lines: Lines, tool: Tool) -> str:
@@ -39,7 +100,10 @@ def sniff(lines: Lines, tool: Tool) -> str:
     picked = range(total) if total <= 2 * _SAMPLE_LINES else (
         [*range(_SAMPLE_LINES), *range(total - _SAMPLE_LINES, total)])
     sample = [lines.get(i) for i in picked]
-    return next(kind for kind, recognises in _ASKED if recognises(sample, tool))
+    for kind, question, gate in _ASKED:
+        if (gate is None or gate(sample)) and getattr(SHAPES[kind], question)(sample, tool):
+            return kind
+    return "other"  # pragma: no cover (other.looks_like takes everything)
 
 
 def scanner(sample: str, tool: Tool, kind: str, limit: int) -> tuple[str, object | None]:

@@ -201,10 +201,28 @@ def test_json_lines_keep_first_and_last_records_and_shared_keys(counter):
 
 
 def test_not_json_after_all_is_left_to_the_head_and_tail_clip(counter):
-    text = '{\n  "a": [\n' + ",\n".join(f'    "{i}"' for i in range(3000)) + "\n  ]\n}\nEOF\n"
-    assert json_shape.plan(text, Lines(text), 500, counter, lookup("Bash")) is None
-    result = compress(text, budget=500, kind="json", counter=counter)
-    assert result.kind == "other" and counter.count(result.text) <= 500
+    document = '{\n  "a": [\n' + ",\n".join(f'    "{i}"' for i in range(3000)) + "\n  ]\n}\n"
+    for text in (document + "".join(f"EOF {i}\n" for i in range(json_shape.STRAY_LINES + 1)),
+                 document.replace('"17"', "17 18")):
+        assert json_shape.plan(text, Lines(text), 500, counter, lookup("Bash")) is None
+        result = compress(text, budget=500, kind="json", counter=counter)
+        assert result.kind == "other" and counter.count(result.text) <= 500
+
+
+def test_stray_lines_around_the_document_are_kept_as_they_are(counter):
+    # `npm view PKG --json 2>&1`: npm's warning on stderr comes first, merged in.
+    warn = ('npm warn Unknown user config "nodedir". This will stop working in the next major '
+            "version of npm.")
+    document = '{\n  "name": "x",\n  "versions": [\n' + ",\n".join(
+        f'    "0.{i}.0"' for i in range(2000)) + "\n  ]\n}\n"
+    text = warn + "\n" + document + "npm notice done\n"
+    assert sniffed(text)
+    result = compress(text, budget=400, counter=counter)
+    assert result.kind == "json" and counter.count(result.text) <= 400
+    out = result.text.splitlines()
+    assert out[:3] == [warn, "{", '  "name": "x",'] and "npm notice done" in out
+    assert not sniffed(warn + "\n" + "\n".join(["oops"] * (json_shape.STRAY_LINES + 1)) + "\n"
+                     + document)
 
 
 # --------------------------------------------------------------------------- properties

@@ -99,10 +99,15 @@ def test_sniffs_rg_files_with_matches_list(counter):
 # --------------------------------------------------------------------------- sniffing: negatives
 
 
-def test_fewer_than_twenty_matches_is_not_search(counter):
+def test_fewer_than_twenty_matches_is_search_only_from_a_search_tool(counter):
     files = make_files({f"src/module_{i}.py": 1 for i in range(19)},
                        body=lambda p, j: f"    return lookup(key_{j}) # {LONG} {LONG} {LONG}")
-    assert kind_of(grep_n(files), budget=300, counter=counter) != "search"
+    assert kind_of(grep_n(files), tool="Bash", budget=300, counter=counter) != "search"
+    assert kind_of(grep_n(files), tool="Read", budget=300, counter=counter) != "search"
+    assert kind_of(grep_n(files), tool="Grep", budget=300, counter=counter) == "search"
+    three = make_files({f"src/module_{i}.py": 1 for i in range(3)},
+                       body=lambda p, j: f"    return lookup(key_{j}) # {LONG} {LONG} {LONG}")
+    assert kind_of(grep_n(three), tool="Grep", budget=100, counter=counter) == "search"
 
 
 def test_timestamped_log_lines_are_not_search(counter):

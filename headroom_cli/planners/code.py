@@ -65,6 +65,8 @@ def looks_like(sample: list[str], tool: Tool) -> bool:
     non_empty = [row for row in rows if row.strip()]
     if len(non_empty) < 20 or any(_RUNNER_SECTION.match(row) for row in non_empty):
         return False
+    if sum(1 for row in non_empty if row.startswith("```")) >= 2:
+        return False  # a document that quotes code in fenced blocks (Markdown)
     code = sum(1 for row in non_empty if _CODE_LINE.match(row[:JUDGED_CHARS]))
     records = sum(1 for row in non_empty if _LOG_RECORD.match(row))
     definitions = sum(1 for row in non_empty if _is_definition(row))

@@ -41,6 +41,9 @@ _LOG_LEVEL_KEYS = {"level", "severity", "lvl", "loglevel", "log_level", "levelna
 # Keys that name the object they sit in: its one-line preview shows them first.
 _IDENTITY_KEYS = ("name", "id", "title", "key")
 _SNIFF_CHARS = 4096
+# Lines before or after the document that are not JSON (`npm warn …` merged from stderr, a
+# banner): at most this many on either side, kept as they are.
+STRAY_LINES = 3
 _SNIFF_RECORDS = 20
 # Parsing takes ~0.2 s per MB: beyond this, the plain head/tail clip is the better deal.
 MAX_INPUT_CHARS = 16_000_000
@@ -59,17 +62,27 @@ _NAMED_SCAN_LIMIT = 200_000  # a map bigger than this is not searched for keys n
 
 
 def looks_like(sample: list[str], tool: Tool) -> bool:
-    """The sample opens with `{`/`[`, its head parses as JSON and its last line closes a value."""
-    head = _sample_head(sample)
-    stripped = head.lstrip()
-    if not stripped or stripped[0] not in "{[":
-        return False
-    last = next((line.rstrip() for line in reversed(sample) if line.strip()), "")
-    if not last.endswith(("}", "]")):
-        return False
-    if not _valid_json_prefix(head, cut=len(head) >= _SNIFF_CHARS):
-        return False
-    return not _log_records(sample)
+    """The sample opens with `{`/`[`, its head parses as JSON and its last line closes a value
+    (a few stray lines before and after the document aside)."""
+    body = _without_strays(sample)
+    return body is not None and not _log_records(body)
+
+
+def _without_strays(sample: list[str]) -> list[str] | None:
+    """The sample's lines from the first that opens a JSON value whose head parses, to the last
+    that closes one; None when either is more than STRAY_LINES lines in."""
+    filled = [i for i, line in enumerate(sample) if line.strip()]
+    for first in filled[:STRAY_LINES + 1]:
+        if sample[first].lstrip()[:1] not in ("{", "["):
+            continue
+        head = _sample_head(sample[first:])
+        if not _valid_json_prefix(head, cut=len(head) >= _SNIFF_CHARS):
+            continue
+        for last in reversed(filled[-STRAY_LINES - 1:]):
+            if last >= first and sample[last].rstrip().endswith(("}", "]")):
+                return sample[first:last + 1]
+        return None
+    return None
 
 
 def _sample_head(sample: list[str]) -> str:
@@ -223,9 +236,12 @@ def _short(value) -> str:
 class Document:
     """The parsed text: the root, and whether its lines can be printed as they are."""
 
-    def __init__(self, text: str, lines: Lines, root: Node, records: bool) -> None:
+    def __init__(self, text: str, lines: Lines, root: Node, records: bool,
+                 before: int = 0, after: int | None = None) -> None:
         self.text, self.lines, self.root, self.records = text, lines, root, records
         self.pretty = records or _pretty(self, root)
+        # Stray lines around the document: text[:before] and text[after:], kept as they are.
+        self.before, self.after = before, len(text) if after is None else after
 
     def open(self, node: Node) -> None:
         """Find where each entry of a container sits (once)."""
@@ -244,16 +260,42 @@ class Document:
 
 
 def parse(text: str, lines: Lines) -> Document | None:
+    if len(text) > MAX_INPUT_CHARS:
+        return None
     start = _WHITESPACE.match(text).end()
-    if start >= len(text) or text[start] not in "{[" or len(text) > MAX_INPUT_CHARS:
-        return None
-    try:
-        value, end = _DECODER.raw_decode(text, start)
-    except ValueError:
-        return None
-    if _WHITESPACE.match(text, end).end() == len(text):
-        return Document(text, lines, Node(value, None, 0, 0, None, start, start, end), False)
-    return _parse_records(text, lines)
+    if start < len(text) and text[start] in "{[":
+        try:
+            value, end = _DECODER.raw_decode(text, start)
+        except ValueError:
+            value = end = None
+        if end is not None and _WHITESPACE.match(text, end).end() == len(text):
+            return Document(text, lines, Node(value, None, 0, 0, None, start, start, end), False)
+        records = _parse_records(text, lines)
+        if records is not None:
+            return records
+    return _parse_between_strays(text, lines)
+
+
+def _parse_between_strays(text: str, lines: Lines) -> Document | None:
+    """One document with at most STRAY_LINES lines of something else before and after it."""
+    filled = (number for number in range(min(len(lines), 4 * STRAY_LINES + 4))
+              if lines.get(number).strip())
+    for first in itertools.islice(filled, STRAY_LINES + 1):
+        start = _WHITESPACE.match(text, lines.start(first)).end()
+        if text[start] not in "{[":
+            continue
+        try:
+            value, end = _DECODER.raw_decode(text, start)
+        except ValueError:
+            continue
+        after = lines.line_of(end - 1) + 1
+        strays = sum(1 for _ in itertools.islice(
+            (n for n in range(after, len(lines)) if lines.get(n).strip()), STRAY_LINES + 1))
+        if text[end:lines.start(after)].strip() or strays > STRAY_LINES:
+            return None
+        return Document(text, lines, Node(value, None, 0, 0, None, start, start, end), False,
+                        before=lines.start(first), after=lines.start(after))
+    return None
 
 
 def _pretty(doc: Document, root: Node) -> bool:
@@ -687,15 +729,19 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> 
 
 def _layout(doc: Document, budget: int, counter: Counter) -> list | None:
     """The verbatim top first, then breadth-first; the items to print, in document order."""
-    layout = Layout(doc, budget - RESERVE, counter)
+    strays = [Keep(start, end) for start, end in ((0, doc.before), (doc.after, len(doc.text)))
+              if end > start]
+    room = budget - RESERVE - sum(counter.count(doc.text[k.start:k.end]) for k in strays)
+    layout = Layout(doc, room, counter)
     root = doc.root
-    if not layout.expand(root):
+    if room <= 0 or not layout.expand(root):
         return None
     layout.head(root, max(0, layout.room - int(budget * HEAD_SHARE)))
     layout.breadth_first()
-    items: list = []
+    lead = strays[:1] if doc.before else []
+    items: list = list(lead)
     _emit(layout, root, items)
-    return items
+    return items + strays[len(lead):]
 
 
 def _emit(layout: Layout, node: Node, items: list) -> None:

@@ -49,6 +49,13 @@ def looks_like(sample: list[str], tool: Tool) -> bool:
     return _sections(sample) is not None or _table(sample) is not None
 
 
+def looks_like_a_delimited_table(sample: list[str], tool: Tool) -> bool:
+    """CSV or TSV under a title row: a table even when its rows start with timestamps (asked
+    before log records are)."""
+    body = [row for row in sample if row.strip()]
+    return len(body) >= MIN_ROWS + 1 and _delimited(body) is not None
+
+
 # --------------------------------------------------------------------------- ls -R sections
 
 

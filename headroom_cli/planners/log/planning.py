@@ -16,7 +16,7 @@ from ...tools import Tool
 from .signals import (BUG_WEIGHT, BUG_WORDS, CAUSE, classify_why, CONTINUATION_RUN, DIGITS,
                       END_SIGNAL, ENDS_CHARS, ERROR, ERROR_END, ERROR_START, FAILING_SUMMARY,
                       has_error_word, HEX_DIGITS, KIND_CODE, LABEL_PREFIX, LINT_SIGNAL,
-                      LOCATION_PREFIX, LOG_RECORD, NOTHING_FAILED, PATH_TAIL, PY_EXCEPTION,
+                      LOCATED_SIGNAL, LOCATION_PREFIX, LOG_RECORD, NOTHING_FAILED, PATH_TAIL, PY_EXCEPTION,
                       RESULT_TAIL, RULE_HEADED, SELF_CONTAINED, SHAPE_CHARS, START_SIGNAL,
                       SUMMARY, TRIGGER_PATTERNS, UNINFORMATIVE, WARNING)
 
@@ -174,8 +174,9 @@ def _candidate_lines(text: str, lines: Lines) -> set[int]:
     tail_start = max(head_end, len(text) - ENDS_CHARS)
     add(END_SIGNAL.finditer(text, 0, head_end))
     add(END_SIGNAL.finditer(text, tail_start))
-    if LINT_SIGNAL.search(text, 0, head_end) or LINT_SIGNAL.search(text, tail_start):
-        add(LINT_SIGNAL.finditer(text, head_end, tail_start))
+    for signal in (LINT_SIGNAL, LOCATED_SIGNAL):
+        if signal.search(text, 0, head_end) or signal.search(text, tail_start):
+            add(signal.finditer(text, head_end, tail_start))
     return {number - 1 for number in found}
 
 

@@ -19,8 +19,10 @@ TRIGGER_PATTERNS = tuple(re.compile(re.escape(word)) for word in TRIGGERS)
 
 # Failure signals recognisable at the start of a line, looked for all through the text. The
 # lookahead skips most lines after one character test.
-START_SIGNAL = re.compile(r"""\n(?=[ \tETpftn=\[●✕✗✘×A-Z0-9])(?:
+START_SIGNAL = re.compile(r"""\n(?=[ \tETpftn=\[●✕✗✘×!⚠A-Z0-9])(?:
     E\ {2} | Traceback\ \( | panic:\  | thread\ '[^'\n]*'\ panicked | fatal:\  | npm\ ERR!
+  | [ \t]*[!⚠]\ [\w-]+(?:/[\w-]+)*\(                                 # miette: "! eslint(rule)"
+  | [ \t]*\d+/\d+\ Test\ +\#\d+:[^\n]*\*\*\*                         # ctest: "***Failed"
   | [A-Z]{1,5}\d{2,4}(?:\ \[\*\])?\ [^\n]*\n[ \t]*-->              # ruff full: code, then location
   | [ \t]*(?:\d+\ (?:passing|failing|pending|passed|failed|skipped)|[●✕✗✘×]\ |not\ ok\ )
   | =+\  | \[?(?:CRITICAL|SEVERE|PANIC|EMERG|ALERT)\b | Segmentation\ fault | Aborted\ \(core
@@ -35,12 +37,17 @@ END_SIGNAL = re.compile(r"""\n(?:
   | [\#ℹ]\ (?:tests|pass)\ \d
   | [ \t]*\S+:\ (?:OK|commands\ succeeded) | [ \t]*congratulations | Tests\ run:
   | \d+\ (?:errors?|warnings?)\ generated | compilation\ terminated | Errors\ +Files
-  | [\w./\\-]+:\d+:\d+:?\ [A-Z]{1,5}\d{2,4}\b
+  | [\w./\\-]+:\d+:\d+:?\ [A-Z]{1,5}\d{2,4}\b | \d+%\ tests\ passed | Total\ Test\ time
+  | [\w./\\-]+\.[A-Za-z]\w*:\d+:\d+:\ \S                             # go: a located message
 )""", re.VERBOSE)
 ENDS_CHARS = 256 * 1024
 # Lint output without a trigger word (ruff/flake8/pylint concise: path:12:5: F821 message) is
 # looked for all through the text only when the ends show it.
 LINT_SIGNAL = re.compile(r"\n[\w./\\-]++:\d+:\d+:?\ [A-Z]{1,5}\d{2,4}\b")  # ++: no retries
+# Go's compiler and vet say what is wrong after a location, with no word for it
+# (./flag.go:1103:12: not enough return values): looked for like lint output.
+LOCATED_SIGNAL = re.compile(r"\n[\w./\\-]++:\d++:\d++:\ \S")
+LOCATED_MESSAGE = re.compile(r"[\w./\\-]+\.[A-Za-z]\w*:\d+:\d+:\ (?!(?:note|info|hint|remark)\b)\S")
 # Test results that passed, whatever their names say (test_error_message PASSED): searched in
 # a line's last RESULT_TAIL characters (pytest pads results to column 80), or at its start.
 RESULT_TAIL = 100
@@ -73,6 +80,8 @@ _SUMMARY = re.compile(r"""[ \t]*+(?:\[(?:INFO|ERROR|WARNING)\]\ *)?(?:
   | found\ \d+\ vulnerabilit | \S+:\ (?:OK|FAIL)\ (?:code\ \d+\ )?\( | \S+:\ commands\ succeeded
   | congratulations\ :\) | evaluation\ failed\ :\( | Error:\ Process\ completed\ with\ exit\ code
   | [\#ℹ]\ (?:tests|pass|fail|suites|cancelled|skipped|todo|duration_ms)\ \d
+  | \d+%\ tests\ passed,\ \d+\ tests?\ failed\ out\ of | Total\ Test\ time
+  | \d+\ Tests\ \d+\ Failures\ \d+\ Ignored
 )""", re.VERBOSE)
 
 # A log record's own level decides its class, whatever words its message contains. Looked for
@@ -82,6 +91,7 @@ _LEVEL = re.compile(r"ERROR|ERR!|FATAL|CRITICAL|SEVERE|EMERG|ALERT|PANIC|WARN(?:
 _LEVEL_BOUNDARY = frozenset("'\"`-_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
 _NAMED_LEVEL = re.compile(r"""(?:level|lvl|severity)"?\s*[:=]\s*"?([A-Za-z]+)""")
 _GLOG = re.compile(r"([EWIF])\d{4} \d\d:\d\d:\d\d")
+_BRACKET_LEVEL = re.compile(r"\[(error|warn|warning|info|debug|fatal)\]", re.IGNORECASE)  # prettier
 _LEVEL_CLASS = {
     "ERROR": ERROR, "ERR!": ERROR, "FATAL": ERROR, "CRITICAL": ERROR, "SEVERE": ERROR,
     "EMERG": ERROR, "ALERT": ERROR, "PANIC": ERROR, "WARN": WARNING, "WARNING": WARNING,
@@ -97,14 +107,16 @@ ERROR_START = re.compile(r"""[ \t]*+(?:
   | \d+:\d+\ +error\ {2}                                             # eslint stylish
   | [\w./\\-]+:\d+:\d+:?\ [A-Z]{1,5}\d{2,4}\b                       # lint concise
   | \S+:\d+:\ [\w.]*(?:Error|Exception)\b                            # pytest location line
+  | \S+:\d+:\w+:FAIL\b                                              # Unity: file:line:test:FAIL
+  | \d+/\d+\ Test\ +\#\d+:.*\*\*\*\w | The\ following\ tests\ FAILED: | Errors\ while\ running\ CTest
   | \[?(?:CRITICAL|SEVERE|PANIC|EMERG|ALERT)\b | Segmentation\ fault | Aborted\ \(core
 )|E\ {2}""", re.VERBOSE)
 # "error:" anywhere (gcc, mypy, rustc error[E0308]:, tsc error TS2322:), found by its literal
 # tail; the letter before it is checked in Python.
-_ERROR_WORD = re.compile(r"rror(?:\[[\w-]+\]| +[A-Z]{1,4}\d{2,5})?:")
+_ERROR_WORD = re.compile(r"rror(?:\[[\w-]+\]| +[A-Z]{1,4}\d{2,5}|\))?:")  # shellcheck: (error):
 ERROR_END = re.compile(r" (?:FAILED|FAIL|ERROR)(?:\s+\[.*\])?\s*$")  # pytest -v, unittest -v
-_WARNING_START = re.compile(r"[ \t]*+(?:\d+:\d+\ +warning\ {2}|npm\ warn\b)")
-_WARNING_WORD = re.compile(r"[Ww]arn(?:ing)?(?:\[[\w-]+\])?:")
+_WARNING_START = re.compile(r"[ \t]*+(?:\d+:\d+\ +warning\ {2}|npm\ warn\b|[!⚠]\ [\w-]+(?:/[\w-]+)*\()")
+_WARNING_WORD = re.compile(r"[Ww]arn(?:ing)?(?:\[[\w-]+\]|\))?:")
 RULE_HEADED = re.compile(r"[A-Z]{1,5}\d{2,4}(?: \[\*\])? \S")  # ruff full, before a --> line
 _LOCATION = re.compile(r"[ \t]*+--> ")
 
@@ -169,6 +181,12 @@ LOG_RECORD = re.compile(r"""[ \t]*+(?:
   | \[?(?:ERROR|WARN|WARNING|INFO|DEBUG|TRACE|FATAL|CRITICAL|NOTICE)\b
   | \{.*"(?:level|severity|lvl|log\.level)"\s*:
 )""", re.VERBOSE)
+# Shell tools' own record forms, for their output only: cmake's "-- ", prettier's "[warn]",
+# consola's glyphs (unbuild, nuxi), strace's system calls.
+SHELL_RECORD = re.compile(r"""(?:
+    --\ \S | \[(?i:error|warn|warning|info|debug|log|success|fatal)\]\  | [ℹ✔✖⚠◐]\ 
+  | (?:\[pid\ +\d+\]\ )?[a-z_]\w*\(.*\)\ +=\ (?:-?\d+|0x[\da-f]+|\?) | \+\+\+\ exited\ with
+)""", re.VERBOSE)
 _LOG_RECORD_SHARE = 0.6
 # A line's shape: its first characters with the digits removed (timestamps, ids), so that a
 # flood of records differing only in those is looked at once.
@@ -194,7 +212,7 @@ def looks_like(sample: list[str], tool: Tool) -> bool:
     """Shell output with an error signal or runner summaries, or text made of log records."""
     if tool.trusts_log_signal and _has_log_signal(sample):
         return True
-    return _mostly_log_records(sample)
+    return _mostly_log_records(sample, tool.trusts_log_signal)
 
 
 def looks_like_a_failed_run(sample: list[str], tool: Tool) -> bool:
@@ -218,7 +236,10 @@ def _names_its_place(line: str) -> bool:
 
 
 def _has_log_signal(sample: list[str]) -> bool:
-    """An error line, two runner summaries, or three warnings."""
+    """An error line, two runner summaries, a closing one with figures, or three warnings."""
+    last = next((line for line in reversed(sample) if line.strip()), "")
+    if any(c.isdigit() for c in last) and _classify(last, "") == SUMMARY:
+        return True
     tally = {SUMMARY: 0, WARNING: 0}
     for kind, _ in _signals(sample):
         if kind == ERROR:
@@ -239,10 +260,14 @@ def _signals(sample: list[str]):
                 yield kind, line
 
 
-def _mostly_log_records(sample: list[str]) -> bool:
+def _mostly_log_records(sample: list[str], shell: bool = False) -> bool:
     lines = [_without_read_prefix(line) for line in sample]
-    lines = [line for line in lines if line.strip()]
-    records = sum(1 for line in lines if LOG_RECORD.match(line))
+    if shell:  # an indented line carries the record above it on (a path, a trace)
+        lines = [line for line in lines if line.strip() and not line[0].isspace()]
+        records = sum(1 for line in lines if LOG_RECORD.match(line) or SHELL_RECORD.match(line))
+    else:
+        lines = [line for line in lines if line.strip()]
+        records = sum(1 for line in lines if LOG_RECORD.match(line))
     return records >= 3 and records >= _LOG_RECORD_SHARE * len(lines)
 
 
@@ -281,12 +306,14 @@ def classify_why(line: str, following: str) -> tuple[str | None, bool]:
         return SUMMARY, False
     if level is not None:
         return _LEVEL_CLASS.get(level), not line.lstrip().startswith("[")
-    if ERROR_START.match(head) or has_error_word(line) or ERROR_END.search(line, len(line) - RESULT_TAIL):
+    if ERROR_START.match(head) or has_error_word(head) or ERROR_END.search(line, len(line) - RESULT_TAIL):
         return ERROR, False
     if "undefined reference to" in line or "ld returned" in line or "ld: cannot find" in line:
         return ERROR, False
-    if _WARNING_START.match(head) or ("arn" in line and _WARNING_WORD.search(line)):
+    if _WARNING_START.match(head) or ("arn" in line and _WARNING_WORD.search(head)):
         return WARNING, False
+    if LOCATED_MESSAGE.match(head):
+        return ERROR, False
     return None, False
 
 
@@ -297,6 +324,9 @@ def _level(line: str) -> str | None:
         if (start == 0 or line[start - 1] not in _LEVEL_BOUNDARY) and \
                 (end == len(line) or line[end] not in _LEVEL_BOUNDARY):
             return match.group()
+    bracketed = _BRACKET_LEVEL.match(line) if line[:1] == "[" else None
+    if bracketed:
+        return bracketed.group(1).upper()
     named = _NAMED_LEVEL.search(line, 0, 120) if "l" in line[:120] else None
     if named:
         return named.group(1).upper()
@@ -305,9 +335,11 @@ def _level(line: str) -> str | None:
 
 
 def has_error_word(line: str) -> bool:
-    """error: / Error: / error[E0308]: / error TS2322: as a word (not "stderror:")."""
+    """error: / Error: / error[E0308]: / error TS2322: as a word (not "stderror:", nor an
+    object key in code: "{error:")."""
     for match in _ERROR_WORD.finditer(line):
         start = match.start()
-        if start >= 1 and line[start - 1] in "eE" and (start < 2 or not line[start - 2].isalnum()):
+        if start >= 1 and line[start - 1] in "eE" and (
+                start < 2 or not line[start - 2].isalnum() and line[start - 2] not in "{,;.$"):
             return True
     return False

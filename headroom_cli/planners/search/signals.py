@@ -18,13 +18,22 @@ _BARE_FILES = {"Makefile", "Dockerfile", "Gemfile", "Rakefile", "Procfile", "Jen
                "Vagrantfile", "Justfile", "LICENSE", "README", "BUILD", "WORKSPACE", "go.mod"}
 # Compiler and linter diagnostics (`x.c:12:5: error: …`, `x.py:3:1: F401 …`) look like vimgrep
 # output but are logs.
-_DIAGNOSTIC = re.compile(r"\s*+(?:fatal error|error|warning|note|info|hint)\b|\s*+[A-Z]{1,4}\d{2,5}\b")
+# So does Go's `x.go:12:5: message`: a matched line is never one space and a word (gofmt
+# indents with tabs, most code with several spaces).
+_DIAGNOSTIC = re.compile(r"\s*+(?:fatal error|error|warning|note|info|hint)\b|\s*+[A-Z]{1,4}\d{2,5}\b"
+                         r"| (?=[^\s])")
+# rg --json: a JSON object a line; begin, match, context, end and summary records.
+_RG_JSON = re.compile(r'\{"type":"(?P<type>begin|match|context|end|summary)","data":\{'
+                      r'(?:"path":\{"text":"(?P<path>(?:[^"\\]|\\.)*+)"\})?')
+_RG_JSON_TEXT = '"lines":{"text":"'
+
 DEFINITION = re.compile(
     r"(?:export\s+)?(?:default\s+)?(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?(?:static\s+)?"
     r"(?:def|class|function|func|fn|interface|struct|enum|trait|impl|module|macro|sub|type)\s+\S"
     r"|(?:const|let|var)\s+[\w$]+\s*=|[\w$.\[\]'\"]+\s*=[^=]"
 )
 MIN_MATCH_LINES = 20
+MIN_MATCH_LINES_FROM_SEARCH = 3  # a search tool's own output (Grep, Glob) needs less to show it
 MIN_SHARE = 0.75
 HEADER_SHARE_FOR_STRAYS = 0.1  # lines that are not matches (rg's own errors) get at most this
 
@@ -34,10 +43,11 @@ def looks_like(sample: list[str], tool: Tool) -> bool:
     non_empty = sum(1 for line in sample if line.strip())
     if not non_empty:
         return False
+    least = MIN_MATCH_LINES_FROM_SEARCH if tool.hint == "search" else MIN_MATCH_LINES
     if parsed.file_list:
-        return len(parsed.files) >= MIN_MATCH_LINES and len(parsed.files) >= 0.9 * non_empty
+        return len(parsed.files) >= least and len(parsed.files) >= 0.9 * non_empty
     matches = sum(len(f.matches) for f in parsed.files.values())
-    if matches < MIN_MATCH_LINES or parsed.recognised < MIN_SHARE * non_empty:
+    if matches < least or parsed.recognised < MIN_SHARE * non_empty:
         return False
     diagnostics = sum(1 for f in parsed.files.values() for i in f.matches
                       if _DIAGNOSTIC.match(sample[i], f.text_start[i]))
@@ -73,6 +83,9 @@ def parse(rows: list[str]) -> Parsed:
     unmatched: list[int] = []
     recognised = 0
     for index, row in enumerate(rows):
+        if row.startswith('{"type":"') and (record := _RG_JSON.match(row)):
+            recognised += _rg_json_row(record, index, row, files)
+            continue
         m = _MATCH.match(row)
         if m and is_path(m["path"]):
             hits = files.setdefault(m["path"], FileHits(m["path"]))
@@ -109,6 +122,21 @@ def parse(rows: list[str]) -> Parsed:
                        for i in strays}, [],
                       len(strays), file_list=True)
     return Parsed(files, strays, recognised)
+
+
+def _rg_json_row(record: re.Match, index: int, row: str, files: dict[str, FileHits]) -> bool:
+    """An rg --json record: a match or context line is its file's (printed as it is); begin,
+    end and summary records are bookkeeping that the map's headers stand in for."""
+    path = record["path"]
+    if record["type"] in ("match", "context") and path:
+        hits = files.setdefault(path, FileHits(path))
+        if record["type"] == "context":
+            hits.context.append(index)
+        else:
+            hits.matches.append(index)
+            text = row.find(_RG_JSON_TEXT, record.end())
+            hits.text_start[index] = text + len(_RG_JSON_TEXT) if text != -1 else record.end()
+    return True
 
 
 def _add_heading_entry(hits: FileHits, index: int, row: str) -> None:
