@@ -82,18 +82,19 @@ Shrink = Callable[[ToolResult], "str | None"]
 def age_history(messages: Sequence[dict], *, keep_recent: int = DEFAULT_KEEP_RECENT,
                 budget: int = DEFAULT_AGE_BUDGET, encoding: str = DEFAULT_ENCODING,
                 counter: Counter | None = None, shrink: Shrink | None = None,
-                name_copies: bool = True) -> AgedHistory:
+                name_copies: bool = True, program: str = "headroom") -> AgedHistory:
     """The view of `messages` to send: tool results older than the last `keep_recent` shrunk to
     `budget` tokens by the planners (or by `shrink`); everything else exactly as given.
 
     `messages` is not modified. Results that already fit the budget are left alone, so ageing
     an aged view changes nothing. `name_copies=False` (nobody will keep the originals): the
     markers say how to re-run the tool instead of naming a stored copy, and `stored` is empty.
+    `program`: how the markers name headroom (a hook names the headroom the agent runs).
     """
     if keep_recent < 0 or budget < 0:
         raise ValueError("keep_recent and budget must be 0 or more")
     counter = counter or _counter(encoding)
-    shrink = shrink or planned(budget, counter, name_copies)
+    shrink = shrink or planned(budget, counter, name_copies, program)
     results = tool_results(messages)
     ageing = aged_message_indexes(results, keep_recent)
     out = list(messages)
@@ -129,7 +130,8 @@ TRIM_TOOL = "trim_tool_result"
 
 
 def apply_trims(messages: Sequence[dict], *, encoding: str = DEFAULT_ENCODING,
-                counter: Counter | None = None, name_copies: bool = True) -> AgedHistory:
+                counter: Counter | None = None, name_copies: bool = True,
+                program: str = "headroom") -> AgedHistory:
     """Each call of TRIM_TOOL (arguments {"summary": text}) replaces the tool result just
     before it by that summary and a marker naming the stored original. Only the latest result
     can be trimmed, so the prompt changes at its tail, once; the same messages always give the
@@ -148,7 +150,7 @@ def apply_trims(messages: Sequence[dict], *, encoding: str = DEFAULT_ENCODING,
             target = latest[-1]
             item_id = _stored_id(target.text) if name_copies else None
             tokens = count_large(counter, [target.text])
-            text = f"{summary}\n{summary_marker(target.tool or '', tokens, item_id)}"
+            text = f"{summary}\n{summary_marker(target.tool or '', tokens, item_id, program)}"
             trimmed = copy.deepcopy(messages[target.message])
             _replace_text(trimmed, target.block, text)
             out[target.message] = trimmed
@@ -182,14 +184,16 @@ def _trim_summaries(message) -> list[str]:
     return [summary for summary in found if isinstance(summary, str) and summary.strip()]
 
 
-def planned(budget: int, counter: Counter, name_copies: bool = True) -> Shrink:
+def planned(budget: int, counter: Counter, name_copies: bool = True,
+            program: str = "headroom") -> Shrink:
     """The default strategy: the planners of the tool that produced the result, at `budget`,
     with the marker naming the original's store id."""
     from .api import compress
 
     def shrink(result: ToolResult) -> str | None:
         clipped = compress(result.text, tool=result.tool, budget=budget, counter=counter,
-                           store_id=_stored_id(result.text) if name_copies else None)
+                           store_id=_stored_id(result.text) if name_copies else None,
+                           program=program)
         if not clipped.clipped or clipped.output_tokens * WORTH_IT > clipped.input_tokens:
             return None
         return clipped.text

@@ -231,9 +231,10 @@ def terse_markers(lines: int, context: Context, everything: bool = True) -> list
             f"{MARKER_PREFIX}{n(lines)} lines omitted]\n"]
 
 
-def summary_marker(tool_name: str, tokens: int, store_id: str | None) -> str:
+def summary_marker(tool_name: str, tokens: int, store_id: str | None,
+                   program: str = "headroom") -> str:
     """Closes a tool result the model replaced by its own summary (history.apply_trims)."""
-    where = (f"To retrieve: headroom show {store_id}" if store_id
+    where = (f"To retrieve: {program} show {store_id}" if store_id
              else "To retrieve: run the tool again")
     source = f"this {tool_name} result" if tool_name else "this tool result"
     return (f"{MARKER_PREFIX}{source} was replaced by the model's summary above "

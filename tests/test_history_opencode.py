@@ -82,7 +82,7 @@ def test_init_writes_the_plugin_beside_the_clipping_one_and_uninstall_removes_it
     assert done.returncode == 0, done.stderr
     source = plugin.read_text()
     assert '"experimental.chat.messages.transform"' in source
-    assert '"hook", "opencode-history"' in source
+    assert 'askHeadroom("opencode-history"' in source
     assert not (plugin.parent / "headroom.js").exists()
     clipping = subprocess.run([*HEADROOM, "init", "opencode"], capture_output=True, text=True)
     assert clipping.returncode == 0 and (plugin.parent / "headroom.js").exists()

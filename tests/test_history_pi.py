@@ -128,7 +128,7 @@ def test_init_writes_the_extension_and_uninstall_removes_it(tmp_path):
     assert done.returncode == 0, done.stderr
     source = env_path.read_text()
     assert 'pi.on("context"' in source and 'name: "trim_tool_result"' in source
-    assert '"hook", "pi-history"' in source
+    assert 'askHeadroom("pi-history"' in source
     assert not (tmp_path / "pi-agent" / "extensions" / "headroom.ts").exists()  # not `init pi`
     # The name the first release documented still works.
     again = subprocess.run([*HEADROOM, "init", "pi-history"], capture_output=True, text=True)

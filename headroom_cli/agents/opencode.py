@@ -22,6 +22,7 @@ from pathlib import Path
 
 from . import HookOptions, config, shell
 from .clip import clip_text
+from .plugins import ASK_HEADROOM, displayable, plugin_change, read_full_output
 
 NAME = "opencode"
 SIGNATURE = "headroom: installed by `headroom init opencode`"
@@ -44,37 +45,13 @@ import {{ spawn }} from "node:child_process";
 const HEADROOM = {headroom};
 const TOOLS = new Set({tools});
 
-function askHeadroom(payload) {{
-  return new Promise((resolve) => {{
-    let child;
-    try {{
-      child = spawn(HEADROOM[0], [...HEADROOM.slice(1), "hook", "opencode"], {{
-        stdio: ["pipe", "pipe", "ignore"],
-      }});
-    }} catch {{
-      resolve(null);
-      return;
-    }}
-    const chunks = [];
-    child.on("error", () => resolve(null));
-    child.stdout.on("data", (chunk) => chunks.push(chunk));
-    child.on("close", () => {{
-      try {{
-        resolve(JSON.parse(Buffer.concat(chunks).toString("utf8") || "null"));
-      }} catch {{
-        resolve(null);
-      }}
-    }});
-    child.stdin.on("error", () => {{}});
-    child.stdin.end(JSON.stringify(payload));
-  }});
-}}
+{ask}
 
 export const HeadroomPlugin = async () => ({{
   "tool.execute.after": async (input, output) => {{
     if (!input || !TOOLS.has(input.tool) || !output || typeof output.output !== "string") return;
     try {{
-      const reply = await askHeadroom({{
+      const reply = await askHeadroom("opencode", {{
         tool: input.tool,
         args: input.args ?? null,
         output: output.output,
@@ -95,22 +72,13 @@ def default_path() -> Path:
 
 
 def plugin_source(headroom: list[str]) -> bytes:
-    return PLUGIN.format(signature=SIGNATURE, headroom=json.dumps(headroom),
+    return PLUGIN.format(signature=SIGNATURE, headroom=json.dumps(headroom), ask=ASK_HEADROOM,
                          tools=json.dumps(sorted(TOOLS))).encode()
 
 
 def install(path: Path, headroom: list[str], uninstall: bool = False) -> list[config.Change]:
     return [plugin_change(path, plugin_source(headroom), SIGNATURE, uninstall)]
 
-
-def plugin_change(path: Path, source: bytes, signature: str, uninstall: bool) -> config.Change:
-    """Write (or remove) a plugin file of ours; never touch a file someone else wrote there."""
-    before = config.read_bytes(path)
-    if before is not None and signature.encode() not in before:
-        raise config.ConfigError(f"{path} exists and was not written by headroom; left "
-                                 "untouched (move it away, or pass --config to choose "
-                                 "another file)")
-    return config.Change(path, before, None if uninstall else source)
 
 
 def handle(payload: bytes, options: HookOptions) -> bytes:
@@ -144,20 +112,3 @@ def clip_output(tool: str, output: str, metadata: dict, options: HookOptions) ->
     clipped = clip_text(text, tool=TOOLS[tool], budget=options.budget, exit_status=exit_status,
                         store=options.store)
     return displayable(clipped) + suffix
-
-
-def displayable(text: str) -> str:
-    """Undecodable bytes (carried as lone surrogates) as U+FFFD, as the agent itself shows
-    them: a JSON reply must hold valid Unicode."""
-    return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
-
-
-def read_full_output(path: object) -> str | None:
-    """The whole output an agent saved to a file (it shows the model only part), or None."""
-    if not isinstance(path, str) or not path:
-        return None
-    try:
-        with open(path, "rb") as stream:
-            return stream.read().decode("utf-8", "surrogateescape")
-    except OSError:
-        return None

@@ -26,7 +26,8 @@ import time
 from pathlib import Path
 
 from . import HookOptions, config
-from .opencode import plugin_change
+from .clip import hook_program
+from .plugins import ASK_HEADROOM, plugin_change
 from .pi_history import count_or
 
 NAME = "opencode-history"
@@ -51,31 +52,7 @@ const BUDGET = 300;
 // The text headroom sent for an aged result, by call id: planned once, then reused.
 const aged = new Map();
 
-function askHeadroom(payload) {{
-  return new Promise((resolve) => {{
-    let child;
-    try {{
-      child = spawn(HEADROOM[0], [...HEADROOM.slice(1), "hook", "opencode-history"], {{
-        stdio: ["pipe", "pipe", "ignore"],
-      }});
-    }} catch {{
-      resolve(null);
-      return;
-    }}
-    const chunks = [];
-    child.on("error", () => resolve(null));
-    child.stdout.on("data", (chunk) => chunks.push(chunk));
-    child.on("close", () => {{
-      try {{
-        resolve(JSON.parse(Buffer.concat(chunks).toString("utf8") || "null"));
-      }} catch {{
-        resolve(null);
-      }}
-    }});
-    child.stdin.on("error", () => {{}});
-    child.stdin.end(JSON.stringify(payload));
-  }});
-}}
+{ask}
 
 function toolParts(messages) {{
   const found = [];
@@ -105,7 +82,8 @@ export const HeadroomHistoryPlugin = async () => ({{
         tool: item.part.tool,
         output: aged.get(item.part.callID) ?? item.part.state.output,
       }}));
-      const reply = await askHeadroom({{ results, keep_recent: KEEP_RECENT, budget: BUDGET }});
+      const reply = await askHeadroom("opencode-history",
+        {{ results, keep_recent: KEEP_RECENT, budget: BUDGET }});
       const outputs = reply && typeof reply.outputs === "object" ? reply.outputs : {{}};
       for (const item of found) {{
         const text = outputs[item.part.callID] ?? aged.get(item.part.callID);
@@ -127,7 +105,8 @@ def default_path() -> Path:
 
 
 def plugin_source(headroom: list[str]) -> bytes:
-    return PLUGIN.format(signature=SIGNATURE, headroom=json.dumps(headroom)).encode()
+    return PLUGIN.format(signature=SIGNATURE, headroom=json.dumps(headroom),
+                         ask=ASK_HEADROOM).encode()
 
 
 def install(path: Path, headroom: list[str], uninstall: bool = False) -> list[config.Change]:
@@ -149,7 +128,8 @@ def handle(payload: bytes, options: HookOptions) -> bytes:
     aged = age_history(messages, keep_recent=count_or(event.get("keep_recent"),
                                                       DEFAULT_KEEP_RECENT),
                        budget=count_or(event.get("budget"), DEFAULT_AGE_BUDGET),
-                       name_copies=store is not None)
+                       name_copies=store is not None,
+                       program=hook_program())  # the markers name headroom as opencode runs it
     if not aged.aged:
         return b"{}"
     for item in aged.stored:

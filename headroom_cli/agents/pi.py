@@ -22,7 +22,7 @@ from pathlib import Path
 
 from . import HookOptions, config, shell
 from .clip import clip_text
-from .opencode import displayable, plugin_change, read_full_output
+from .plugins import ASK_HEADROOM, displayable, plugin_change, read_full_output
 
 NAME = "pi"
 SIGNATURE = "headroom: installed by `headroom init pi`"
@@ -49,39 +49,13 @@ import {{ spawn }} from "node:child_process";
 const HEADROOM: string[] = {headroom};
 const TOOLS = new Set<string>({tools});
 
-function askHeadroom(payload: unknown, signal?: AbortSignal): Promise<any> {{
-  return new Promise((resolve) => {{
-    let child: ReturnType<typeof spawn>;
-    try {{
-      child = spawn(HEADROOM[0], [...HEADROOM.slice(1), "hook", "pi"], {{
-        stdio: ["pipe", "pipe", "ignore"],
-        signal,
-      }});
-    }} catch {{
-      resolve(null);
-      return;
-    }}
-    const chunks: Buffer[] = [];
-    child.on("error", () => resolve(null));
-    child.stdout!.on("data", (chunk: Buffer) => chunks.push(chunk));
-    child.on("close", () => {{
-      try {{
-        resolve(JSON.parse(Buffer.concat(chunks).toString("utf8") || "null"));
-      }} catch {{
-        resolve(null);
-      }}
-    }});
-    child.stdin!.on("error", () => {{}});
-    child.stdin!.end(JSON.stringify(payload));
-  }});
-}}
+{ask}
 
 export default function (pi: any) {{
   pi.on("tool_result", async (event: any, ctx: any) => {{
     if (!event || !TOOLS.has(event.toolName) || !Array.isArray(event.content)) return;
     try {{
-      const reply = await askHeadroom(
-        {{
+      const reply = await askHeadroom("pi", {{
           toolName: event.toolName,
           input: event.input ?? null,
           content: event.content,
@@ -106,7 +80,7 @@ def default_path() -> Path:
 
 
 def extension_source(headroom: list[str]) -> bytes:
-    return EXTENSION.format(signature=SIGNATURE, headroom=json.dumps(headroom),
+    return EXTENSION.format(signature=SIGNATURE, headroom=json.dumps(headroom), ask=ASK_HEADROOM,
                             tools=json.dumps(sorted(TOOLS))).encode()
 
 

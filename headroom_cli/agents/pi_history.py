@@ -23,7 +23,8 @@ import time
 from pathlib import Path
 
 from . import HookOptions, config
-from .opencode import plugin_change
+from .clip import hook_program
+from .plugins import ASK_HEADROOM, plugin_change
 
 NAME = "pi-history"
 SIGNATURE = "headroom: installed by `headroom init pi-history`"
@@ -48,32 +49,7 @@ const BUDGET = 300;
 // The text headroom sent for an aged result, by tool call id: planned once, then reused.
 const aged = new Map<string, string>();
 
-function askHeadroom(payload: unknown, signal?: AbortSignal): Promise<any> {{
-  return new Promise((resolve) => {{
-    let child: ReturnType<typeof spawn>;
-    try {{
-      child = spawn(HEADROOM[0], [...HEADROOM.slice(1), "hook", "pi-history"], {{
-        stdio: ["pipe", "pipe", "ignore"],
-        signal,
-      }});
-    }} catch {{
-      resolve(null);
-      return;
-    }}
-    const chunks: Buffer[] = [];
-    child.on("error", () => resolve(null));
-    child.stdout!.on("data", (chunk: Buffer) => chunks.push(chunk));
-    child.on("close", () => {{
-      try {{
-        resolve(JSON.parse(Buffer.concat(chunks).toString("utf8") || "null"));
-      }} catch {{
-        resolve(null);
-      }}
-    }});
-    child.stdin!.on("error", () => {{}});
-    child.stdin!.end(JSON.stringify(payload));
-  }});
-}}
+{ask}
 
 function textOf(message: any): string | undefined {{
   const block = Array.isArray(message?.content) ? message.content : [];
@@ -89,10 +65,8 @@ export default function (pi: any) {{
           ? {{ ...m, content: [{{ type: "text", text: aged.get(m.toolCallId) }}] }}
           : m,
       );
-      const reply = await askHeadroom(
-        {{ messages, keep_recent: KEEP_RECENT, budget: BUDGET }},
-        ctx?.signal,
-      );
+      const reply = await askHeadroom("pi-history",
+        {{ messages, keep_recent: KEEP_RECENT, budget: BUDGET }}, ctx?.signal);
       if (!reply || !Array.isArray(reply.messages)) return;
       if (reply.messages.length !== messages.length) return;
       for (const index of reply.aged ?? []) {{
@@ -142,7 +116,8 @@ def default_path() -> Path:
 
 
 def extension_source(headroom: list[str]) -> bytes:
-    return EXTENSION.format(signature=SIGNATURE, headroom=json.dumps(headroom)).encode()
+    return EXTENSION.format(signature=SIGNATURE, headroom=json.dumps(headroom),
+                            ask=ASK_HEADROOM).encode()
 
 
 def install(path: Path, headroom: list[str], uninstall: bool = False) -> list[config.Change]:
@@ -162,9 +137,10 @@ def handle(payload: bytes, options: HookOptions) -> bytes:
     keep = count_or(event.get("keep_recent"), DEFAULT_KEEP_RECENT)
     budget = count_or(event.get("budget"), DEFAULT_AGE_BUDGET)
     store, retention = configured_store() if options.store else (None, None)
-    trimmed = apply_trims(messages, name_copies=store is not None)
+    program = hook_program()  # the markers name headroom as pi runs it
+    trimmed = apply_trims(messages, name_copies=store is not None, program=program)
     aged = age_history(trimmed.messages, keep_recent=keep, budget=budget,
-                       name_copies=store is not None)
+                       name_copies=store is not None, program=program)
     if not trimmed.aged and not aged.aged:
         return b"{}"
     for item in (*trimmed.stored, *aged.stored):

@@ -38,7 +38,7 @@ def test_pi_sends_old_results_aged_once_and_the_last_three_verbatim(e2e_home):
     for step, item in enumerate(last[:3], 1):  # the older ones, aged, with their stored copy
         assert item["text"].startswith(f"step {step}: line 1 of a long build log\n")
         assert len(item["text"]) < 2_000
-        item_id = re.search(r"headroom show ([0-9a-f]{12})", item["text"]).group(1)
+        item_id = re.search(r"headroom(?:_cli)? show ([0-9a-f]{12})", item["text"]).group(1)
         shown = headroom("show", item_id, env=env)
         assert shown.stdout.decode().startswith(f"step {step}: line 1 of")
         assert shown.stdout.decode().count("\n") == 1200
@@ -70,7 +70,7 @@ def test_a_trim_replaces_the_latest_result_from_the_next_request_on(e2e_home):
     assert later and all(request[0]["text"] == later[0][0]["text"] for request in later)
     trimmed = later[0][0]["text"]
     assert trimmed.startswith(SUMMARY + "\n") and len(trimmed) < 600
-    item_id = re.search(r"headroom show ([0-9a-f]{12})", trimmed).group(1)
+    item_id = re.search(r"headroom(?:_cli)? show ([0-9a-f]{12})", trimmed).group(1)
     shown = headroom("show", item_id, env=env).stdout.decode()
     assert shown.startswith("step 9: line 1 of a long build log\n")
     assert shown.count("\n") == 1200
