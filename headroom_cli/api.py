@@ -54,14 +54,16 @@ def compress(text: str, *, tool: str | tools.Tool | None = "Bash", budget: int =
              kind: str = "auto", encoding: str = DEFAULT_ENCODING,
              counter: Counter | None = None, store_id: str | None = None,
              exit_status: int | None = None, digest: str | None = None,
-             lost=None, program: str = "headroom") -> Result:
+             lost=None, program: str = "headroom", focus: frozenset[int] = frozenset()
+             ) -> Result:
     """Clip `text` to at most `budget` tokens, keeping what a person debugging would look for.
 
     Text that fits comes back unchanged. Undecodable bytes may travel in `text` as lone
     surrogates (decode with errors="surrogateescape"); whatever is kept is kept exactly.
     A budget of 0 means no clipping. `digest`, a model-written summary of the omitted part
     (see digest.py), goes into the closing marker, labelled as such, when it fits. `lost`
-    (store.Lost) says what the stored copy `store_id` could not keep.
+    (store.Lost) says what the stored copy `store_id` could not keep. `focus`: a log's error
+    lines (0-based) to keep before any other (the new failures of a re-run, session.py).
     """
     counter = counter or counter_for(encoding)
     if budget <= 0 or _fits_by_size(text, budget):
@@ -69,7 +71,8 @@ def compress(text: str, *, tool: str | tools.Tool | None = "Bash", budget: int =
     if counter.prefix_chars(text, budget) >= len(text):
         return Result(text, "passthrough", False, (), counter.name, text, counter)
     row = tool if isinstance(tool, tools.Tool) else tools.lookup(tool)
-    return clip(text, row, budget, kind, counter, store_id, exit_status, digest, lost, program)
+    return clip(text, row, budget, kind, counter, store_id, exit_status, digest, lost, program,
+                focus)
 
 
 def _fits_by_size(text: str, budget: int) -> bool:
@@ -80,7 +83,8 @@ def _fits_by_size(text: str, budget: int) -> bool:
 
 def clip(text: str, tool: tools.Tool, budget: int, kind: str, counter: Counter,
          store_id: str | None = None, exit_status: int | None = None,
-         digest: str | None = None, lost=None, program: str = "headroom") -> Result:
+         digest: str | None = None, lost=None, program: str = "headroom",
+         focus: frozenset[int] = frozenset()) -> Result:
     from .clean import ByteMap
     from .fit import fit
     from .plan import Lines
@@ -91,7 +95,12 @@ def clip(text: str, tool: tools.Tool, budget: int, kind: str, counter: Counter,
     cleaned = text if binary else clean(text)
     lines = Lines(cleaned)
     shape = "other" if binary else (sniff(lines, tool) if kind == "auto" else kind)
-    plan, out = fit(cleaned, lines, planner(shape), budget, counter,
+    plans = planner(shape)
+    if focus and shape == "log":
+        from functools import partial
+
+        plans = partial(plans, focus=focus)
+    plan, out = fit(cleaned, lines, plans, budget, counter,
                     Context(tool, store_id, exit_status, digest, lost,
                             ByteMap.of_cleaning(text, cleaned), program), binary=binary)
     return Result(out, plan.kind, True, plan.omitted_ranges(lines), counter.name, cleaned,

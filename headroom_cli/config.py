@@ -20,10 +20,22 @@
     mcp_skip = ["jira"]           # MCP servers whose tool outputs are never clipped
     read_over = 0                 # Claude Code's Read: outline results over N tokens (0 = off)
 
+    [session]                     # with a session (--session, HEADROOM_SESSION, agent hooks)
+    dedup = true                  # an output already delivered in the session: one line
+    dedup_over = 500              # tokens; smaller outputs are always delivered whole
+    since = true                  # a re-run's log opens with what changed since the last run
+
+    [stats]
+    rerun_window = 5              # a re-run: the same command again within this many calls
+    retrieval_share = 0.3         # retrieved more often than this: stats suggests a budget
+
     [tools.Bash]                  # per-tool overrides (names or aliases)
     budget = 6000
     head_share = 0.6              # of the budget, for the head/tail clip
     tail_share = 0.3
+
+    [commands.pytest]             # per-command-family budgets (`headroom stats` names them)
+    budget = 8000
 
 Precedence: flags > HEADROOM_* environment variables > this file > built-in defaults.
 Reading the file is I/O, so the caller passes its text in; this module only parses and checks.
@@ -48,11 +60,13 @@ class Config:
     """What the file sets (nothing, for a missing file)."""
 
     def __init__(self, path: str | None = None, values: dict | None = None,
-                 tools: dict | None = None, lines: dict | None = None) -> None:
+                 tools: dict | None = None, lines: dict | None = None,
+                 commands: dict | None = None) -> None:
         self.path = path
         self.values = values or {}  # dotted key -> value, only what the file sets
         self.tools = tools or {}  # canonical tool name -> {budget, head_share, tail_share}
         self.lines = lines or {}  # dotted key -> line number in the file
+        self.commands = commands or {}  # command family -> budget
 
     def where(self, key: str) -> str:
         return f"{self.path}:{self.lines[key]}" if key in self.lines else str(self.path)
@@ -68,6 +82,7 @@ def parse(text: str, path: str) -> Config:
     except tomllib.TOMLDecodeError as err:
         raise ConfigError(f"{path}: {err}") from None
     values, tools, lines = {}, {}, {}
+    commands = _commands(data.pop("commands", {}), text, path)
     for key, value in _flatten(data):
         line = _line_of(text, key)
         if key.startswith("tools."):
@@ -81,10 +96,36 @@ def parse(text: str, path: str) -> Config:
             continue
         if key not in DEFAULTS:
             raise ConfigError(f"{path}:{line}: unknown setting {key!r}; known: "
-                              f"{', '.join(DEFAULTS)}, tools.NAME.{{budget,head_share,tail_share}}")
+                              f"{', '.join(DEFAULTS)}, tools.NAME.{{budget,head_share,tail_share}}"
+                              ", commands.FAMILY.budget")
         values[key] = _check_value(key, value, path, line)
         lines[key] = line
-    return Config(path, values, tools, lines)
+    for family, (budget, line) in commands.items():
+        lines[f"commands.{family}.budget"] = line
+    return Config(path, values, tools, lines, {family: budget for family, (budget, _)
+                                               in commands.items()})
+
+
+def _commands(table, text: str, path: str) -> dict[str, tuple[int, int]]:
+    """[commands.FAMILY] budget = N: family -> (budget, line). A family may hold dots and
+    spaces (`[commands."git diff"]`), so the table is read as it is, not flattened."""
+    from .family import toml_key
+
+    line = _line_of(text, "commands")
+    if not isinstance(table, dict):
+        raise ConfigError(f"{path}:{line}: commands must be a table of command families")
+    found = {}
+    for family, settings in table.items():
+        header = re.search(r"^[ \t]*\[\s*commands\s*\.\s*" + re.escape(toml_key(family))
+                           + r"\s*\]", text, re.M)
+        line = text.count("\n", 0, header.start()) + 1 if header else line
+        if not isinstance(settings, dict) or set(settings) - {"budget"} or \
+                "budget" not in settings:
+            raise ConfigError(f"{path}:{line}: [commands.{toml_key(family)}] takes one key, "
+                              "budget (a family as `headroom stats` names it)")
+        found[family] = (_check(f"commands.{family}.budget", settings["budget"], int, path,
+                                line), line)
+    return found
 
 
 def _flatten(data: dict, prefix: str = ""):
@@ -113,10 +154,12 @@ def _check_value(key: str, value, path: str, line: int):
         if not (isinstance(value, list) and all(isinstance(item, str) for item in value)):
             raise ConfigError(f"{path}:{line}: {key} must be a list of MCP server names")
         return tuple(value)
-    if key in ("budget", "hooks.read_over"):
+    if key in ("budget", "hooks.read_over", "session.dedup_over", "stats.rerun_window"):
         return _check(key, value, int, path, line)
-    if key == "ledger":
+    if key in ("ledger", "session.dedup", "session.since"):
         return _check(key, value, bool, path, line)
+    if key == "stats.retrieval_share":
+        return _check(key, value, float, path, line)
     if key in _CHOICES:
         if value not in _CHOICES[key]:
             raise ConfigError(f"{path}:{line}: {key} must be one of {', '.join(_CHOICES[key])}")

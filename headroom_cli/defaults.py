@@ -32,7 +32,18 @@ DEFAULTS = {
     "digest_timeout": 10.0,
     "hooks.mcp_skip": (),  # MCP server names (a list in the file; commas in the variable)
     "hooks.read_over": 0,
+    # Sessions (session.py): an output identical to one already delivered in the session, of
+    # at least `dedup_over` tokens, becomes one line; a re-run's log opens with what changed.
+    "session.dedup": True,
+    "session.dedup_over": 500,
+    "session.since": True,
+    # `headroom stats`: a re-run is the same command again within this many calls; a family
+    # whose clips are retrieved more often than this share gets a suggestion to raise its budget.
+    "stats.rerun_window": 5,
+    "stats.retrieval_share": 0.3,
 }
+# Names the session of a run when no flag (`--session`) or agent hook does.
+SESSION_VAR = "HEADROOM_SESSION"
 ENV = {
     "budget": "HEADROOM_BUDGET",
     "encoding": "HEADROOM_ENCODING",

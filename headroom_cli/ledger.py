@@ -1,5 +1,11 @@
 """The savings ledger: one local SQLite row per clip and per `show`, for `headroom stats`.
 
+Two tables. `runs` (one row per clip, dedup and `show`) is as it always was, so a ledger an
+older headroom wrote keeps working and an older headroom can still write to this one. `calls`
+(added by a CREATE TABLE IF NOT EXISTS on first use: that is the whole migration) holds what
+sessions and command families need: one row per call of a session, fitted or not, and one
+per clip of a known command; a row of both is written in one transaction.
+
 WAL mode makes it safe under many concurrent headroom processes. Recording must never slow or
 break the main job, so a write waits at most BUSY_TIMEOUT for another process's lock; past it
 the row goes to a queue file beside the ledger (one appended line, never waited on) and the
@@ -30,6 +36,24 @@ CREATE TABLE IF NOT EXISTS runs (
     store_id TEXT
 )
 """
+_CALLS_SCHEMA = """
+CREATE TABLE IF NOT EXISTS calls (
+    at REAL NOT NULL,              -- unix time
+    session TEXT,                  -- the session's key (NULL: none)
+    call INTEGER,                  -- its number in the session, from 1 (NULL: no session)
+    family TEXT,                   -- command family (family.py; NULL: no command known)
+    command TEXT,                  -- hash of the command text and directory (re-runs)
+    tool TEXT,
+    kind TEXT,
+    budget INTEGER,
+    input_tokens INTEGER,
+    output_tokens INTEGER,
+    clipped INTEGER,               -- the output was cut
+    identical INTEGER,             -- replaced by the one-line "identical" reply
+    since INTEGER,                 -- opened with what changed since the previous run
+    store_id TEXT                  -- the stored copy its marker or reply names
+)
+"""
 
 
 @dataclass(frozen=True)
@@ -43,13 +67,41 @@ class Run:
     store_id: str | None = None
 
 
+@dataclass(frozen=True)
+class Call:
+    """A call's row in `calls`: a session's call, or a clip of a known command."""
+    session: str | None = None
+    call: int | None = None
+    family: str | None = None
+    command: str | None = None
+    tool: str | None = None
+    kind: str | None = None
+    budget: int | None = None
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    clipped: bool = False
+    identical: bool = False
+    since: bool = False
+    store_id: str | None = None
+
+    def values(self, at: float) -> tuple:
+        return (at, self.session, self.call, self.family, self.command, self.tool, self.kind,
+                self.budget, self.input_tokens, self.output_tokens, int(self.clipped),
+                int(self.identical), int(self.since), self.store_id)
+
+
+CALL_COLUMNS = ("at", "session", "call", "family", "command", "tool", "kind", "budget",
+                "input_tokens", "output_tokens", "clipped", "identical", "since", "store_id")
 # How long a write waits for another process's lock before the row is queued instead. Readers
 # never block a write (WAL); a writer holds the lock for a few milliseconds, so only a process
 # that keeps a transaction open (or a stuck one) makes a run wait this long.
 BUSY_TIMEOUT = 0.2
 # A ledger locked for good (a stuck process) must not grow its queue without limit.
 QUEUE_LIMIT = 4 << 20
-_INSERT = "INSERT INTO runs VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+_INSERT = ("INSERT INTO runs (at, event, tool, kind, input_tokens, output_tokens, clipped, "
+           "store_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+_INSERT_CALL = (f"INSERT INTO calls ({', '.join(CALL_COLUMNS)}) "
+                f"VALUES ({', '.join('?' * len(CALL_COLUMNS))})")
 
 
 class Recorded(enum.Enum):
@@ -66,20 +118,28 @@ def connect(path: str, timeout: float = 10.0) -> sqlite3.Connection:
     db.execute("PRAGMA journal_mode=WAL")
     db.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: durable enough for statistics
     db.execute(_SCHEMA)
+    db.execute(_CALLS_SCHEMA)
     return db
 
 
-def record(path: str, run: Run, now: float | None = None) -> Recorded:
-    """Append one row, waiting at most BUSY_TIMEOUT; never raises."""
-    row = (time.time() if now is None else now, run.event, run.tool, run.kind,
-           run.input_tokens, run.output_tokens, int(run.clipped), run.store_id)
+def record(path: str, run: Run | None, now: float | None = None,
+           call: Call | None = None) -> Recorded:
+    """Append a row to `runs` and (when `call` is given) one to `calls`, in one transaction,
+    waiting at most BUSY_TIMEOUT; never raises."""
+    at = time.time() if now is None else now
+    row = _Queued(None if run is None else (at, run.event, run.tool, run.kind,
+                                            run.input_tokens, run.output_tokens,
+                                            int(run.clipped), run.store_id),
+                  None if call is None else call.values(at))
     try:
         db = connect(path, BUSY_TIMEOUT)
         try:
             db.execute("BEGIN IMMEDIATE")
             queued = _take_queue(path)
             try:
-                db.executemany(_INSERT, [row, *queued])
+                rows = [row, *queued]
+                db.executemany(_INSERT, [r.run for r in rows if r.run is not None])
+                db.executemany(_INSERT_CALL, [r.call for r in rows if r.call is not None])
                 db.execute("COMMIT")
             except BaseException:
                 _append_queue(path, queued)  # back where they were, for the next writer
@@ -104,12 +164,31 @@ def queue_path(path: str) -> str:
     return path + ".queue"
 
 
+class _Queued(tuple):
+    """A row waiting in the queue: its `runs` values and its `calls` values (either None).
+    Queued as a JSON list of the 8 `runs` values when it has no call (as older headroom wrote
+    and reads them), else as {"run": […], "call": […]}."""
+    __slots__ = ()
+
+    def __new__(cls, run: tuple | None, call: tuple | None):
+        return super().__new__(cls, (run, call))
+
+    run = property(lambda self: self[0])
+    call = property(lambda self: self[1])
+
+    def to_json(self) -> str:
+        if self.call is None:
+            return json.dumps(list(self.run))
+        return json.dumps({"run": None if self.run is None else list(self.run),
+                           "call": list(self.call)})
+
+
 def _append_queue(path: str, rows: list, limit: int | None = None) -> bool:
     """Rows as JSON lines, in one append (atomic beside other appenders), mode 0600; False
     when the queue already holds `limit` bytes (QUEUE_LIMIT; None: no limit)."""
     if not rows:
         return True
-    data = "".join(json.dumps(list(row)) + "\n" for row in rows).encode()
+    data = "".join(row.to_json() + "\n" for row in rows).encode()
     fd = os.open(queue_path(path), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
     try:
         _locked(fd)
@@ -157,7 +236,13 @@ def _parse_queue(data: bytes) -> list:
         except ValueError:
             continue  # a line cut short by a crash: that row is lost, not the others
         if isinstance(row, list) and len(row) == 8:
-            rows.append(tuple(row))
+            rows.append(_Queued(tuple(row), None))
+        elif isinstance(row, dict) and isinstance(row.get("call"), list) and \
+                len(row["call"]) == len(CALL_COLUMNS) and (
+                    row.get("run") is None or
+                    isinstance(row["run"], list) and len(row["run"]) == 8):
+            rows.append(_Queued(None if row["run"] is None else tuple(row["run"]),
+                                tuple(row["call"])))
     return rows
 
 
@@ -169,17 +254,27 @@ def _queued(path: str) -> list:
         return []
 
 
-def summary(path: str, period: str = "day") -> dict:
-    """Totals, per tool, per kind and per period ('day' or 'week', local time)."""
-    rows = list(_queued(path))
+def read_rows(path: str) -> tuple[list[tuple], list[tuple]]:
+    """Every `runs` row and every `calls` row (queued ones included), each sorted by time."""
+    queued = _queued(path)
+    runs = [row.run for row in queued if row.run is not None]
+    calls = [row.call for row in queued if row.call is not None]
     if os.path.exists(path):
         db = connect(path)
         try:
-            rows += db.execute("SELECT at, event, tool, kind, input_tokens, output_tokens, "
+            runs += db.execute("SELECT at, event, tool, kind, input_tokens, output_tokens, "
                                "clipped, store_id FROM runs").fetchall()
+            calls += db.execute(f"SELECT {', '.join(CALL_COLUMNS)} FROM calls").fetchall()
         finally:
             db.close()
-    rows.sort(key=lambda row: row[0])
+    runs.sort(key=lambda row: row[0])
+    calls.sort(key=lambda row: (row[0], row[2] or 0))
+    return runs, calls
+
+
+def summary(path: str, period: str = "day") -> dict:
+    """Totals, per tool, per kind and per period ('day' or 'week', local time)."""
+    rows = read_rows(path)[0]
     fmt = "%Y-%m-%d" if period == "day" else "%G-W%V"
     groups: dict[str, dict[str, list]] = {"by_tool": {}, "by_kind": {}, "by_period": {}}
     clipped_as: dict[str, tuple] = {}  # store id -> the tool and kind of the clip that stored it

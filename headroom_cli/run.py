@@ -7,10 +7,17 @@ stdout: input arrives through a `feed` callback, output leaves as an Outcome for
 sink, and every warning goes through the `warn` callback (one line each). The pure pipeline is
 api.py; the store is store.py; the ledger is ledger.py.
 
-Whatever the store, the ledger, the digest or the tokenizer do, a run never fails for them: a
-store that cannot be written costs the marker its `headroom show` hint, a ledger that cannot be
-written costs its row, a digest that fails costs the digest, and a tokenizer that cannot be
-loaded is replaced by the estimate — each with one warning.
+With a session (ClipOptions.session: the agent's session id, `--session` or $HEADROOM_SESSION)
+a held output is first looked at against the session's state (session.py): an output the
+session was already given becomes one line naming the earlier call, and a re-run's log opens
+with what changed since the previous run of its command, the clip keeping the new failures
+first. Without one, output is a pure function of input and options.
+
+Whatever the store, the ledger, the digest, the tokenizer or the session state do, a run never
+fails for them: a store that cannot be written costs the marker its `headroom show` hint, a
+ledger that cannot be written costs its row, a digest that fails costs the digest, a tokenizer
+that cannot be loaded is replaced by the estimate, and session state that cannot be read or
+written costs the session's memory — each with one warning.
 """
 
 from __future__ import annotations
@@ -38,6 +45,17 @@ class ClipOptions:
     # How the marker's retrieval hint names headroom: the path an agent's hook was installed
     # with, so the hint runs where the agent runs.
     program: str = "headroom"
+    session: str | None = None  # the session's key (session.normal_key); None: no session
+    command: str | None = None  # the command's text, when known: its family, its re-runs
+    cwd: str | None = None  # the directory it ran in
+
+
+@dataclass(frozen=True)
+class Turn:
+    """A call of a session: its key, what its output is, and what the state decided."""
+    key: str
+    seen: object  # session.Observed
+    decision: object  # session.Decision
 
 
 @dataclass(frozen=True)
@@ -45,12 +63,21 @@ class Outcome:
     result: object  # api.Result
     store_id: str | None  # the stored copy the marker names (None: nothing stored)
     data: bytes | None = None  # the input itself, when it is printed unchanged
+    opening: str = ""  # a line the output opens with: what changed since the previous run
+    turn: Turn | None = None  # the session's call (None: no session)
+    kept: str | None = None  # the stored copy a session keeps for an identical output
 
     def output(self) -> bytes:
-        """What the text format prints: the clipped text, or the input's own bytes."""
+        """What the text format prints: the clipped text, or the input's own bytes (after the
+        opening line, when there is one)."""
         if self.result.clipped or self.data is None:
-            return self.result.text.encode("utf-8", "surrogateescape")
-        return self.data
+            body = self.result.text.encode("utf-8", "surrogateescape")
+        else:
+            body = self.data
+        return self.opening.encode("utf-8", "surrogateescape") + body if self.opening else body
+
+    def text(self) -> str:
+        return decode(self.output())
 
 
 class Run:
@@ -139,15 +166,22 @@ class Run:
 
     def clip_held(self, data: bytes) -> Outcome:
         """`data` clipped to the budget (and to max_bytes), stored when the marker names it,
-        with a digest when one is configured."""
+        with a digest when one is configured; with a session, as the session's state says."""
+        turn = self._turn(data)
+        if turn is not None and turn.decision.identical is not None:
+            return self._identical(data, turn)
+        outcome = self._clip_to_caps(data, turn)
+        return self._kept_for_session(outcome, data) if turn is not None else outcome
+
+    def _clip_to_caps(self, data: bytes, turn: Turn | None) -> Outcome:
         options = self.options
         if options.max_bytes is None:
-            return self._clip_and_store(data, options.budget)
+            return self._clip_and_store(data, options.budget, turn)
         # The byte cap on top of the token budget: with no token budget, start from one that is
         # sure to reach the cap (a token covers at least one byte), then shrink.
         budget = options.budget if options.budget > 0 else options.max_bytes
         for _ in range(8):
-            outcome = self._clip_and_store(data, budget)
+            outcome = self._clip_and_store(data, budget, turn)
             out = outcome.output()
             if len(out) <= options.max_bytes:
                 return outcome
@@ -155,25 +189,111 @@ class Run:
             budget = max(1, min(budget - 1, int(budget * options.max_bytes / len(out) * 0.9)))
         return outcome  # the caller cuts to the cap as a last resort (never reached in practice)
 
+    # --- the session ----------------------------------------------------------------------
+
+    def _turn(self, data: bytes) -> Turn | None:
+        """This call of the session (None: no session, or its state cannot be used)."""
+        options, settings = self.options, self.settings
+        if options.session is None:
+            return None
+        if settings.store_dir is None:
+            self.warn("a session keeps its state with the store, which is off; running "
+                      "without session memory")
+            return None
+        from . import session
+
+        seen = session.observe(data, decode(data), tool=options.tool, kind=options.kind,
+                               command=options.command, cwd=options.cwd,
+                               dedup_over=settings.dedup_over, since=settings.since,
+                               counter=self.counter)
+        has = self.store.has
+        try:
+            decision, warning = session.Sessions(settings.store_dir).update(
+                options.session, lambda state: session.decide(state, seen, settings.since, has))
+        except session.SessionError as err:
+            self.warn(f"{err}; running without session memory")
+            return None
+        if warning:
+            self.warn(warning)
+        return Turn(options.session, seen, decision)
+
+    def _identical(self, data: bytes, turn: Turn) -> Outcome:
+        """The one line that replaces an output the session was already given."""
+        from .api import Result
+        from .session import identical_line
+
+        options, earlier = self.options, turn.decision.identical
+        status = options.exit_status if options.exit_status is not None else (
+            0 if options.command else None)  # a hook's command that succeeded
+        line = identical_line(earlier, earlier.store_id == turn.seen.content_id, status,
+                              options.program) + "\n"
+        text = decode(data)
+        lines = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
+        result = Result(line, "identical", True, ((1, lines),) if lines else (),
+                        self.counter.name, text, self.counter)
+        return Outcome(result, earlier.store_id, data, turn=turn)
+
+    def _opening(self, turn: Turn | None, budget: int) -> tuple[str, frozenset[int]]:
+        """The line a re-run's log opens with, and the error lines of its new failures (the
+        clip keeps them first); ("", ∅) when there is none or the budget has no room."""
+        previous = turn.decision.previous if turn is not None else None
+        if previous is None:
+            return "", frozenset()
+        from .planners.log.failures import focus
+        from .session import new_failures, since_line
+
+        reading = turn.seen.reading
+        line = since_line(previous, reading)
+        if line is None or 2 * self.counter.count(line + "\n") > budget:
+            return "", frozenset()
+        return line + "\n", focus(reading, new_failures(previous, reading))
+
+    def _kept_for_session(self, outcome: Outcome, data: bytes) -> Outcome:
+        """An output the session may see again is kept in the store (once), so that the
+        identical reply's `headroom show ID` prints it."""
+        from dataclasses import replace
+
+        seen = outcome.turn.seen
+        if seen.identity is None or outcome.store_id == seen.content_id or self.store is None:
+            return outcome
+        import time
+
+        try:
+            self.store.put(seen.content_id, data, self.settings.retention(), time.time())
+        except OSError as err:
+            self.warn(f"cannot keep this output in {self.store.root} for the session "
+                      f"({err.strerror or err}); an identical one will be printed whole")
+            return outcome
+        return replace(outcome, kept=seen.content_id)
+
     def _compress(self, text: str, budget: int, **extra):
         from .api import compress
 
         options = self.options
-        return compress(text, tool=options.tool, budget=budget, kind=options.kind,
-                        counter=self.counter, exit_status=options.exit_status,
-                        program=options.program, **extra)
+        extra.setdefault("kind", options.kind)
+        return compress(text, tool=options.tool, budget=budget, counter=self.counter,
+                        exit_status=options.exit_status, program=options.program, **extra)
 
-    def _clip_and_store(self, data: bytes, budget: int) -> Outcome:
+    def _clip_and_store(self, data: bytes, budget: int, turn: Turn | None = None) -> Outcome:
         text = decode(data)
+        opening, focus = self._opening(turn, budget)
+        body = budget - (self.counter.count(opening) if opening else 0)
+        extra = {"focus": focus, "kind": "log"} if opening else {}
+        for _ in range(4):
+            def clip(store_id, lost=None):
+                return self._compress(text, body, store_id=store_id, lost=lost, **extra)
 
-        def clip(store_id, lost=None):
-            return self._compress(text, budget, store_id=store_id, lost=lost)
+            def with_digest(result, store_id, lost):
+                return self._with_digest(text, result, body, store_id, lost)
 
-        def with_digest(result, store_id, lost):
-            return self._with_digest(text, result, budget, store_id, lost)
-
-        result, store_id = self._keep_if_named(data, clip, with_digest)
-        return Outcome(result, store_id, data)
+            result, store_id = self._keep_if_named(data, clip, with_digest)
+            outcome = Outcome(result, store_id, data, opening, turn)
+            # The opening and the body are counted apart: a token may merge across the seam.
+            over = self.counter.count(outcome.text()) - budget if opening else 0
+            if over <= 0:
+                return outcome
+            body -= over + 1
+        return outcome
 
     def _keep_if_named(self, data: bytes, clip, refine=lambda result, store_id, lost: result):
         """clip(store_id), keeping `data` in the store when the marker names it; returns the
@@ -317,24 +437,49 @@ class Run:
     # --- the ledger -----------------------------------------------------------------------
 
     def record(self, outcome: Outcome) -> None:
-        """The clip's row in the savings ledger. Output that fits is not recorded (it saved
+        """The clip's row in the savings ledger, and its call's (a session's call, or a clip of
+        a known command). Output that fits is not recorded outside a session (it saved
         nothing), whether it passed through before or after reading it whole."""
-        if outcome.result.clipped:
-            result = outcome.result
-            record_event(self.settings, self.warn, "clip", tool=self.options.tool.name,
-                         kind=result.kind, input_tokens=result.input_tokens,
-                         output_tokens=result.output_tokens, clipped=True,
-                         store_id=outcome.store_id)
+        result, options, turn = outcome.result, self.options, outcome.turn
+        if not (result.clipped or options.session):
+            return
+        from .family import family_of
+        from .ledger import Call
+
+        family = family_of(options.command)
+
+        output_tokens = result.output_tokens + (self.counter.count(outcome.opening)
+                                                if outcome.opening else 0)
+        identical = result.kind == "identical"
+        call = None
+        if options.session or family is not None:
+            from .family import command_key
+
+            call = Call(session=options.session,
+                        call=turn.decision.call if turn is not None else None,
+                        family=family,
+                        command=command_key(options.command, options.cwd)
+                        if options.command else None,
+                        tool=options.tool.name, kind=result.kind, budget=options.budget,
+                        input_tokens=result.input_tokens, output_tokens=output_tokens,
+                        clipped=result.clipped and not identical, identical=identical,
+                        since=bool(outcome.opening), store_id=outcome.store_id or outcome.kept)
+        record_event(self.settings, self.warn, "clip" if result.clipped else None, call=call,
+                     tool=options.tool.name, kind=result.kind,
+                     input_tokens=result.input_tokens, output_tokens=output_tokens,
+                     clipped=True, store_id=outcome.store_id)
 
 
-def record_event(settings: Settings, warn: Warn, event: str, **figures) -> None:
-    """One row in the savings ledger; recording never slows or breaks the main job."""
+def record_event(settings: Settings, warn: Warn, event: str | None, call=None,
+                 **figures) -> None:
+    """A row in the savings ledger (`event` None: none in `runs`) and the call's row in
+    `calls` (ledger.Call, or None); recording never slows or breaks the main job."""
     path = settings.ledger
     if path is None:
         return
     from .ledger import Recorded, Run as Row, queue_path, record
 
-    outcome = record(path, Row(event, **figures))
+    outcome = record(path, Row(event, **figures) if event else None, call=call)
     # A queued row is not lost (the next run records it): nothing to say.
     if outcome is Recorded.BUSY:
         warn(f"the ledger {path} has been locked by another process for many runs; this one "

@@ -64,6 +64,10 @@ class Settings:
     tiktoken_cache_dir: str | None = None  # tiktoken's (None: its default, see tokenizer_caches)
     config: Config = field(default_factory=Config)  # the file as read, for `headroom config`
     warnings: tuple[str, ...] = ()  # bad values that were ignored: the caller says so once
+    # With a session (session.py): outputs of at least this many tokens already delivered in
+    # it become one line (None: never); a re-run's log opens with what changed (`since`).
+    dedup_over: int | None = DEFAULTS["session.dedup_over"]
+    since: bool = DEFAULTS["session.since"]
 
     @classmethod
     def load(cls, environ: Mapping[str, str] | None = None, *, config: Config | None = None,
@@ -99,12 +103,20 @@ class Settings:
             digest=None if no_digest else _digest(environ, config, warnings),
             cache_dir=_cache_dir(environ),
             tiktoken_cache_dir=environ.get("TIKTOKEN_CACHE_DIR") or environ.get("DATA_GYM_CACHE_DIR"),
-            config=config, warnings=tuple(warnings))
+            config=config, warnings=tuple(warnings),
+            dedup_over=_setting("session.dedup_over", config)
+            if _setting("session.dedup", config) else None,
+            since=_setting("session.since", config))
 
-    def budget_for(self, tool: str | None) -> int:
-        """The budget for output of `tool`: a flag or HEADROOM_BUDGET, else the config file's
+    def budget_for(self, tool: str | None, family: str | None = None) -> int:
+        """The budget for output of `tool` (from a command of `family`): a flag or
+        HEADROOM_BUDGET, else the config file's [commands.FAMILY] budget, else its
         [tools.NAME] budget, else its budget, else the default."""
-        if self.budget_given or not self.config.tools:
+        if self.budget_given:
+            return self.budget
+        if family is not None and family in self.config.commands:
+            return self.config.commands[family]
+        if not self.config.tools:
             return self.budget
         from .tools import lookup
 
@@ -141,6 +153,10 @@ class Settings:
                                                 ("max_age_days", self.max_age_days))
                 if value is not None}
         return Retention(**caps)
+
+
+def _setting(key: str, config: Config):
+    return config.values.get(key, DEFAULTS[key])
 
 
 def read_config(environ: Mapping[str, str]) -> Config:

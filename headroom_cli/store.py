@@ -40,6 +40,10 @@ _SEGMENTS = 16  # a partial copy's tail rolls in segments of 1/16 of its share
 _COPY_PART = 1 << 20
 # A temporary file this old belongs to a writer that died; younger ones may still be in use.
 _STALE_TEMP_SECONDS = 3600.0
+# Sessions' state (session.py) lives in this folder of the store and is pruned with it: a
+# session idle past the age cap goes, and beyond MAX_SESSIONS the least recently used.
+SESSIONS_DIR = "sessions"
+MAX_SESSIONS = 256
 
 
 class NotStored(LookupError):
@@ -306,7 +310,36 @@ class Store:
                 total -= entry.size
             else:
                 kept.append(entry)
+        self._prune_sessions(retention, now)
         return Pruned(tuple(removed), tuple(kept))
+
+    def has(self, item_id: str) -> bool:
+        """Is an output stored under this id (not checked against its hash)?"""
+        return is_id(item_id) and (self.root / item_id).is_file()
+
+    def _prune_sessions(self, retention: Retention, now: float) -> None:
+        """Session state files idle past the age cap, and past MAX_SESSIONS the least
+        recently used (each with its lock file); dead writers' temporary files."""
+        folder = self.root / SESSIONS_DIR
+        try:
+            with os.scandir(folder) as items:
+                found = list(items)
+        except OSError:
+            return
+        states = []
+        for item in found:
+            with contextlib.suppress(OSError):
+                age = now - item.stat(follow_symlinks=False).st_mtime
+                if item.name.startswith(_TEMP_PREFIX) and age > _STALE_TEMP_SECONDS:
+                    os.unlink(item.path)
+                elif item.name.endswith(".json"):
+                    states.append((age, item.name[:-len(".json")]))
+        states.sort()
+        for position, (age, name) in enumerate(states):
+            if age > retention.max_age_seconds or position >= MAX_SESSIONS:
+                for suffix in (".json", ".lock"):
+                    with contextlib.suppress(OSError):
+                        os.unlink(folder / (name + suffix))
 
     def _ensure_root(self) -> None:
         if self.root.is_dir():

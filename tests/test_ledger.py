@@ -125,3 +125,55 @@ def test_a_ledger_locked_for_good_stops_queueing_and_says_so_once(private_env, t
         warning = held.stderr.decode().strip()
         assert len(warning.splitlines()) == 1 and "locked" in warning
         assert full.stat().st_size == QUEUE_LIMIT
+
+
+# ------------------------------------------------- the calls table: a migration that is safe
+
+_OLD_SCHEMA = """CREATE TABLE runs (at REAL NOT NULL, event TEXT NOT NULL, tool TEXT, kind TEXT,
+    input_tokens INTEGER, output_tokens INTEGER, clipped INTEGER, store_id TEXT)"""
+
+
+def test_an_old_ledger_gains_the_calls_table_and_keeps_its_rows(tmp_path):
+    """A ledger an older headroom wrote keeps its rows; the first new write adds `calls`; an
+    older headroom (positional inserts into `runs`) can still write to it afterwards."""
+    import sqlite3
+
+    from headroom_cli.ledger import Call, read_rows
+
+    path = str(tmp_path / "ledger.sqlite3")
+    old = sqlite3.connect(path)
+    old.execute(_OLD_SCHEMA)
+    old.execute("INSERT INTO runs VALUES (1.0, 'clip', 'Bash', 'log', 900, 100, 1, 'aaa')")
+    old.commit()
+    old.close()
+    assert summary(path)["totals"]["runs"] == 1  # read before any new write
+    call = Call(session="s", call=1, family="pytest", command="c1", tool="Bash", kind="log",
+                budget=4000, input_tokens=5000, output_tokens=800, clipped=True, store_id="bbb")
+    assert record(path, Run("clip", "Bash", "log", 5000, 800, True, "bbb"), now=2.0,
+                  call=call) is Recorded.RECORDED
+    older = sqlite3.connect(path)
+    older.execute("INSERT INTO runs VALUES (3.0, 'show', NULL, NULL, NULL, NULL, 0, 'bbb')")
+    older.commit()
+    older.close()
+    runs, calls = read_rows(path)
+    assert [row[0] for row in runs] == [1.0, 2.0, 3.0]
+    assert calls == [(2.0, "s", 1, "pytest", "c1", "Bash", "log", 4000, 5000, 800, 1, 0, 0,
+                      "bbb")]
+
+
+def test_a_queue_holds_old_and_new_rows_and_both_are_read(tmp_path):
+    """An older headroom's line (the 8 `runs` values) and a new one ({"run", "call"})."""
+    import json
+
+    from headroom_cli.ledger import Call, queue_path, read_rows
+
+    path = str(tmp_path / "ledger.sqlite3")
+    call = Call(session="s", call=2, family="make", clipped=False)
+    with open(queue_path(path), "w") as queue:
+        queue.write('[5.0, "clip", "Bash", "log", 900, 100, 1, null]\n')
+        queue.write(json.dumps({"run": None, "call": list(call.values(6.0))}) + "\n")
+    runs, calls = read_rows(path)
+    assert len(runs) == 1 and calls == [call.values(6.0)]
+    assert record(path, None, now=7.0, call=Call(session="s", call=3)) is Recorded.RECORDED
+    runs, calls = read_rows(path)
+    assert len(runs) == 1 and [row[2] for row in calls] == [2, 3]

@@ -141,10 +141,10 @@ def rewrite(event: object, options: HookOptions) -> str | None:
     command = shell.command_to_wrap(event, EVENT, MATCHER, "run_in_background")
     if command is None or not permissions.claude_would_run(command, event):
         return None
-    return shell.wrap_checked(command, filter_argv(options))
+    return shell.wrap_checked(command, filter_argv(options, event, command))
 
 
-def filter_argv(options: HookOptions) -> list[str]:
+def filter_argv(options: HookOptions, event: dict | None = None, command: str = "") -> list[str]:
     """The filter runs as this hook was started (the command init wrote), so the marker's hint
     names headroom exactly as init's allow rules do (show_rules) — not as a PATH lookup in the
     agent's environment would find it."""
@@ -152,4 +152,5 @@ def filter_argv(options: HookOptions) -> list[str]:
     headroom = shlex.split(program) if program != "headroom" else \
         (options.headroom or headroom_argv())
     return shell.filter_argv(headroom, options.budget, options.store, "--max-bytes",
-                             str(MAX_BYTES), "--max-failure-bytes", str(MAX_FAILURE_BYTES))
+                             str(MAX_BYTES), "--max-failure-bytes", str(MAX_FAILURE_BYTES),
+                             *shell.session_argv(event or {}, command))

@@ -28,7 +28,7 @@ from __future__ import annotations
 import os
 
 from . import HookOptions
-from .clip import clip_text
+from .clip import clip_text, in_session
 
 EVENT = "PostToolUse"
 MCP_MATCHER = "mcp__.*"
@@ -80,8 +80,11 @@ def _mcp(event: dict, tool: str, options: HookOptions, settings: PostSettings) -
             and isinstance(block.get("text"), str) for block in blocks)):
         return None  # an image, a resource, an unknown shape: left as the server gave it
     text = "\n".join(block["text"] for block in blocks)
+    arguments = event.get("tool_input") if isinstance(event.get("tool_input"), dict) else {}
+    cwd = event.get("cwd") if isinstance(event.get("cwd"), str) else None
     clipped = clip_text(text, tool=None, budget=options.budget, max_bytes=MAX_BYTES,
-                        store=options.store)
+                        store=options.store,
+                        **in_session(event.get("session_id"), tool, arguments, cwd))
     if clipped == text:
         return None
     return {"hookSpecificOutput": {"hookEventName": EVENT,

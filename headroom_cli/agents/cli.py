@@ -79,7 +79,9 @@ def _check_path(headroom: list[str]) -> None:
 
 def hook_command(agent: str, budget: int, exit_status: int | None, max_bytes: int | None,
                  tool: str | None, no_store: bool, max_failure_bytes: int | None = None,
-                 input_file: str | None = None, status_line: str | None = None) -> int:
+                 input_file: str | None = None, status_line: str | None = None,
+                 session: str | None = None, command: str | None = None,
+                 cwd: str | None = None) -> int:
     name = FILTER if agent.strip().lower() == FILTER else canonical(agent)
     if name is None:
         note(f"unknown agent {agent!r}: use one of {', '.join(AGENTS)} (or {FILTER})")
@@ -96,7 +98,8 @@ def hook_command(agent: str, budget: int, exit_status: int | None, max_bytes: in
             if exit_status and max_failure_bytes:
                 max_bytes = min(max_bytes or max_failure_bytes, max_failure_bytes)
             reply = clip(data, tool=tool or "Bash", budget=budget, exit_status=exit_status,
-                         max_bytes=max_bytes, store=not no_store)
+                         max_bytes=max_bytes, store=not no_store, session=session,
+                         command=command, cwd=cwd)
         else:
             reply = run_hook(name, data, HookOptions(budget=budget,
                                                      headroom=headroom_argv(),

@@ -15,22 +15,30 @@ import sys
 from ..defaults import DEFAULT_HOOK_BUDGET
 from ..sink import warn as note
 
-__all__ = ["DEFAULT_HOOK_BUDGET", "clip", "clip_text", "note"]
+__all__ = ["DEFAULT_HOOK_BUDGET", "clip", "clip_text", "in_session", "note"]
 
 
 def clip(data: bytes, *, tool: str | None = "Bash", budget: int = DEFAULT_HOOK_BUDGET,
          exit_status: int | None = None, max_bytes: int | None = None,
-         encoding: str | None = None, store: bool = True, program: str | None = None) -> bytes:
+         encoding: str | None = None, store: bool = True, program: str | None = None,
+         session: str | None = None, command: str | None = None,
+         cwd: str | None = None) -> bytes:
     """`data` clipped to `budget` tokens (and to `max_bytes` bytes when given); fails open.
     `encoding` None: the configured one. `program`: how the marker's hint names headroom
-    (None: as this process was started, see hook_program)."""
+    (None: as this process was started, see hook_program). `session`: the agent's session
+    (session.py), in which `command` ran in `cwd` (when known); a session sees every output,
+    even one that fits."""
     if budget <= 0 and not max_bytes:
         return data
-    if (budget <= 0 or len(data) <= budget) and (not max_bytes or len(data) <= max_bytes):
+    if not (session and session.strip()) and (budget <= 0 or len(data) <= budget) and \
+            (not max_bytes or len(data) <= max_bytes):
         return data  # fits by size alone: no tokenizer needed (every token covers a byte)
     try:
+        from ..session import normal_key
+
+        session = normal_key(session)
         return _clip(data, tool, budget, exit_status or None, max_bytes, encoding, store,
-                     program or hook_program())
+                     program or hook_program(), session, command, cwd)
     except Exception as err:  # noqa: BLE001 - a hook must never lose the output
         note(f"could not clip ({type(err).__name__}: {err}); passing the output through")
         return data
@@ -43,7 +51,8 @@ def clip_text(text: str, **options) -> str:
     return text if out is data else out.decode("utf-8", "surrogateescape")
 
 
-def _clip(data: bytes, tool, budget, exit_status, max_bytes, encoding, store, program) -> bytes:
+def _clip(data: bytes, tool, budget, exit_status, max_bytes, encoding, store, program,
+          session=None, command=None, cwd=None) -> bytes:
     from ..run import ClipOptions, clip_bytes
     from ..settings import Settings
 
@@ -52,10 +61,33 @@ def _clip(data: bytes, tool, budget, exit_status, max_bytes, encoding, store, pr
     settings = Settings.load(os.environ, encoding=encoding, no_store=not store)
     for message in settings.warnings:
         note(message)
+    if command and settings.config.commands:  # [commands.FAMILY] budget: over the hook's
+        from ..family import family_of
+
+        budget = settings.config.commands.get(family_of(command), budget)
     options = ClipOptions(tool=settings.tool(tool), budget=budget, exit_status=exit_status,
-                          max_bytes=max_bytes, tool_name=tool, program=program)
+                          max_bytes=max_bytes, tool_name=tool, program=program,
+                          session=session, command=command, cwd=cwd)
     out = clip_bytes(data, settings, options, note).output()
     return _cut_bytes(out, max_bytes) if max_bytes and len(out) > max_bytes else out
+
+
+def in_session(session: object, tool: str, args: dict, where: str | None = None) -> dict:
+    """The session options of clip() for a tool's call: the agent's session, the call as a
+    command line (a shell command as written; another tool as its name and arguments), and
+    the directory (`where`, relative to this process's). Nothing without a session."""
+    if not isinstance(session, str) or not session.strip():
+        return {}
+    command = args.get("command") if isinstance(args.get("command"), str) else None
+    if command is None or tool not in ("bash", "Bash"):
+        words = [f"{key}={value}" for key, value in sorted(args.items())
+                 if isinstance(value, (str, int, float)) and not isinstance(value, bool)]
+        command = " ".join([tool, *words])
+    try:
+        cwd = os.path.join(os.getcwd(), where) if where else os.getcwd()
+    except OSError:
+        cwd = where or None
+    return {"session": session, "command": command, "cwd": cwd}
 
 
 def hook_program(argv0: str | None = None) -> str:

@@ -68,9 +68,22 @@ def handle(payload: bytes, options: HookOptions) -> bytes:
 def rewrite(event: dict, options: HookOptions) -> str | None:
     """The wrapped command, or None to leave the call exactly as it is."""
     command = piped.command_of(event, EVENT, MATCHER, "is_background")
-    return None if command is None else piped.wrap_checked(command, filter_argv(options))
+    if command is None:
+        return None
+    return piped.wrap_checked(command, filter_argv(options, event, command))
 
 
-def filter_argv(options: HookOptions) -> list[str]:
+def filter_argv(options: HookOptions, event: dict | None = None, command: str = "") -> list[str]:
     return shell.filter_argv(options.headroom or config.headroom_argv(), options.budget,
-                             options.store, "--max-bytes", str(MAX_BYTES))
+                             options.store, "--max-bytes", str(MAX_BYTES),
+                             *shell.session_argv(event or {}, command, _directory(event or {})))
+
+
+def _directory(event: dict) -> str | None:
+    """Where the command runs: the tool's `dir_path` (relative to the session's directory)."""
+    tool_input = event.get("tool_input")
+    where = tool_input.get("dir_path") if isinstance(tool_input, dict) else None
+    cwd = event.get("cwd") if isinstance(event.get("cwd"), str) else None
+    if not isinstance(where, str) or not where:
+        return cwd
+    return os.path.join(cwd, where) if cwd else where

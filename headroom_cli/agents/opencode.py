@@ -3,11 +3,12 @@
 opencode (1.18.33, checked in its binary and in @opencode-ai/plugin's types) calls a plugin's
 `tool.execute.after(input, output)` with `input = {tool, sessionID, callID, args}` and
 `output = {title, output, metadata}` after every tool, and uses whatever `output.output` holds
-afterwards. So nothing about the command changes: it runs exactly as written, and only the
-text the model sees is clipped. opencode cuts a long bash output to its last lines itself and
-keeps the whole of it in a file (`metadata.outputPath`); the exit status is in
-`metadata.exit`. The plugin is a thin shim: it hands {tool, args, output, metadata} to
-`headroom hook opencode` and takes back {"output": …} (or {} for "leave it").
+afterwards (`input.sessionID` names the session: session.py). So nothing about the command
+changes: it runs exactly as written, and only the text the model sees is clipped. opencode
+cuts a long bash output to its last lines itself and keeps the whole of it in a file
+(`metadata.outputPath`); the exit status is in `metadata.exit`. The plugin is a thin shim:
+it hands {tool, args, output, metadata, sessionID} to `headroom hook opencode` and takes back
+{"output": …} (or {} for "leave it").
 
 The plugin file is ~/.config/opencode/plugins/headroom.js ($XDG_CONFIG_HOME respected);
 opencode loads every file in that folder at start-up.
@@ -21,7 +22,7 @@ import re
 from pathlib import Path
 
 from . import HookOptions, config, shell
-from .clip import clip_text
+from .clip import clip_text, in_session
 from .plugins import ASK_HEADROOM, displayable, plugin_change, read_full_output
 
 NAME = "opencode"
@@ -56,6 +57,7 @@ export const HeadroomPlugin = async () => ({{
         args: input.args ?? null,
         output: output.output,
         metadata: output.metadata ?? null,
+        sessionID: input.sessionID ?? null,
       }});
       if (reply && typeof reply.output === "string") output.output = reply.output;
     }} catch {{
@@ -90,11 +92,15 @@ def handle(payload: bytes, options: HookOptions) -> bytes:
         return b"{}"
     metadata = event.get("metadata") if isinstance(event.get("metadata"), dict) else {}
     tool = event["tool"]
-    clipped = clip_output(tool, output, metadata, options)
+    args = event.get("args") if isinstance(event.get("args"), dict) else {}
+    where = args.get("workdir") if isinstance(args.get("workdir"), str) else ""
+    clipped = clip_output(tool, output, metadata, options,
+                          in_session(event.get("sessionID"), tool, args, where))
     return json.dumps({} if clipped == output else {"output": clipped}).encode()
 
 
-def clip_output(tool: str, output: str, metadata: dict, options: HookOptions) -> str:
+def clip_output(tool: str, output: str, metadata: dict, options: HookOptions,
+                session: dict | None = None) -> str:
     """The text the model should see instead of `output`."""
     text, suffix, exit_status = output, "", None
     if tool == "bash":
@@ -110,5 +116,5 @@ def clip_output(tool: str, output: str, metadata: dict, options: HookOptions) ->
         if isinstance(status, int) and not isinstance(status, bool):
             exit_status = status
     clipped = clip_text(text, tool=TOOLS[tool], budget=options.budget, exit_status=exit_status,
-                        store=options.store)
+                        store=options.store, **(session or {}))
     return displayable(clipped) + suffix

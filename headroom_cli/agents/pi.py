@@ -7,7 +7,9 @@ model sees is clipped. pi keeps the last 2,000 lines / 50 KB of a bash output an
 whole of it to a file (`details.fullOutputPath`); when the command fails, the tool throws and
 the result is the text plus "Command exited with code N", with the file named only in pi's own
 note ("… Full output: PATH]"). The extension is a thin shim: it hands {toolName, input, content,
-details, isError} to `headroom hook pi` and takes back {"content": [...]} (or {}: leave it).
+details, isError, sessionId, cwd} to `headroom hook pi` (the session from
+`ctx.sessionManager.getSessionId()`, session.py) and takes back {"content": [...]} (or {}: leave
+it).
 
 The extension file is ~/.pi/agent/extensions/headroom.ts ($PI_CODING_AGENT_DIR respected); pi
 loads every extension there at start-up.
@@ -21,7 +23,7 @@ import re
 from pathlib import Path
 
 from . import HookOptions, config, shell
-from .clip import clip_text
+from .clip import clip_text, in_session
 from .plugins import ASK_HEADROOM, displayable, plugin_change, read_full_output
 
 NAME = "pi"
@@ -61,6 +63,8 @@ export default function (pi: any) {{
           content: event.content,
           details: event.details ?? null,
           isError: !!event.isError,
+          sessionId: ctx?.sessionManager?.getSessionId?.() ?? null,
+          cwd: ctx?.cwd ?? null,
         }},
         ctx?.signal,
       );
@@ -99,14 +103,17 @@ def handle(payload: bytes, options: HookOptions) -> bytes:
         return b"{}"  # images, or nothing: leave it
     text = "".join(block["text"] for block in content)
     details = event.get("details") if isinstance(event.get("details"), dict) else {}
-    clipped = clip_result(event["toolName"], text, details, bool(event.get("isError")), options)
+    args = event.get("input") if isinstance(event.get("input"), dict) else {}
+    cwd = event.get("cwd") if isinstance(event.get("cwd"), str) else None
+    clipped = clip_result(event["toolName"], text, details, bool(event.get("isError")), options,
+                          in_session(event.get("sessionId"), event["toolName"], args, cwd))
     if clipped == text:
         return b"{}"
     return json.dumps({"content": [{"type": "text", "text": clipped}]}).encode()
 
 
 def clip_result(tool: str, text: str, details: dict, is_error: bool,
-                options: HookOptions) -> str:
+                options: HookOptions, session: dict | None = None) -> str:
     """The text the model should see instead of `text`."""
     body, status_line, exit_status = text, "", None
     if tool == "bash":
@@ -126,7 +133,8 @@ def clip_result(tool: str, text: str, details: dict, is_error: bool,
         elif body == "(no output)":
             return text
     clipped = displayable(clip_text(body, tool=TOOLS[tool], budget=options.budget,
-                                    exit_status=exit_status, store=options.store))
+                                    exit_status=exit_status, store=options.store,
+                                    **(session or {})))
     if status_line:
         return f"{clipped}\n\n{status_line}" if clipped else status_line
     return clipped

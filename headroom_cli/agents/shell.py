@@ -213,6 +213,27 @@ def filter_argv(headroom: list[str], budget: int, store: bool, *extra: str) -> l
     return argv if store else [*argv, "--no-store"]
 
 
+# A command longer than this is not repeated to the filter (the wrapper holds it already, and
+# one argument may not pass 128 KB): it still runs in its session, without a re-run's summary.
+COMMAND_ARG_CHARS = 2000
+
+
+def session_argv(event: dict, command: str, cwd: str | None = None) -> list[str]:
+    """`--session ID --cwd DIR --command TEXT` for the filter of a command wrapped in a session
+    (the agent's `session_id`); nothing when the event names none. `cwd` overrides the event's
+    (a tool's own directory argument)."""
+    session = event.get("session_id")
+    if not isinstance(session, str) or not session.strip():
+        return []
+    argv = ["--session", session]
+    cwd = cwd or event.get("cwd")
+    if isinstance(cwd, str) and cwd:
+        argv += ["--cwd", cwd]
+    if len(command) <= COMMAND_ARG_CHARS:
+        argv += ["--command", command]
+    return argv
+
+
 def load_event(payload: bytes) -> dict | None:
     """The agent's JSON event, or None when it is not a JSON object (the call is then left as
     the agent had it)."""

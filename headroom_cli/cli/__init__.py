@@ -37,7 +37,7 @@ def main(argv: list[str] | None = None) -> None:
         flags = budget = None
         decided = False  # by _plain: the full settings
         if values is not None and command is None and sys.stdin is not None \
-                and not sys.stdin.isatty():
+                and not sys.stdin.isatty() and not _in_session(values):
             budget = _light_budget(values, os.environ)
             if budget is None:  # a config file, or a value to check: full settings decide
                 (flags, budget, config), decided = _plain(values), True
@@ -96,6 +96,15 @@ def _run_plain(flags, command, stdin, config) -> None:
         sys.exit(status)
 
 
+def _in_session(values: dict) -> bool:
+    """A session (--session, $HEADROOM_SESSION) sees every output: none passes through unread
+    (even one that fits may open with what changed since the last run)."""
+    from ..defaults import SESSION_VAR
+    from .options import SESSION
+
+    return bool(str(values.get(SESSION) or os.environ.get(SESSION_VAR) or "").strip())
+
+
 def _light_budget(values: dict, environ) -> int | None:
     """The budget output that fits is held to, when only the flags and HEADROOM_BUDGET can set
     it (no config file, the text format, values that need no checking): found without
@@ -132,10 +141,13 @@ def _plain(values: dict):
         return None, None, config  # the typer app says what is wrong with it
     from .filtering import Flags
 
+    from ..defaults import SESSION_VAR
+
     flags = Flags(budget=None if budget is None else int(budget),
                   tool=values.get("tool") or os.environ.get("HEADROOM_TOOL") or None,
                   encoding=values.get("encoding"), no_store="no_store" in values,
-                  no_digest="no_digest" in values)
+                  no_digest="no_digest" in values,
+                  session=values.get("session") or os.environ.get(SESSION_VAR) or None)
     try:
         settings = Settings.load(os.environ, config=config, budget=flags.budget,
                                  encoding=flags.encoding)

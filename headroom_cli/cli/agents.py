@@ -92,10 +92,18 @@ def hook_agent(
         None, "--status-line", metavar="TAG",
         help="filter: the input ends with a line 'TAG STATUS' (a piped wrapper's); exit "
              "with STATUS."),
+    session: Optional[str] = typer.Option(None, "--session", metavar="KEY",
+                                          help="filter: the agent's session (see the filter's "
+                                               "--session)."),
+    command: Optional[str] = typer.Option(None, "--command", metavar="TEXT",
+                                          help="filter: the command that was run (a re-run "
+                                               "of it opens with what changed)."),
+    cwd: Optional[str] = typer.Option(None, "--cwd", metavar="DIR",
+                                      help="filter: the directory it ran in."),
 ) -> None:
     from ..agents.cli import hook_command
 
     status = hook_command(agent, budget, exit_status, max_bytes, tool, no_store,
-                          max_failure_bytes, input_file, status_line)
+                          max_failure_bytes, input_file, status_line, session, command, cwd)
     if status:
         raise typer.Exit(status)

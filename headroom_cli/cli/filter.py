@@ -12,6 +12,7 @@ from typing import Optional
 import typer
 
 from .. import __version__
+from ..defaults import SESSION_VAR
 from ..settings import DEFAULT_BUDGET, DEFAULT_ENCODING, DEFAULT_FORMAT, FORMATS
 from .base import Encoding, app
 from .completion import complete_format, complete_kind, complete_tool
@@ -56,6 +57,11 @@ def run(
     no_digest: bool = typer.Option(False, *NAMES["no_digest"],
                                    help="Ask no model for a digest of the omitted part, even "
                                         "when digest_command or digest_url is configured."),
+    session: Optional[str] = typer.Option(
+        None, *NAMES["session"], envvar=SESSION_VAR, metavar="KEY",
+        help="Remember what this session was shown: a re-run's log opens with what changed "
+             "since the last run of the command, and an output already delivered becomes one "
+             "line. Agent hooks pass their own session."),
     version: bool = typer.Option(False, *NAMES["version"], callback=_version, is_eager=True,
                                  help="Print the version and exit."),
 ) -> None:
@@ -68,7 +74,7 @@ def run(
         Flags(budget=budget if "budget" in given else None, tool=tool, kind=kind,
               encoding=encoding.value if "encoding" in given else None,
               fmt=fmt if "fmt" in given else None, no_store=no_store, live=live,
-              no_digest=no_digest),
+              no_digest=no_digest, session=session),
         obj.get("command"), obj.get("stdin"), obj.get("config"))
     if status:
         raise typer.Exit(status)

@@ -29,6 +29,7 @@ class Flags:
     no_store: bool = False
     live: bool = False
     no_digest: bool = False
+    session: Optional[str] = None  # the flag, else HEADROOM_SESSION (the caller reads it)
 
 
 def run_filter(flags: Flags, command: Optional[List[str]], prefetched: Optional[bytes],
@@ -45,16 +46,25 @@ def run_filter(flags: Flags, command: Optional[List[str]], prefetched: Optional[
         _fail(str(err), err.status)
     for message in settings.warnings:
         warn(message)
-    budget, fmt = settings.budget_for(tool), settings.format
+    text = _command_text(command)
+    family = None
+    if text and settings.config.commands:  # [commands.FAMILY] budgets
+        from ..family import family_of
+
+        family = family_of(text)
+    budget, fmt = settings.budget_for(tool, family), settings.format
     _check_kind(flags.kind)
     if flags.live and fmt != "text":
         _fail("--live prints text as it arrives: it takes no --format", ExitStatus.USAGE)
     if budget == 0 and fmt == "text":  # no clipping: straight through, whatever the size
         return _take_input(command, prefetched, write) or 0
     from ..run import ClipOptions, Run
+    from ..session import normal_key
 
     clip_run = Run(settings, ClipOptions(tool=settings.tool(tool), budget=budget,
-                                         kind=flags.kind, tool_name=tool), warn)
+                                         kind=flags.kind, tool_name=tool,
+                                         session=normal_key(flags.session), command=text,
+                                         cwd=_cwd() if text else None), warn)
     intake = clip_run.intake(live=write if flags.live else None)
     status = _take_input(command, prefetched, intake.feed)
     # A stopping signal ends a stdin run with 128 + N, but there is no command to report on.
@@ -67,10 +77,26 @@ def run_filter(flags: Flags, command: Optional[List[str]], prefetched: Optional[
     else:
         from ..formats import wrap
 
-        write(wrap(fmt, outcome.result, outcome.result.text, tool=tool,
+        write(wrap(fmt, outcome.result, outcome.text(), tool=tool,
                    store_id=outcome.store_id, exit_status=clip_run.options.exit_status
                    ).encode("utf-8", "surrogateescape"))
     return status or 0
+
+
+def _command_text(command: Optional[List[str]]) -> Optional[str]:
+    """The wrapped command as one shell line (its identity in a session, its family)."""
+    if not command:
+        return None
+    import shlex
+
+    return shlex.join(command)
+
+
+def _cwd() -> Optional[str]:
+    try:
+        return os.getcwd()
+    except OSError:  # removed from under us
+        return None
 
 
 def _fail(message: str, status: int) -> NoReturn:

@@ -26,7 +26,9 @@ class Option(tuple):
     names = property(lambda self: self[1])
     takes_value = property(lambda self: self[2])
     plain = property(lambda self: self[3])  # the pass-through may take it: changes nothing
-    #                                         about output that fits
+    #                                         about output that fits (but for --session: a
+    #                                         session's output is never passed through
+    #                                         unread; main() checks, see SESSION)
 
 
 FILTER_OPTIONS = (
@@ -38,8 +40,10 @@ FILTER_OPTIONS = (
     Option("no_store", ("--no-store",), False, True),
     Option("live", ("--live",), False, False),
     Option("no_digest", ("--no-digest",), False, True),
+    Option("session", ("--session",), True, True),
     Option("version", ("--version",), False, False),
 )
+SESSION = "session"  # the option (and defaults.SESSION_VAR) that keeps output off the pass-through
 NAMES = {option.dest: option.names for option in FILTER_OPTIONS}
 _BY_NAME = {name: option for option in FILTER_OPTIONS for name in option.names}
 

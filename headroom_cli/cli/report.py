@@ -39,6 +39,11 @@ def show_config(
     for tool, values in sorted(config.tools.items()):
         rows += [(f"tools.{tool}.{field}", value, config.where(f"tools.{tool}.{field}"))
                  for field, value in sorted(values.items())]
+    from ..family import toml_key
+
+    rows += [(f"commands.{toml_key(family)}.budget", budget,
+              config.where(f"commands.{family}.budget"))
+             for family, budget in sorted(config.commands.items())]
     exists = os.path.exists(config.path)
     if as_json:
         write((json.dumps({"config_file": config.path, "config_file_exists": exists,

@@ -133,6 +133,13 @@ def _scan(text: str, lines: Lines, line: Callable[[int], str]) -> _Scan:
     return scan
 
 
+def signal_lines(text: str, lines: Lines) -> tuple[list[int], list[int]]:
+    """The error lines and the runner-summary lines (0-based, in order), told as the plan tells
+    them: what changed between two runs of a command is read from these (failures.py)."""
+    scan = _scan(text, lines, _line_reader(lines))
+    return scan.errors, scan.summaries
+
+
 def _classified_candidates(text: str, lines: Lines, line) -> dict[int, str]:
     classes, total = {}, len(lines)
     # A log record's class follows from its level word, in its first 80 characters (and from
@@ -362,13 +369,13 @@ class _Picker:
         return runs
 
 
-def _choose(scan: _Scan, picker: _Picker, budget: int) -> None:
+def _choose(scan: _Scan, picker: _Picker, budget: int, focus: frozenset[int]) -> None:
     """Spend the budget tier by tier, most important first."""
     total = scan.total
     picker.add_run(range(total - 1, -1, -1), int(budget * _TAIL_SHARE))
     picker.add_run(range(total), int(budget * _HEAD_SHARE))
     late_summaries = _keep_summaries(scan, picker, int(budget * _SUMMARY_SHARE))
-    chosen, rest = _instances_by_priority(scan, picker.line)
+    chosen, rest = _instances_by_priority(scan, picker.line, focus)
     _keep_cores(scan, picker, chosen)
     _keep_blocks(scan, picker, chosen, _NEAR)
     _keep_whole_blocks(scan, picker, chosen, int(budget * _WHOLE_BLOCK_SHARE))
@@ -408,12 +415,15 @@ def _keep_summaries(scan: _Scan, picker: _Picker, cap: int) -> list[int]:
     return [index for index in scan.summaries if not picker.kept[index]]
 
 
-def _instances_by_priority(scan: _Scan, line) -> tuple[list[int], list[int]]:
-    """(chosen, rest). Chosen: the first instance of every kind, rarest kinds first, then the
-    last instance of every repeated kind (it shows the error persisted). Rest: the others,
-    rarer kinds first; a message that names a bug (undefined, mismatch…) counts as rarer than
-    a style nit. Java's innermost "Caused by:" is the root cause: it goes first. A bare
-    test-result line (test_x ... FAIL) waits behind the failure reports that explain it."""
+def _instances_by_priority(scan: _Scan, line, focus: frozenset[int] = frozenset()
+                           ) -> tuple[list[int], list[int]]:
+    """(chosen, rest). Chosen: the error lines in `focus` (what is new since the previous run
+    of the command: failures.py), then the first instance of every kind, rarest kinds first,
+    then the last instance of every repeated kind (it shows the error persisted). Rest: the
+    others, rarer kinds first; a message that names a bug (undefined, mismatch…) counts as
+    rarer than a style nit. Java's innermost "Caused by:" is the root cause: it goes first. A
+    bare test-result line (test_x ... FAIL) waits behind the failure reports that explain
+    it."""
     kinds = Tally(scan.kind.values())
     first: dict[str | bytes, int] = {}
     last: dict[str | bytes, int] = {}
@@ -432,7 +442,8 @@ def _instances_by_priority(scan: _Scan, line) -> tuple[list[int], list[int]]:
 
     firsts = sorted(first.values(), key=rank)
     lasts = sorted((last[k] for k in first if last[k] != first[k]), key=rank)
-    chosen = firsts + lasts
+    focused = [key for key in scan.errors if key in focus]
+    chosen = focused + [key for key in firsts + lasts if key not in focus]
     taken = set(chosen)
     rest = sorted((key for key in scan.errors if key not in taken), key=rank)
     return chosen, rest
@@ -536,14 +547,16 @@ def _keep_warnings(scan: _Scan, picker: _Picker) -> None:
         picker.add((index,), (index, f"  (×{count:,})") if count > 1 else None)
 
 
-def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> Plan | None:
+def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool,
+         focus: frozenset[int] = frozenset()) -> Plan | None:
+    """`focus`: error lines (0-based) kept before every other error, with their traces."""
     total = len(lines)
     if total < 3 or budget < CLOSING_MARKER_TOKENS + 2 * _GAP_TOKENS:
         return None
     line = _line_reader(lines)
     scan = _scan(text, lines, line)
     picker = _Picker(line, total, counter, budget)
-    _choose(scan, picker, budget)
+    _choose(scan, picker, budget, focus)
     note = _finish(scan, lines, picker, budget)
     if not any(picker.kept):
         return None
