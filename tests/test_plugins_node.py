@@ -18,8 +18,9 @@ HEADROOM = [sys.executable, "-m", "headroom_cli"]
 CASES = Path(__file__).parent / "cases"
 LOG = (CASES / "make-lua-link-error" / "input").read_text()
 
-# The marker names headroom the way the hook ran it: here `python -m headroom_cli`.
-SHOW = re.compile(r"To retrieve: \S+ -m headroom_cli show [0-9a-f]{12}")
+# The marker names headroom the way the plugin runs it (its HEADROOM constant: the installed
+# script's path, or `python -m headroom_cli`).
+RUNS = re.compile(r"^const HEADROOM = (\[.*\]);$", re.M)
 
 pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
 
@@ -50,6 +51,13 @@ def plugins(tmp_path, monkeypatch):
     return tmp_path, folder
 
 
+def hint(plugins, name: str) -> re.Pattern:
+    """The marker's retrieval hint, naming headroom as the plugin `name` runs it."""
+    argv = json.loads(RUNS.search((plugins[1] / f"{name}.mjs").read_text()).group(1))
+    program = argv[0] if len(argv) == 1 else f"{argv[0]} -m headroom_cli"
+    return re.compile(rf"To retrieve: {re.escape(program)} show [0-9a-f]{{12}}")
+
+
 def call(plugins, name: str, hook: str, input_: dict, output: dict) -> dict:
     tmp_path, folder = plugins
     done = subprocess.run(["node", str(tmp_path / "runner.mjs"), str(folder / f"{name}.mjs"),
@@ -66,7 +74,8 @@ def test_the_clipping_plugin_clips_a_bash_output_and_keeps_its_exit_status(plugi
                {"title": "seq", "output": rows, "metadata": {"exit": 3}})
     text = out["output"]
     assert text.startswith("row 1\n") and "row 20000" in text and len(text) < len(rows) // 4
-    assert SHOW.search(text) and "The command exited with status 3." in text
+    assert hint(plugins, "headroom").search(text)
+    assert "The command exited with status 3." in text
     assert out["metadata"] == {"exit": 3} and out["title"] == "seq"
     small = call(plugins, "headroom", "tool.execute.after", {"tool": "bash", "args": {}},
                  {"title": "t", "output": "ok\n", "metadata": {"exit": 0}})
@@ -95,6 +104,6 @@ def test_the_history_plugin_ages_old_tool_parts_in_place_and_keeps_the_last_thre
         assert part == tool_part(int(part["callID"][5:]), LOG)
     for part, original in zip(parts[:2], assistant["parts"][:2]):
         assert len(part["state"]["output"]) < len(LOG) // 2
-        assert SHOW.search(part["state"]["output"])
+        assert hint(plugins, "headroom-history").search(part["state"]["output"])
         assert {**part, "state": {**part["state"], "output": LOG}} == original
     assert parts[0]["state"]["output"] == parts[1]["state"]["output"]  # same result, same bytes
