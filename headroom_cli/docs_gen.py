@@ -405,9 +405,14 @@ FILES = (
      "(tool output can hold secrets). Written atomically; pruned to the caps on every write. "
      "Nothing leaves the machine (unless a digest model you configure is remote). "
      "Default: `~/.local/state/headroom/store`.", "HEADROOM_STORE"),
+    ("$HEADROOM_STORE/sessions",
+     "Sessions' memory (`--session`, `HEADROOM_SESSION`, agent hooks): one JSON file per "
+     "session (0600, in a 0700 folder), bounded, pruned with the store's age cap: each "
+     "command's latest failures and the outputs already delivered.", "SESSIONS_DIR"),
     ("$XDG_STATE_HOME/headroom/ledger.sqlite3",
-     "The savings ledger (SQLite): one row per clip and per `headroom show`, for "
-     "`headroom stats`; output that fitted its budget is not recorded. Default: "
+     "The savings ledger (SQLite): one row per clip and per `headroom show`, and one per "
+     "call of a session, for `headroom stats`; outside a session, output that fitted its "
+     "budget is not recorded. Default: "
      "`~/.local/state/headroom/ledger.sqlite3`.", "ledger.sqlite3"),
     ("$XDG_CACHE_HOME/headroom",
      "Parsed tokenizer tables, keyed by the data file's hash; safe to delete. Default: "
@@ -628,8 +633,9 @@ def man_page() -> str:
     if settings:
         out += [".TP", f"\\fI{roff_escape(CONFIG_PATH)}\\fR",
                 *roff_text("The config file (TOML): " + ", ".join(
-                    f"`{key}`" for key in settings) + ", and `[tools.NAME]` tables with "
-                    "per-tool settings. Default: `~/.config/headroom/config.toml`. A broken file "
+                    f"`{key}`" for key in settings) + ", `[tools.NAME]` tables with "
+                    "per-tool settings, and `[commands.FAMILY]` tables with a command family's "
+                    "budget (as `headroom stats` names the family). Default: `~/.config/headroom/config.toml`. A broken file "
                     "is reported with its file name and line, exit status 1.")]
         example = _config_example()
         if example:

@@ -194,8 +194,8 @@ class Run:
     def _turn(self, data: bytes) -> Turn | None:
         """This call of the session (None: no session, or its state cannot be used)."""
         options, settings = self.options, self.settings
-        if options.session is None:
-            return None
+        if options.session is None or (settings.dedup_over is None and not settings.since):
+            return None  # no session, or its memory turned off ([session] in the config)
         if settings.store_dir is None:
             self.warn("a session keeps its state with the store, which is off; running "
                       "without session memory")

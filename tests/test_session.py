@@ -232,3 +232,25 @@ def test_a_command_s_family(command, family):
 def test_a_label_is_the_first_line_bounded():
     assert label_of("pytest -q\n# second line") == "pytest -q…"
     assert len(label_of("x" * 500)) == 80
+
+
+# --- stats per session and per family (usage.py) --------------------------------------------
+
+def test_reruns_count_within_the_window_and_shows_go_to_the_latest_clip():
+    from headroom_cli.ledger import Call
+    from headroom_cli.usage import report
+
+    def call(at, number, command, store=None, saved=0, clipped=False):
+        return Call(session="s", call=number, family="make", command=command, budget=4000,
+                    input_tokens=100 + saved, output_tokens=100, clipped=clipped,
+                    store_id=store).values(float(at))
+
+    calls = [call(1, 1, "a", "id1", 50, True), call(2, 2, "b"), call(3, 3, "a"),
+             call(4, 9, "a", "id1", 10, True), call(5, 15, "a")]
+    runs = [(3.5, "show", None, None, None, None, 0, "id1"),  # -> call 1
+            (4.5, "show", None, None, None, None, 0, "id1"),  # -> call 9
+            (4.6, "show", None, None, None, None, 0, "id9")]  # no clip stored it
+    figures = report(runs, calls, window=5, share=0.3, session="s")["totals"]
+    assert figures["reruns"] == 1  # call 3 (2 after call 1); 9 is 6 after 3, 15 is 6 after 9
+    assert figures["retrievals"] == 2 and figures["retrievals_per_clip"] == 1.0
+    assert figures["cumulative_saved_tokens"] == 50 * 15 + 10 * 7

@@ -179,3 +179,57 @@ def test_headroom_session_names_the_session_for_pipes(private_env, tmp_path):
     assert first.stdout == data  # fits the budget: whole
     assert second.stdout.startswith(b"[headroom: identical to the output of call 1 of this "
                                     b"session: nothing changed. To see it again: headroom show ")
+
+
+def test_stats_of_a_scripted_session_give_the_known_figures(private_env, tmp_path):
+    """Call 1 is clipped and then retrieved; call 2 prints the same output (identical, a
+    re-run); call 3 fits. Every figure follows from the printed outputs themselves."""
+    counter = EstimateCounter()
+    script = ("--session", "scripted", "--budget", "200", "--", "seq", "1", "3000")
+    raw = subprocess.run(["seq", "1", "3000"], capture_output=True).stdout.decode()
+    first = headroom(*script)
+    hint = re.search(r"headroom show ([0-9a-f]{12})", first.stdout.decode())
+    assert headroom("show", hint.group(1), "--lines", "1:5").stdout == b"1\n2\n3\n4\n5\n"
+    second = headroom(*script)
+    assert second.stdout.startswith(b"[headroom: identical to the output of call 1")
+    third = headroom("--session", "scripted", "--", "echo", "done")
+    assert third.stdout == b"done\n"
+    saved = [counter.count(raw) - counter.count(out.stdout.decode()) for out in (first, second)]
+    stats = json.loads(headroom("stats", "--session", "scripted", "--json").stdout)
+    totals = stats["totals"]
+    assert (totals["calls"], totals["clipped"], totals["identical"], totals["reruns"]) == \
+        (3, 1, 1, 1)
+    assert (totals["retrievals"], totals["retrievals_per_clip"]) == (1, 1.0)
+    assert totals["saved_tokens"] == sum(saved)
+    assert totals["cumulative_saved_tokens"] == saved[0] * 3 + saved[1] * 2  # turns left
+    assert set(stats["by_family"]) == {"seq", "echo"}
+    assert stats["suggestions"] == [{
+        "family": "seq", "clips": 1, "retrievals": 1, "share": 1.0, "budget": 200,
+        "suggested_budget": 1000, "config": "[commands.seq]\nbudget = 1000"}]
+    everything = json.loads(headroom("stats", "--json").stdout)
+    assert everything["by_session"]["scripted"]["turns"] == 3
+    assert everything["totals"]["runs"] == 2 and everything["totals"]["shows"] == 1
+    text = headroom("stats", "--session", "scripted").stdout.decode()
+    assert "[commands.seq]" in text and "budget = 1000" in text
+
+
+def test_a_family_budget_from_the_config_file_applies(private_env, tmp_path):
+    config = tmp_path / "config" / "headroom"
+    config.mkdir(parents=True)
+    (config / "config.toml").write_text("[commands.seq]\nbudget = 1000\n")
+    wide = headroom("--", "seq", "1", "5000").stdout.decode()
+    counter = EstimateCounter()
+    assert 500 < counter.count(wide) <= 1000
+    narrow = headroom("--budget", "300", "--", "seq", "1", "5000").stdout.decode()
+    assert counter.count(narrow) <= 300  # a flag beats the file
+
+
+def test_with_both_features_off_the_session_keeps_no_state(private_env, tmp_path):
+    config = tmp_path / "config" / "headroom"
+    config.mkdir(parents=True)
+    (config / "config.toml").write_text("[session]\ndedup = false\nsince = false\n")
+    outputs = [headroom("--session", "s", "--", "seq", "1", "3000").stdout for _ in range(2)]
+    assert outputs[0] == outputs[1] and not outputs[0].startswith(b"[headroom")
+    assert not (tmp_path / "store" / "sessions").exists()
+    stats = json.loads(headroom("stats", "--session", "s", "--json").stdout)
+    assert stats["totals"]["calls"] == 2  # still in the ledger
