@@ -75,6 +75,8 @@ _CALLED = {
     "strace-python-import-attrs-toolz": "log",  # syscall(...) = result records
     "unbuild-defu-rollup-ok": "log",  # consola's glyph records
     "pytest-q-packaging-all-green": "log",  # a closing runner summary with figures
+    "bandit-r-paramiko-3.5.0": "log",  # ">> Issue: [B601:…]" findings
+    "gdb-batch-bt-cpython-ctypes-null": "log",  # "Program received signal SIGSEGV"
     "rg-json-commander-parseoptions": "search",  # rg --json records
     "rg-n-typescript-lib-interface-promise": "search",  # a few matches, from a search tool
     "rg-t-py-packaging-def-parse": "search",

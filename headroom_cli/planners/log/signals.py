@@ -19,10 +19,11 @@ TRIGGER_PATTERNS = tuple(re.compile(re.escape(word)) for word in TRIGGERS)
 
 # Failure signals recognisable at the start of a line, looked for all through the text. The
 # lookahead skips most lines after one character test.
-START_SIGNAL = re.compile(r"""\n(?=[ \tETpftn=\[●✕✗✘×!⚠A-Z0-9])(?:
+START_SIGNAL = re.compile(r"""\n(?=[ \tETpftn=\[●✕✗✘×!⚠>A-Z0-9])(?:
     E\ {2} | Traceback\ \( | panic:\  | thread\ '[^'\n]*'\ panicked | fatal:\  | npm\ ERR!
   | [ \t]*[!⚠]\ [\w-]+(?:/[\w-]+)*\(                                 # miette: "! eslint(rule)"
   | [ \t]*\d+/\d+\ Test\ +\#\d+:[^\n]*\*\*\*                         # ctest: "***Failed"
+  | >>\ Issue:\  | Program\ received\ signal\                       # bandit, gdb
   | [A-Z]{1,5}\d{2,4}(?:\ \[\*\])?\ [^\n]*\n[ \t]*-->              # ruff full: code, then location
   | [ \t]*(?:\d+\ (?:passing|failing|pending|passed|failed|skipped)|[●✕✗✘×]\ |not\ ok\ )
   | =+\  | \[?(?:CRITICAL|SEVERE|PANIC|EMERG|ALERT)\b | Segmentation\ fault | Aborted\ \(core
@@ -108,7 +109,8 @@ ERROR_START = re.compile(r"""[ \t]*+(?:
   | [\w./\\-]+:\d+:\d+:?\ [A-Z]{1,5}\d{2,4}\b                       # lint concise
   | \S+:\d+:\ [\w.]*(?:Error|Exception)\b                            # pytest location line
   | \S+:\d+:\w+:FAIL\b                                              # Unity: file:line:test:FAIL
-  | \d+/\d+\ Test\ +\#\d+:.*\*\*\*\w | The\ following\ tests\ FAILED: | Errors\ while\ running\ CTest
+  | \d+/\d+\ Test\ +\#\d+:.*\*\*\*\w | The\ following\ tests\ FAILED:
+  | Errors\ while\ running\ CTest | >>\ Issue:\  | Program\ received\ signal\ 
   | \[?(?:CRITICAL|SEVERE|PANIC|EMERG|ALERT)\b | Segmentation\ fault | Aborted\ \(core
 )|E\ {2}""", re.VERBOSE)
 # "error:" anywhere (gcc, mypy, rustc error[E0308]:, tsc error TS2322:), found by its literal
