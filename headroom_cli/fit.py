@@ -1,32 +1,44 @@
-"""The exact token check: plan, render, count the real output, tighten until it fits.
+"""The exact token check: plan, render, count the real output, tighten until it fits, then
+spend what is left.
 
 Planners spend an estimated budget; only the rendered text is counted exactly, so the cost of a
 clip follows the size of its output, not of its input. The budget is a hard limit: when no plan
 fits, the closing marker alone is printed, and when not even that fits, a terse one or nothing.
+A plan that fits with budget to spare shows more lines at its gaps' edges (spend.py).
 """
 
 from __future__ import annotations
 
 from typing import Callable
 
-from .plan import Lines, Plan, gap
+from .plan import Gap, Lines, Plan, gap
 from .planners import other
 from .render import Context, render, terse_markers
+from .spend import fill
 from .tokens import Counter
 
 Planner = Callable[[str, Lines, int, Counter, object], "Plan | None"]
 _ATTEMPTS = 8
+_SPEND_ATTEMPTS = 3
+# Tokens held back while spending, per gap: its marker's numbers change as it shrinks.
+_SPEND_SLACK = 2
+
+
+def _same(plan: Plan) -> Plan:
+    return plan
 
 
 def fit(text: str, lines: Lines, planner: Planner, budget: int, counter: Counter,
         context: Context, binary: bool = False,
-        translate: Callable[[Plan], Plan] = lambda plan: plan) -> tuple[Plan, str]:
+        translate: Callable[[Plan], Plan] = _same) -> tuple[Plan, str]:
     """`translate` turns a plan of `text` into the plan that is rendered: for a streamed
     output, a plan of the whole output made on its excerpt (excerpt.py)."""
     fallback = lambda t, l, b, c, tool: other.plan(t, l, b, c, tool, binary=binary)  # noqa: E731
     for attempt_planner in ((fallback,) if binary else (planner, fallback)):
         found = _tighten(text, lines, attempt_planner, budget, counter, context, translate)
         if found:
+            if translate is _same:  # an excerpt's gaps hold text never read: left as planned
+                return _spent(text, lines, *found, budget, counter, context)
             return found
     everything = translate(Plan("other", (gap(lines, 0, max(0, len(lines) - 1)),), len(lines),
                                 len(lines), binary=binary))
@@ -54,3 +66,19 @@ def _tighten(text, lines, planner, budget, counter, context, translate):
         if target <= 0:
             return None
     return None
+
+
+def _spent(text, lines, plan, out, budget, counter, context):
+    """The plan with what it left of the budget spent at its gaps' edges, when that fits."""
+    used = counter.count(out)
+    slack = 1 + _SPEND_SLACK * sum(isinstance(item, Gap) for item in plan.items)
+    for _ in range(_SPEND_ATTEMPTS):
+        grown = fill(plan, text, lines, budget - used - slack, counter)
+        if grown is plan:
+            break
+        rendered = render(grown, text, counter, context)
+        over = counter.count(rendered) - budget
+        if over <= 0:
+            return grown, rendered
+        slack += 2 * over
+    return plan, out

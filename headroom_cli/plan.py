@@ -7,7 +7,7 @@ Positions are character offsets into the cleaned text; line numbers are 1-based 
 from __future__ import annotations
 
 from bisect import bisect_right
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True)
@@ -54,6 +54,13 @@ class Plan:
     summary: str = ""  # shape-specific wording for the closing marker (search: the match map)
     binary: bool = False
     hidden_tokens: int = 0  # estimated tokens of a streamed output's text never held (excerpt.py)
+    # The gap a planner would write for 0-based lines first..last (its detail recounted), when
+    # its gaps may shrink to spend what the plan leaves of the budget (spend.py); None: they
+    # may not (the plan's notes or summary count what they hold).
+    regap: "Callable[[int, int], Gap] | None" = field(default=None, compare=False, repr=False)
+    # 0-based lines a note of the plan counts as omitted (the log's omitted errors by kind):
+    # spending never shows them.
+    counted: frozenset = field(default=frozenset(), compare=False, repr=False)
 
     def dropped_spans(self, size: int) -> tuple[tuple[int, int], ...]:
         """Character spans of the text (of length size) that no Keep covers."""

@@ -63,7 +63,7 @@ def render(plan: Plan, text: str, counter: Counter, context: Context) -> str:
         else:
             _end_line(parts)
             parts.append(closing_marker(plan, text, counter, context) if inline_closing
-                         else inline_marker(item))
+                         else inline_marker(item, text))
             parts.append("\n")
     if not inline_closing and (gaps or plan.omitted_lines or plan.summary):
         _end_line(parts)
@@ -76,10 +76,33 @@ def _end_line(parts: list[str]) -> None:
         parts.append("\n")
 
 
-def inline_marker(gap: Gap) -> str:
+def inline_marker(gap: Gap, text: str = "") -> str:
+    """`text`: the text the gap is in, to name the characters of a line it cuts."""
     count = gap.last_line - gap.first_line + 1
-    detail = f"; {gap.detail}" if gap.detail else ""
+    cuts = _cut_lines(text, gap) if text else ""
+    detail = "".join(f"; {part}" for part in (gap.detail, cuts) if part)
     return f"[… lines {_range(gap.first_line, gap.last_line)} omitted ({n(count)} lines{detail}) …]"
+
+
+def _cut_lines(text: str, gap: Gap) -> str:
+    """Which characters of the lines a gap cuts inside it leaves out (1-based, inclusive):
+    `of line 57 only characters 301–2,000`; empty when it cuts no line."""
+    if gap.hidden_chars:
+        return ""
+    parts = []
+    if gap.start > 0 and text[gap.start - 1] != "\n":
+        line_start = text.rfind("\n", 0, gap.start) + 1
+        line_end = text.find("\n", gap.start)
+        line_end = len(text) if line_end == -1 else line_end
+        parts.append(f"of line {n(gap.first_line)} only characters "
+                     f"{n(gap.start - line_start + 1)}–{n(min(line_end, gap.end) - line_start)}")
+    if gap.end < len(text) and text[gap.end - 1] != "\n" and (
+            gap.first_line != gap.last_line or not parts):
+        line_start = text.rfind("\n", 0, gap.end) + 1
+        first = max(line_start, gap.start) - line_start + 1
+        parts.append(f"of line {n(gap.last_line)} only characters {n(first)}–"
+                     f"{n(gap.end - line_start)}")
+    return "; ".join(parts)
 
 
 def _range(first: int, last: int) -> str:
@@ -191,12 +214,15 @@ def _line_byte_span(text: str, gap: Gap, context: Context) -> tuple[int, int]:
 
 
 def _partly_shown(text: str, gap: Gap) -> str:
-    notes = []
-    if gap.start > 0 and text[gap.start - 1] != "\n":
-        notes.append(f"line {n(gap.first_line)} is cut: its start is shown")
-    if gap.end < len(text) and text[gap.end - 1] != "\n":
-        notes.append(f"line {n(gap.last_line)} is cut: its end is shown")
-    return f" ({'; '.join(notes)})" if notes else ""
+    if gap.hidden_chars:  # a streamed output: how long the cut lines are is not known here
+        notes = []
+        if gap.start > 0 and text[gap.start - 1] != "\n":
+            notes.append(f"line {n(gap.first_line)} is cut: its start is shown")
+        if gap.end < len(text) and text[gap.end - 1] != "\n":
+            notes.append(f"line {n(gap.last_line)} is cut: its end is shown")
+        return f" ({'; '.join(notes)})" if notes else ""
+    cuts = _cut_lines(text, gap)
+    return f" ({cuts})" if cuts else ""
 
 
 def _byte_span(text: str, gap: Gap, context: Context) -> tuple[int, int, int]:

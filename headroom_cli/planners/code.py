@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import re
 
-from ..plan import Gap, Keep, Lines, Note, Plan
+from functools import partial
+
+from ..plan import Gap, Keep, Lines, Note, Plan, gap
 from ..tokens import Counter
 from ..tools import Tool
 from .costs import JUDGED_CHARS
@@ -121,7 +123,7 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> 
              header, *notes,
              Keep(lines.start(tail_start), len(text))]
     return Plan("code", tuple(i for i in items if not isinstance(i, Keep) or i.end > i.start),
-                total, tail_start - head_end)
+                total, tail_start - head_end, regap=partial(gap, lines))
 
 
 def _lines_within(rows: list[str], order, budget: int, counter: Counter) -> int:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Callable
 
 from ..plan import Gap, Item, Keep, Lines, Note, Plan
@@ -274,8 +275,12 @@ class _Job:
     context: list[int] = field(init=False)
 
     def __post_init__(self) -> None:
-        self.context = fit_in_order(self.parsed.context, int(self.room * CONTEXT_SHARE),
-                                     self.costs)
+        # The output's own lines around the diff, in order, its last line first (black's
+        # "7 files would be reformatted."): kept whenever it fits.
+        context = self.parsed.context
+        last = [i for i in context[-1:] if i == len(self.rows) - 1]
+        self.context = sorted(fit_in_order(last + context[:len(context) - len(last)],
+                                           int(self.room * CONTEXT_SHARE), self.costs))
 
 
 def _counts(f: FileDiff) -> str:
@@ -315,7 +320,7 @@ def _every_header(job: _Job, marked: bool) -> Plan | None:
     items = _items(job, kept, with_gaps=marked)
     omitted = len(job.rows) - len(kept)
     if marked or not omitted:
-        return Plan("diff", tuple(items), len(job.rows), omitted)
+        return Plan("diff", tuple(items), len(job.rows), omitted, regap=partial(_gap, job))
     return Plan("diff", tuple(items), len(job.rows), omitted,
                 summary=_bodies_summary(job, kept))
 
@@ -382,7 +387,8 @@ def _verbatim_then_listed(job: _Job, whole: int, notes: list[str]) -> Plan:
                if listed_from <= i < files[-1].end and _COMMIT.match(job.rows[i])]
     listed = sorted([(f.start, note) for f, note in zip(files[whole:], notes[whole:])] + commits)
     items = _items(job, kept, with_gaps=True, notes={listed_from: [text for _, text in listed]})
-    return Plan("diff", tuple(items), len(job.rows), len(job.rows) - len(kept))
+    return Plan("diff", tuple(items), len(job.rows), len(job.rows) - len(kept),
+                regap=partial(_gap, job))
 
 
 def _file_line(f: FileDiff) -> str:

@@ -462,20 +462,24 @@ def _plan_table(job: _Job, table: Table) -> Plan | None:
     room = job.room - _lines_cost(job, header)
     note_room = int(job.room * NOTE_SHARE) if table.path_of else 0
     body = [i for i in range(header[-1] + 1 if header else 0, rows)]
-    head = _fit(job, body, int((room - note_room) * HEAD_SHARE))
-    tail = _fit(job, body[len(head):][::-1], room - note_room - _lines_cost(job, head))[::-1]
-    if len(head) + len(tail) >= len(body):
-        return None  # it all fits: nothing for a table plan to do
-    first, last = body[len(head)], body[-len(tail) - 1] if tail else body[-1]
+    for _ in range(2):  # again with what the note left of its room, for the rows
+        head = _fit(job, body, int((room - note_room) * HEAD_SHARE))
+        tail = _fit(job, body[len(head):][::-1], room - note_room - _lines_cost(job, head))[::-1]
+        if len(head) + len(tail) >= len(body):
+            return None  # it all fits: nothing for a table plan to do
+        first, last = body[len(head)], body[-len(tail) - 1] if tail else body[-1]
+        note = _folders_note(job, table, first, last, note_room) if table.path_of else None
+        used = job.costs.note(note) if note else 0
+        if note_room - used < 0.1 * note_room:
+            break
+        note_room = used + 2  # a smaller gap may name its folders a little differently
     kept = dict.fromkeys(header + head + tail, "")
-    notes = {}
-    if table.path_of:
-        note = _folders_note(job, table, first, last, note_room)
-        if note:
-            notes[first] = [note]
+    notes = {first: [note]} if note else {}
     items = line_items(job.lines, kept, lambda a, b: _gap(job, a, b), notes,
                        cut=lambda index: _cut(job.rows, index))
-    return Plan("listing", tuple(items), rows, last - first + 1)
+    # The folders note counts the rows of the one gap as planned: that gap stays as it is.
+    return Plan("listing", tuple(items), rows, last - first + 1,
+                regap=None if notes else lambda first, last: _gap(job, first, last))
 
 
 def _header_lines(job: _Job, count: int) -> list[int]:

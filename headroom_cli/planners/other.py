@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from ..plan import Gap, Keep, Lines, Plan
+from functools import partial
+
+from ..plan import Gap, Keep, Lines, Plan, gap
 from ..tokens import Counter
 from ..tools import Tool
 
@@ -28,7 +30,7 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool,
              Gap(head_end, tail_start, first_line + 1, last_line + 1),
              Keep(tail_start, len(text)))
     return Plan("other", tuple(i for i in items if not isinstance(i, Keep) or i.end > i.start),
-                len(lines), last_line - first_line + 1, binary=binary)
+                len(lines), last_line - first_line + 1, binary=binary, regap=partial(gap, lines))
 
 
 def _snap_to_lines(text: str, head_end: int, tail_start: int) -> tuple[int, int]:

@@ -660,7 +660,10 @@ def _assemble(lines: Lines, scan: _Scan, picker: _Picker, note: str) -> Plan:
         items.extend(_keeps(lines, picker, position, len(lines) - 1))
     if note:
         items.append(Note(note))
-    return Plan("log", tuple(items), len(lines), omitted)
+    # Gaps may shrink (spend.py), never past an error the note counts.
+    counted = frozenset(key for key in scan.errors if not picker.kept[key]) if note else frozenset()
+    return Plan("log", tuple(items), len(lines), omitted, regap=partial(_gap, lines, scan),
+                counted=counted)
 
 
 def _keeps(lines: Lines, picker: _Picker, first: int, last: int) -> list[Keep]:

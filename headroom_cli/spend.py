@@ -1,0 +1,126 @@
+"""Spend what a plan left of the budget: the lines at the edges of its gaps, while they fit.
+
+A planner spends an estimate; once its plan fits, what is left would otherwise go unused while
+lines were dropped. The gaps of a plan that can re-word them (Plan.regap) shrink from their
+edges, line by line: first the output's last line, then each gap's line after the part kept
+above it and its line before the part kept below it, in turn. A line too long for what is left
+is cut inside (its start after a kept part, its end before one), and its marker names the exact
+characters left out: nothing is dropped whole while budget is left for part of it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from .plan import Gap, Keep, Lines, Note, Plan
+from .planners.costs import MAX_LINE_CHARS
+from .tokens import Counter
+
+# A line is cut inside only when it is too long to print whole anyway (costs.MAX_LINE_CHARS: a
+# short one waits for room at another edge), and when at least this many tokens of it fit (a
+# shorter stub says nothing).
+MIN_CUT_TOKENS = 12
+_CHARS_PER_TOKEN_MAX = 32
+
+
+@dataclass
+class _Edge:
+    """A gap as it shrinks: text[start:end] still omitted (offsets into the text)."""
+
+    index: int  # of the gap among the plan's items
+    start: int
+    end: int
+    done_top: bool = False
+    done_bottom: bool = False
+
+    @property
+    def closed(self) -> bool:
+        return self.start >= self.end
+
+
+def fill(plan: Plan, text: str, lines: Lines, room: int, counter: Counter) -> Plan:
+    """The plan with up to `room` more tokens of the text shown at its gaps' edges (the plan
+    itself when it cannot re-word its gaps, or nothing more fits)."""
+    if plan.regap is None or room < 1 or plan.binary:
+        return plan
+    edges = [_Edge(i, item.start, item.end) for i, item in enumerate(plan.items)
+             if isinstance(item, Gap) and not item.hidden_chars and item.end > item.start]
+    if not edges:
+        return plan
+    left = room
+    if edges[-1].end == len(text):  # the output's last line, whenever it fits
+        left = _take(edges[-1], False, text, lines, left, counter, plan.counted)
+    turn = [(edge, top) for edge in edges for top in (True, False)]
+    while turn and left > 0:
+        still = []
+        for edge, top in turn:
+            if not edge.closed and not (edge.done_top if top else edge.done_bottom):
+                left = _take(edge, top, text, lines, left, counter, plan.counted)
+                still.append((edge, top))
+        turn = still
+    if left == room:
+        return plan
+    return _rebuilt(plan, edges, text, lines)
+
+
+def _take(edge: _Edge, top: bool, text: str, lines: Lines, left: int, counter: Counter,
+          counted: frozenset) -> int:
+    """One more line (or what fits of it) at an edge; returns what is left of the room."""
+    index = lines.line_of(edge.start if top else edge.end - 1)
+    if index in counted:  # a note counts this line as omitted: it stays so
+        return _done(edge, top, left)
+    if top:
+        stop = min(edge.end, lines.end(index))
+        piece = text[edge.start:stop]
+    else:
+        begin = max(edge.start, lines.start(index))
+        piece = text[begin:edge.end]
+    body = piece[:-1] if piece.endswith("\n") else piece
+    # A line many times longer than the room cannot fit: it is not counted whole.
+    cost = left + 1 if len(body) > _CHARS_PER_TOKEN_MAX * left else counter.count(body + "\n")
+    if cost <= left:
+        if top:
+            edge.start = stop
+        else:
+            edge.end = begin
+        return left - cost
+    if len(body) > MAX_LINE_CHARS and left >= MIN_CUT_TOKENS:
+        if top:
+            edge.start += counter.prefix_chars(body, left - 1)
+        else:
+            edge.end -= len(piece) - len(body) + counter.suffix_chars(body, left - 1)
+        left = 0
+    return _done(edge, top, left)
+
+
+def _done(edge: _Edge, top: bool, left: int) -> int:
+    if top:
+        edge.done_top = True
+    else:
+        edge.done_bottom = True
+    return left
+
+
+def _rebuilt(plan: Plan, edges: list[_Edge], text: str, lines: Lines) -> Plan:
+    by_item = {edge.index: edge for edge in edges}
+    items: list = []
+    below: list = []  # what is shown again below a gap follows the notes that sit under it
+    omitted = plan.omitted_lines
+    for i, item in enumerate(plan.items):
+        if not isinstance(item, Note):
+            items.extend(below)
+            below = []
+        edge = by_item.get(i)
+        if edge is None:
+            items.append(item)
+            continue
+        if edge.start > item.start:
+            items.append(Keep(item.start, min(edge.start, item.end)))
+        omitted -= item.last_line - item.first_line + 1
+        if not edge.closed:
+            first, last = lines.line_of(edge.start), lines.line_of(edge.end - 1)
+            items.append(replace(plan.regap(first, last), start=edge.start, end=edge.end))
+            omitted += last - first + 1
+            if edge.end < item.end:
+                below.append(Keep(edge.end, item.end))
+    return replace(plan, items=tuple(items + below), omitted_lines=omitted)

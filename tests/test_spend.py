@@ -1,0 +1,102 @@
+"""Spend the budget (#14 item 2): when anything is dropped, the output uses at least 90% of the
+budget; a line too long to keep whole is cut inside, with the exact characters in its marker;
+the output's last line is kept whenever it fits."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from headroom_cli.api import compress
+from headroom_cli.plan import Gap, Keep, Lines, Plan, gap
+from headroom_cli.spend import fill
+
+CORPUS = Path(__file__).parent / "corpus"
+CASES = sorted(p.parent.name for p in CORPUS.glob("*/meta.json"))
+MARKER = "[…headroom"
+# The search map spends its own way (every file named first, its matches after): not here.
+SPENDING = {"other", "code", "log", "json", "diff", "listing"}
+
+
+def _case(name: str) -> tuple[str, str]:
+    meta = json.loads((CORPUS / name / "meta.json").read_text())
+    text = (CORPUS / name / "output.txt").read_bytes().decode("utf-8", "surrogateescape")
+    return text, meta["tool"]
+
+
+@settings(deadline=None, max_examples=60, suppress_health_check=[HealthCheck.too_slow])
+@given(name=st.sampled_from(CASES), budget=st.integers(1000, 6000))
+def test_a_clip_uses_at_least_nine_tenths_of_its_budget(counter, name, budget):
+    text, tool = _case(name)
+    result = compress(text, tool=tool, budget=budget, counter=counter)
+    used = counter.count(result.text)
+    assert used <= budget
+    if MARKER in result.text and result.kind in SPENDING:  # something was dropped
+        assert used >= 0.9 * budget, (name, budget, used, result.kind)
+
+
+def test_at_half_a_thousand_tokens_too_for_the_line_ordered_shapes(counter):
+    for name in CASES:
+        text, tool = _case(name)
+        result = compress(text, tool=tool, budget=500, counter=counter)
+        if MARKER in result.text and result.kind in ("other", "code", "log", "json"):
+            assert counter.count(result.text) >= 450, name
+
+
+def test_the_last_line_is_kept_whenever_it_fits(counter):
+    for name in CASES:
+        text, tool = _case(name)
+        last = text.rstrip("\n").rsplit("\n", 1)[-1]
+        for budget in (500, 2000):
+            result = compress(text, tool=tool, budget=budget, counter=counter)
+            if (MARKER in result.text and result.kind in ("other", "code", "log")
+                    and last.strip() and counter.count(last) <= budget // 10):
+                assert last in result.text, (name, budget)
+
+
+_PROSE = [f"line {i}: the quick brown fox jumps over the lazy dog" for i in range(400)]
+
+
+def test_a_line_too_long_to_keep_whole_is_cut_inside_with_its_characters_named(counter):
+    giant = "".join(f"{i:05d}," for i in range(3000))  # 18,000 characters
+    rows = _PROSE[:30] + [giant] + _PROSE[30:]
+    text = "\n".join(rows) + "\n"
+    result = compress(text, tool="Bash", budget=800, counter=counter, kind="other")
+    used = counter.count(result.text)
+    assert 0.9 * 800 <= used <= 800
+    shown = [line for line in result.text.splitlines() if line.startswith("00000,")]
+    assert shown, "the long line is cut inside, not dropped"
+    cut = re.search(r"of line 31 only characters ([\d,]+)–([\d,]+)", result.text)
+    first, last = (int(g.replace(",", "")) for g in cut.groups())
+    assert giant.startswith(shown[0]) and first == len(shown[0]) + 1 and last == len(giant)
+
+
+def test_a_gap_shrinks_from_both_edges_and_its_marker_is_recounted(counter):
+    text = "\n".join(_PROSE) + "\n"
+    lines = Lines(text)
+    plan = Plan("other", (Keep(0, lines.end(9)), gap(lines, 10, 389), Keep(lines.start(390),
+                                                                              len(text))),
+                len(lines), 380, regap=lambda first, last: gap(lines, first, last, "detail"))
+    grown = fill(plan, text, lines, 200, counter)
+    (shrunk,) = [item for item in grown.items if isinstance(item, Gap)]
+    assert 10 < shrunk.first_line - 1 and shrunk.last_line - 1 < 389 and shrunk.detail == "detail"
+    assert grown.omitted_lines == shrunk.last_line - shrunk.first_line + 1
+    kept = "".join(text[i.start:i.end] for i in grown.items if isinstance(i, Keep))
+    assert kept == text[:shrunk.start] + text[shrunk.end:]
+    assert fill(plan, text, lines, 0, counter) is plan
+    assert fill(Plan("search", plan.items, len(lines), 380), text, lines, 200, counter).regap is None
+
+
+def test_lines_a_note_counts_as_omitted_stay_omitted(counter):
+    text = "\n".join(_PROSE) + "\n"
+    lines = Lines(text)
+    plan = Plan("log", (Keep(0, lines.end(9)), gap(lines, 10, 389), Keep(lines.start(390),
+                                                                             len(text))),
+                len(lines), 380, regap=lambda first, last: gap(lines, first, last),
+                counted=frozenset({12, 386}))
+    (shrunk,) = [i for i in fill(plan, text, lines, 10_000, counter).items if isinstance(i, Gap)]
+    assert (shrunk.first_line - 1, shrunk.last_line - 1) == (12, 386)
