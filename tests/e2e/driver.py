@@ -124,8 +124,30 @@ def gemini(args, port: int, env: dict) -> list[str]:
     return [args.bin, "-p", PROMPT, "--output-format", "json"]
 
 
+def opencode(args, port: int, env: dict) -> list[str]:
+    # A provider of opencode's bundled @ai-sdk/openai-compatible: nothing is fetched.
+    config = {"$schema": "https://opencode.ai/config.json", "autoupdate": False,
+              "share": "disabled", "model": "e2e/scripted",
+              # `opencode run` rejects what would need asking; the matrix cds to /usr
+              "permission": {"bash": "allow", "external_directory": "allow"},
+              "provider": {"e2e": {"npm": "@ai-sdk/openai-compatible", "name": "e2e",
+                                   "options": {"baseURL": f"http://127.0.0.1:{port}/v1",
+                                               "apiKey": "e2e-dummy"},
+                                   "models": {"scripted": {"name": "scripted"}}}}}
+    path = os.path.join(env["XDG_CONFIG_HOME"], "opencode", "opencode.json")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as out:
+        json.dump(config, out)
+    env.update({"OPENCODE_DISABLE_AUTOUPDATE": "1", "OPENCODE_DISABLE_MODELS_FETCH": "1",
+                "OPENCODE_DISABLE_SHARE": "1", "OPENCODE_DISABLE_LSP_DOWNLOAD": "1",
+                "OPENCODE_DISABLE_DEFAULT_PLUGINS": "1", "OPENCODE_DISABLE_CLAUDE_CODE": "1",
+                "OPENCODE_DISABLE_EXTERNAL_SKILLS": "1",
+                "SHELL": shutil.which("bash") or "/bin/bash"})
+    return [args.bin, "run", "--model", "e2e/scripted", PROMPT]
+
+
 AGENTS = {"claude": (claude, "Bash"), "pi": (pi, "bash"), "codex": (codex, "exec_command"),
-          "gemini": (gemini, "run_shell_command")}
+          "gemini": (gemini, "run_shell_command"), "opencode": (opencode, "bash")}
 
 
 def main() -> int:
