@@ -10,6 +10,8 @@ from __future__ import annotations
 import pytest
 
 from harness import e2e_home, headroom, run_agent  # noqa: F401 - e2e_home is a fixture
+from matrix import (COMMANDS, COMPLEX_OUTPUT, FITS_OUTPUT, check_failing, check_fifty_thousand,
+                    check_hint_followed)
 
 pytestmark = pytest.mark.e2e
 
@@ -35,6 +37,23 @@ def test_pi_gets_headrooms_clip_with_the_exit_status(e2e_home):
     assert "Full output:" not in text and len(text) < 30_000
 
     assert success["text"].startswith("1\n2\n3\n") and "headroom:" in success["text"]
+
+
+def test_pi_matrix(e2e_home):
+    work, env = e2e_home
+    env["PI_CODING_AGENT_DIR"] = str(work / "pi-agent")
+    assert headroom("init", "pi", env=env).returncode == 0
+    run = run_agent("pi", COMMANDS, work, env)
+    big, hint, failing, fits, complex_ = [result["text"] for result in run.tool_results]
+
+    check_fifty_thousand(big)
+    assert "Full output:" not in big
+    check_hint_followed(hint, big)
+    # pi closes a failed command's result with its own status line, kept after the clip.
+    assert failing.rstrip().endswith("Command exited with code 3")
+    check_failing(failing.rstrip().removesuffix("Command exited with code 3"))
+    assert fits == FITS_OUTPUT
+    assert complex_ == COMPLEX_OUTPUT + "\n\nCommand exited with code 4"
 
 
 def test_without_headroom_pi_keeps_only_the_tail(e2e_home):
