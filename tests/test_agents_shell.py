@@ -157,8 +157,20 @@ def test_the_output_file_is_private(tmp_path):
     try:
         assert os.stat(path).st_mode & 0o777 == 0o600
         assert os.path.dirname(path) == str(tmp_path)
+        assert path != shell.new_output_file()
     finally:
-        os.unlink(path)
+        for made in tmp_path.glob("headroom-*.out"):
+            made.unlink()
+
+
+def test_a_missing_tmpdir_falls_back_to_mkstemps_choice(tmp_path, monkeypatch):
+    import tempfile
+
+    monkeypatch.setenv("TMPDIR", str(tmp_path / "gone"))
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # where mkstemp then looks
+    path = shell.new_output_file()
+    assert os.path.dirname(path) == str(tmp_path) and os.stat(path).st_size == 0
+    os.unlink(path)
 
 
 # --- the wrapper keeps what the shell does: the same run with and without it ---------------

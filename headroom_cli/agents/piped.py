@@ -88,10 +88,10 @@ def wrap(command: str, filter_argv: list[str], token: str) -> str:
 def wrap_checked(command: str, filter_argv: list[str]) -> str | None:
     """wrap() when the command may be wrapped and both it and the wrapper parse, else None
     (the command is then left exactly as written)."""
-    if reason_not_to_wrap(command) is not None or not shell.syntax_ok(command):
+    if reason_not_to_wrap(command) is not None:
         return None
     wrapped = wrap(command, filter_argv, new_token())
-    return wrapped if shell.syntax_ok(wrapped) else None
+    return wrapped if shell.syntax_ok(command, wrapped) else None
 
 
 def read_until_status(read: Callable[[int], bytes], token: str) -> tuple[bytes, int | None]:

@@ -119,12 +119,19 @@ def wrap(command: str, filter_argv: list[str], out_path: str) -> str:
 
 
 def new_output_file() -> str:
-    """A new empty file, readable by this user only, for one wrapped command's output."""
-    import tempfile
-
-    handle, path = tempfile.mkstemp(prefix=OUTPUT_PREFIX, suffix=OUTPUT_SUFFIX)
+    """A new empty file, readable by this user only, for one wrapped command's output: in
+    $TMPDIR or /tmp, as mkstemp would make it, without importing tempfile (which also probes
+    the candidate folders by writing to them) while the agent waits; mkstemp when that fails."""
     import os
 
+    folder = os.environ.get("TMPDIR") or "/tmp"
+    path = os.path.join(folder, f"{OUTPUT_PREFIX}{os.urandom(6).hex()}{OUTPUT_SUFFIX}")
+    try:
+        handle = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+    except OSError:
+        import tempfile
+
+        handle, path = tempfile.mkstemp(prefix=OUTPUT_PREFIX, suffix=OUTPUT_SUFFIX)
     os.close(handle)
     return path
 
@@ -134,11 +141,9 @@ def wrap_checked(command: str, filter_argv: list[str]) -> str | None:
     the command is left exactly as written)."""
     import os
 
-    if not syntax_ok(command):
-        return None
     out_path = new_output_file()
     wrapped = wrap(command, filter_argv, out_path)
-    if syntax_ok(wrapped):
+    if syntax_ok(command, wrapped):
         return wrapped
     try:
         os.unlink(out_path)
@@ -149,24 +154,32 @@ def wrap_checked(command: str, filter_argv: list[str]) -> str | None:
 
 def syntax_ok(*texts: str) -> bool:
     """Does bash parse each text? (A command that does not parse is left as it is, so its
-    error reads as without headroom; a wrapper that would not parse is never returned.)"""
+    error reads as without headroom; a wrapper that would not parse is never returned.) Each
+    text is checked by its own `bash -n`, all at once: the agent waits on this."""
     import shutil
     import subprocess
 
     bash = shutil.which("bash")
     if bash is None:
         return False
-    for text in texts:
-        try:
+    checks = []
+    try:
+        for text in texts:
+            check = subprocess.Popen([bash, "-n"], stdin=subprocess.PIPE,
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            checks.append(check)
             # On stdin, not as an argument: one argument is limited to 128 KB on Linux.
-            done = subprocess.run([bash, "-n"], input=text.encode("utf-8", "surrogateescape"),
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                  timeout=10)
-        except (OSError, subprocess.SubprocessError):
-            return False
-        if done.returncode != 0:
-            return False
-    return True
+            # bash -n reads all of it, so writing one after the other cannot deadlock.
+            with check.stdin:
+                check.stdin.write(text.encode("utf-8", "surrogateescape"))
+        return all(check.wait(timeout=10) == 0 for check in checks)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    finally:
+        for check in checks:
+            if check.poll() is None:
+                check.kill()
+                check.wait()
 
 
 def stdout_to_file(command: str) -> bool:
