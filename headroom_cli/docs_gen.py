@@ -391,6 +391,8 @@ ENVIRONMENT = (
     ("XDG_STATE_HOME", "Where the store goes when `HEADROOM_STORE` is unset (default "
                        "`~/.local/state`)."),
     ("XDG_CACHE_HOME", "Where parsed tokenizer tables are cached (default `~/.cache`)."),
+    ("TMPDIR", "Where Claude Code's hook keeps a wrapped command's output until the filter "
+               "reads and removes it (default `/tmp`)."),
     ("TIKTOKEN_CACHE_DIR", "tiktoken's cache, searched for the `o200k_base` data file "
                            "(never downloaded). `DATA_GYM_CACHE_DIR` is the older name."),
     ("DATA_GYM_CACHE_DIR", "Read when `TIKTOKEN_CACHE_DIR` is unset."),

@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from headroom_cli.cli import app
-from headroom_cli.cli.options import FILTER_OPTIONS, parse_plain
+from headroom_cli.cli.options import FILTER_OPTIONS, HOOK_OPTIONS, parse_plain
 
 HEAVY = ("typer", "rich", "tiktoken", "pydantic", "regex", "sqlite3", "headroom_cli.api",
          "headroom_cli.planners", "subprocess",
@@ -71,6 +71,40 @@ def test_both_parsers_read_one_definition_of_the_options():
                 if param.opts != ["--help", "-h"] and "-h" not in param.opts}
     table = {option.dest: (option.names, not option.takes_value) for option in FILTER_OPTIONS}
     assert declared == table
+
+
+def test_the_hook_command_declares_exactly_the_hook_table():
+    """The same for `headroom hook`, whose options main() reads without typer: same names,
+    same kind, and the same lower bound for the numbers (so a value typer would refuse goes to
+    typer, which says why)."""
+    group = __import__("typer").main.get_command(app)
+    hook = group.commands["hook"]
+    declared = {param.name: (tuple(param.opts), param.is_flag, getattr(param.type, "min", None))
+                for param in hook.params if param.param_type_name == "option"
+                and "--help" not in param.opts}
+    table = {option.dest: (option.names, not option.takes_value,
+                           None if option.minimum is None or option.minimum < 0
+                           else option.minimum) for option in HOOK_OPTIONS}
+    assert declared == table
+
+
+@pytest.mark.parametrize("args", [["--exit-status", "3", "--no-store", "--tool=Bash"],
+                                  ["--exit-status", "-1", "--max-bytes", "4000", "--no-store"]])
+def test_the_hook_filter_runs_without_typer_as_typer_would(args):
+    status, out, loaded = run_probe(["hook", "filter", "--budget", "100", *args], b"word " * 2000)
+    assert status == 0 and b"headroom" in out and b"exited with status" in out
+    assert "typer" not in loaded and "rich" not in loaded
+    # An attached short option (-b100) is left to typer: the same run, parsed by the app.
+    typed = run_probe(["hook", "filter", "-b100", *args], b"word " * 2000)
+    assert "typer" in typed[2] and typed[:2] == (status, out)
+
+
+@pytest.mark.parametrize("args", [["filter", "--budget", "-1"], ["filter", "--max-bytes=0"],
+                                  ["filter", "--budget", "ten"], ["filter", "--bogus"],
+                                  ["--help"], []])
+def test_a_hook_option_typer_would_refuse_goes_to_typer(args):
+    status, _, loaded = run_probe(["hook", *args], b"")
+    assert "typer" in loaded and status in (0, 2)
 
 
 @pytest.mark.parametrize("args, plain", [

@@ -1,6 +1,7 @@
-"""`headroom hook AGENT` as `headroom init` installs it (no options) runs before every tool call
-of an agent, so it skips the typer app: the reply, status and error are the app's own, and typer
-is never imported. Timing is not asserted (bench/ measures it); what loads is.
+"""`headroom hook AGENT` runs before every tool call of an agent (and `hook filter` after each
+wrapped command), so with options that are all the app's and valid it skips the typer app: the
+reply, status and error are the app's own, and typer is never imported. Timing is not asserted
+(bench/ measures it); what loads is.
 """
 
 from __future__ import annotations
@@ -68,10 +69,20 @@ def test_a_bare_hook_never_imports_typer(claude_env, tmp_path):
     assert "typer" not in modules and "headroom_cli.cli.commands" not in modules
 
 
-@pytest.mark.parametrize("args", [["hook", "filter"], ["hook", "claude", "--budget", "9"],
-                                  ["hook", "--help"]])
-def test_options_and_the_filter_still_go_to_the_typer_app(claude_env, args):
+def modules_loaded(claude_env, args) -> list[str]:
     done = subprocess.run([sys.executable, "-c", PROBE, *args], input=b"out\n",
                           capture_output=True, env={"PATH": "/usr/bin:/bin", **claude_env},
                           timeout=60)
-    assert "typer" in done.stderr.decode().rpartition("MODULES ")[2].split()
+    return done.stderr.decode().rpartition("MODULES ")[2].split()
+
+
+@pytest.mark.parametrize("args", [["hook", "filter"], ["hook", "claude", "--budget", "9"],
+                                  ["hook", "filter", "--exit-status=2", "--no-store"]])
+def test_valid_options_skip_the_typer_app_too(claude_env, args):
+    assert "typer" not in modules_loaded(claude_env, args)
+
+
+@pytest.mark.parametrize("args", [["hook", "--help"], ["hook", "claude", "--budget", "-9"],
+                                  ["hook", "filter", "--bogus"], ["hook", "filter", "-h"]])
+def test_help_and_bad_options_go_to_the_typer_app(claude_env, args):
+    assert "typer" in modules_loaded(claude_env, args)

@@ -10,8 +10,9 @@ before typer, the tokenizer or any planner is imported. It reads no more than bu
 to find out: a larger input goes on, that prefix first, to the filter's body
 (cli/filtering.py) — still without typer, since the options were all plain and valid. Any
 other arguments go to the typer app (cli/commands.py), which parses them (so errors and help
-come from one place) — except `headroom hook AGENT` with no option, as `headroom init` installs
-it (the agent waits on it before every tool call): the same body, with the app's defaults.
+come from one place) — except `headroom hook AGENT [OPTIONS]`, which the agent waits on before
+and after every command: when its options are all the app's and valid, the same body runs
+with the app's defaults, without typer.
 """
 
 from __future__ import annotations
@@ -53,29 +54,34 @@ def main(argv: list[str] | None = None) -> None:
         if flags is not None:  # plain options: the filter's body, without typer
             _run_plain(flags, command, stdin, config)
             return
-    if command is None and _is_bare_hook(args) and not os.environ.get(COMPLETE_VAR):
-        _run_bare_hook(args[1])
+    if command is None and args[:1] == ["hook"] and not os.environ.get(COMPLETE_VAR):
+        _run_hook_without_typer(args[1:])
     from .commands import run_app
 
     run_app(args, command, stdin, config)
 
 
-def _is_bare_hook(args: list[str]) -> bool:
-    """`headroom hook AGENT` with no option (not `filter`, which takes options: the typer app
-    parses those)."""
-    return len(args) == 2 and args[0] == "hook" and args[1] != "filter" \
-        and not args[1].startswith("-")
+def _run_hook_without_typer(args: list[str]) -> None:
+    """`headroom hook AGENT [OPTIONS]` without typer (~35 ms), when every option is one of the
+    app's (cli/options.py's HOOK_OPTIONS, the table cli/agents.py declares them from) with a
+    valid value: the body the app's `hook` command calls, with the defaults it declares. The
+    agent waits on it before every command (AGENT) and after it (filter). Returns when the
+    arguments are anything else: the app then parses them and reports any error."""
+    from .options import HOOK_OPTIONS, parse_plain
 
-
-def _run_bare_hook(agent: str) -> None:
-    """The bare hook without typer (~35 ms): the body the app's `hook` command calls
-    (cli/agents.py), with the defaults it declares."""
+    if not args or args[0].startswith("-"):
+        return
+    values = parse_plain(args[1:], HOOK_OPTIONS)
+    if values is None:
+        return
     from ..agents.cli import hook_command
     from ..defaults import DEFAULT_HOOK_BUDGET
     from ..status import ExitStatus
 
+    defaults = {option.dest: None if option.takes_value else False for option in HOOK_OPTIONS}
+    values = {**defaults, "budget": DEFAULT_HOOK_BUDGET, **values}
     try:
-        status = hook_command(agent, DEFAULT_HOOK_BUDGET, None, None, None, False)
+        status = hook_command(args[0], **values)
     except KeyboardInterrupt:
         status = ExitStatus.SIGNAL_BASE + 2
     sys.exit(status)

@@ -10,6 +10,7 @@ import typer
 from ..settings import DEFAULT_HOOK_BUDGET
 from .base import app, exit_status_help
 from .completion import complete_agent
+from .options import HOOK_NAMES
 
 
 @app.command("init", short_help="Hook headroom into a coding agent.", help=f"""\
@@ -71,34 +72,35 @@ def hook_agent(
     agent: str = typer.Argument(..., metavar="AGENT",
                                 help="claude, codex, gemini, opencode, pi, "
                                      "opencode-history, pi-history, or filter."),
-    budget: int = typer.Option(DEFAULT_HOOK_BUDGET, "--budget", "-b", min=0, metavar="N",
+    budget: int = typer.Option(DEFAULT_HOOK_BUDGET, *HOOK_NAMES["budget"], min=0, metavar="N",
                                help="Token budget for a tool's output; 0 = no clipping."),
-    exit_status: Optional[int] = typer.Option(None, "--exit-status", metavar="N",
+    exit_status: Optional[int] = typer.Option(None, *HOOK_NAMES["exit_status"], metavar="N",
                                               help="filter: the command's exit status, for "
                                                    "the marker."),
-    max_bytes: Optional[int] = typer.Option(None, "--max-bytes", min=1, metavar="N",
+    max_bytes: Optional[int] = typer.Option(None, *HOOK_NAMES["max_bytes"], min=1, metavar="N",
                                             help="filter: also keep the output under N bytes."),
     max_failure_bytes: Optional[int] = typer.Option(
-        None, "--max-failure-bytes", min=1, metavar="N",
+        None, *HOOK_NAMES["max_failure_bytes"], min=1, metavar="N",
         help="filter: when the command failed, keep the output under N bytes."),
-    tool: Optional[str] = typer.Option(None, "--tool", "-t", metavar="NAME",
+    tool: Optional[str] = typer.Option(None, *HOOK_NAMES["tool"], metavar="NAME",
                                        help="filter: the tool that produced the output "
                                             "(default Bash)."),
-    input_file: Optional[str] = typer.Option(None, "--input", metavar="FILE",
+    input_file: Optional[str] = typer.Option(None, *HOOK_NAMES["input_file"], metavar="FILE",
                                              help="filter: read FILE (then remove it), not "
                                                   "stdin."),
-    no_store: bool = typer.Option(False, "--no-store", help="Keep no copy of clipped output."),
+    no_store: bool = typer.Option(False, *HOOK_NAMES["no_store"],
+                                  help="Keep no copy of clipped output."),
     status_line: Optional[str] = typer.Option(
-        None, "--status-line", metavar="TAG",
+        None, *HOOK_NAMES["status_line"], metavar="TAG",
         help="filter: the input ends with a line 'TAG STATUS' (a piped wrapper's); exit "
              "with STATUS."),
-    session: Optional[str] = typer.Option(None, "--session", metavar="KEY",
+    session: Optional[str] = typer.Option(None, *HOOK_NAMES["session"], metavar="KEY",
                                           help="filter: the agent's session (see the filter's "
                                                "--session)."),
-    command: Optional[str] = typer.Option(None, "--command", metavar="TEXT",
+    command: Optional[str] = typer.Option(None, *HOOK_NAMES["command"], metavar="TEXT",
                                           help="filter: the command that was run (a re-run "
                                                "of it opens with what changed)."),
-    cwd: Optional[str] = typer.Option(None, "--cwd", metavar="DIR",
+    cwd: Optional[str] = typer.Option(None, *HOOK_NAMES["cwd"], metavar="DIR",
                                       help="filter: the directory it ran in."),
 ) -> None:
     from ..agents.cli import hook_command

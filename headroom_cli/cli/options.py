@@ -19,12 +19,14 @@ class Option(tuple):
     ~8 ms, as much as the rest of its start-up)."""
     __slots__ = ()
 
-    def __new__(cls, dest: str, names: tuple[str, ...], takes_value: bool, plain: bool):
-        return super().__new__(cls, (dest, names, takes_value, plain))
+    def __new__(cls, dest: str, names: tuple[str, ...], takes_value: bool, plain: bool,
+                minimum: int | None = None):
+        return super().__new__(cls, (dest, names, takes_value, plain, minimum))
 
     dest = property(lambda self: self[0])  # the parameter's name in the typer command
     names = property(lambda self: self[1])
     takes_value = property(lambda self: self[2])
+    minimum = property(lambda self: self[4])  # a whole number (None: text or a flag) at least this
     plain = property(lambda self: self[3])  # the pass-through may take it: changes nothing
     #                                         about output that fits (but for --session: a
     #                                         session's output is never passed through
@@ -43,20 +45,44 @@ FILTER_OPTIONS = (
     Option("session", ("--session",), True, True),
     Option("version", ("--version",), False, False),
 )
+# `headroom hook AGENT`'s options. A wrapped command ends with `headroom hook filter …` (the
+# agent waits on it): when every option is here with a valid value, main() runs the hook's body
+# without typer (tests/test_fast_path.py checks the typer command declares exactly these).
+NO_MINIMUM = -(1 << 62)  # a whole number that may be negative (an exit status)
+HOOK_OPTIONS = (
+    Option("budget", ("--budget", "-b"), True, True, 0),
+    Option("exit_status", ("--exit-status",), True, True, NO_MINIMUM),
+    Option("max_bytes", ("--max-bytes",), True, True, 1),
+    Option("max_failure_bytes", ("--max-failure-bytes",), True, True, 1),
+    Option("tool", ("--tool", "-t"), True, True),
+    Option("input_file", ("--input",), True, True),
+    Option("no_store", ("--no-store",), False, True),
+    Option("status_line", ("--status-line",), True, True),
+    Option("session", ("--session",), True, True),
+    Option("command", ("--command",), True, True),
+    Option("cwd", ("--cwd",), True, True),
+)
+HOOK_NAMES = {option.dest: option.names for option in HOOK_OPTIONS}
 SESSION = "session"  # the option (and defaults.SESSION_VAR) that keeps output off the pass-through
 NAMES = {option.dest: option.names for option in FILTER_OPTIONS}
-_BY_NAME = {name: option for option in FILTER_OPTIONS for name in option.names}
+def _by_name(table: tuple[Option, ...]) -> dict[str, Option]:
+    return {name: option for option in table for name in option.names}
 
 
-def parse_plain(args: list[str]) -> dict[str, str | bool] | None:
-    """The values of `args` when they are only options the pass-through may take (a flag's
-    value is True); None when anything else is there (the typer app then parses them, and
-    reports any error)."""
-    values: dict[str, str | bool] = {}
+_BY_NAME = {FILTER_OPTIONS: _by_name(FILTER_OPTIONS), HOOK_OPTIONS: _by_name(HOOK_OPTIONS)}
+
+
+def parse_plain(args: list[str], table: tuple[Option, ...] = FILTER_OPTIONS
+                ) -> dict[str, str | bool | int] | None:
+    """The values of `args` when they are only options of `table` the pass-through may take
+    (a flag's value is True, a number's an int); None when anything else is there, or a
+    number is not one (the typer app then parses them, and reports any error)."""
+    values: dict[str, str | bool | int] = {}
     position = 0
+    by_name = _BY_NAME[table]
     while position < len(args):
         name, equals, attached = args[position].partition("=")
-        option = _BY_NAME.get(name)
+        option = by_name.get(name)
         if option is None or not option.plain:
             return None
         if not option.takes_value:
@@ -69,4 +95,16 @@ def parse_plain(args: list[str]) -> dict[str, str | bool] | None:
             values[option.dest], position = args[position + 1], position + 2
         else:
             return None
+    for option in table:
+        if option.minimum is not None and option.dest in values:
+            number = _whole_number(values[option.dest])
+            if number is None or number < option.minimum:
+                return None
+            values[option.dest] = number
     return values
+
+
+def _whole_number(text) -> int | None:
+    """`text` as click reads an int option: optional sign, digits (None: not one)."""
+    digits = text[1:] if text[:1] in "+-" else text
+    return int(text) if digits.isascii() and digits.isdigit() else None
