@@ -25,10 +25,13 @@ import json
 import os
 import re
 import shlex
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from . import HookOptions, claude_post, permissions, shell
 from .clip import headroom_argv, hook_program
+
+if TYPE_CHECKING:  # pathlib costs ~3 ms on the decision Claude Code waits on; init imports it
+    from pathlib import Path
 
 NAME = "claude"
 EVENT = "PreToolUse"
@@ -54,6 +57,8 @@ background are left exactly as written. Start a new Claude Code session to load 
 
 
 def default_path() -> Path:
+    from pathlib import Path
+
     base = os.environ.get("CLAUDE_CONFIG_DIR") or os.path.join(os.path.expanduser("~"), ".claude")
     return Path(base) / "settings.json"
 

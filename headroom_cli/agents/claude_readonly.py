@@ -15,7 +15,6 @@ Pure: a parsed command (shellsyntax.Command) and a working directory in, True/Fa
 from __future__ import annotations
 
 import re
-from pathlib import PurePosixPath
 
 from .shellsyntax import Command
 
@@ -224,4 +223,4 @@ def _inside(arg: str, cwd: str) -> bool:
     """A path operand that stays inside the working directory (no /…, ~…, ..)."""
     if arg.startswith(("/", "~")):
         return False
-    return ".." not in PurePosixPath(arg).parts
+    return ".." not in arg.split("/")  # as PurePosixPath(arg).parts, without pathlib (~3 ms)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import sys
-from pathlib import Path
 
 from . import AGENTS, HookOptions, canonical, load, run_hook
 from ..sink import write
@@ -36,6 +35,8 @@ def init_command(agent: str, uninstall: bool, dry_run: bool, config_path: str | 
             return 2
         name = HISTORY[name]
     from . import config  # only init edits files: the hooks, run before every command, do not
+
+    from pathlib import Path
 
     module = load(name)
     path = Path(os.path.expanduser(config_path)) if config_path else module.default_path()

@@ -32,14 +32,13 @@ import json
 import os
 import re
 import sys
-from pathlib import Path
 
 from . import claude_readonly, shellsyntax
 
 _BASH_RULE = re.compile(r"^\s*Bash\s*(?:\((.*)\))?\s*$", re.S)
 
 
-def claude_would_run(command: str, event: dict, settings_files: list[Path] | None = None) -> bool:
+def claude_would_run(command: str, event: dict, settings_files: list | None = None) -> bool:
     mode = event.get("permission_mode") or "default"
     if mode == "plan":
         return False
@@ -78,33 +77,34 @@ def _cd_and_git(parts: list[shellsyntax.Command], cwd: str) -> bool:
         return False
     if "cd" in names:
         return True
-    here = Path(cwd)
-    return (here / "HEAD").exists() and (here / "objects").is_dir() and (here / "refs").is_dir()
+    return os.path.exists(os.path.join(cwd, "HEAD")) and os.path.isdir(
+        os.path.join(cwd, "objects")) and os.path.isdir(os.path.join(cwd, "refs"))
 
 
 # --- rules ---------------------------------------------------------------------------------
 
-def _settings_files(event: dict) -> list[Path]:
-    files = []
-    if sys.platform == "darwin":
-        files.append(Path("/Library/Application Support/ClaudeCode/managed-settings.json"))
-    else:
-        files.append(Path("/etc/claude-code/managed-settings.json"))
+def _settings_files(event: dict) -> list[str]:
+    # Paths as strings: pathlib costs ~3 ms, and Claude Code waits on this before every command.
+    files = ["/Library/Application Support/ClaudeCode/managed-settings.json"
+             if sys.platform == "darwin" else "/etc/claude-code/managed-settings.json"]
     user = os.environ.get("CLAUDE_CONFIG_DIR") or os.path.join(os.path.expanduser("~"), ".claude")
-    files += [Path(user) / "settings.json", Path(user) / "settings.local.json"]
+    files += [os.path.join(user, "settings.json"), os.path.join(user, "settings.local.json")]
     project = os.environ.get("CLAUDE_PROJECT_DIR") or event.get("cwd")
-    if project:
-        for directory in [Path(project), *Path(project).parents]:
-            files += [directory / ".claude" / "settings.json",
-                      directory / ".claude" / "settings.local.json"]
+    directory = os.path.normpath(project) if project else None
+    while directory:  # the project's folder and every folder above it
+        files += [os.path.join(directory, ".claude", "settings.json"),
+                  os.path.join(directory, ".claude", "settings.local.json")]
+        parent = os.path.dirname(directory) or "."
+        directory = None if parent == directory else parent
     return files
 
 
-def _rules(files: list[Path]) -> dict[str, list[str]]:
+def _rules(files: list) -> dict[str, list[str]]:
     rules: dict[str, list[str]] = {"allow": [], "deny": [], "ask": []}
     for path in files:
         try:
-            settings = json.loads(path.read_text(encoding="utf-8"))
+            with open(path, encoding="utf-8") as stream:
+                settings = json.loads(stream.read())
         except (OSError, ValueError):
             continue
         permissions = settings.get("permissions") if isinstance(settings, dict) else None
