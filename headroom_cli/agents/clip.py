@@ -34,9 +34,10 @@ def clip(data: bytes, *, tool: str | None = "Bash", budget: int = DEFAULT_HOOK_B
             (not max_bytes or len(data) <= max_bytes):
         return data  # fits by size alone: no tokenizer needed (every token covers a byte)
     try:
-        from ..session import normal_key
+        if session:  # session.py loads only for a session
+            from ..session import normal_key
 
-        session = normal_key(session)
+            session = normal_key(session)
         return _clip(data, tool, budget, exit_status or None, max_bytes, encoding, store,
                      program or hook_program(), session, command, cwd)
     except Exception as err:  # noqa: BLE001 - a hook must never lose the output

@@ -59,11 +59,10 @@ def run_filter(flags: Flags, command: Optional[List[str]], prefetched: Optional[
     if budget == 0 and fmt == "text":  # no clipping: straight through, whatever the size
         return _take_input(command, prefetched, write) or 0
     from ..run import ClipOptions, Run
-    from ..session import normal_key
 
     clip_run = Run(settings, ClipOptions(tool=settings.tool(tool), budget=budget,
                                          kind=flags.kind, tool_name=tool,
-                                         session=normal_key(flags.session), command=text,
+                                         session=_session_key(flags.session), command=text,
                                          cwd=_cwd() if text else None), warn)
     intake = clip_run.intake(live=write if flags.live else None)
     status = _take_input(command, prefetched, intake.feed)
@@ -135,3 +134,12 @@ def _take_input(command: Optional[List[str]], prefetched: Optional[bytes], sink)
     except OSError as err:
         _fail(f"cannot read stdin: {err.strerror or err}", ExitStatus.ERROR)
     return None if signum is None else ExitStatus.SIGNAL_BASE + signum
+
+
+def _session_key(given: str | None) -> str | None:
+    """The run's session key; session.py (~10 ms with what it loads) only when one is given."""
+    if not given:
+        return None
+    from ..session import normal_key
+
+    return normal_key(given)
