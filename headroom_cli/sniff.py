@@ -53,7 +53,8 @@ def _titled_row(sample: list[str]) -> bool:
 
 # Each shape's planner module (planners/NAME), in the order --kind lists them.
 _PLANNERS = {"search": "search", "diff": "diff", "json": "json_shape", "code": "code",
-             "log": "log", "listing": "listing", "other": "other"}
+             "log": "log", "listing": "listing", "markdown": "markdown", "html": "html",
+             "yaml": "yaml_doc", "toml": "toml_doc", "other": "other"}
 KINDS = tuple(_PLANNERS)
 
 
@@ -67,6 +68,10 @@ _ASKED = (
     ("log", "looks_like_a_failed_run", None),
     ("code", "looks_like", None),
     ("log", "looks_like", None),
+    ("html", "looks_like", None),
+    ("toml", "looks_like", None),
+    ("yaml", "looks_like", None),
+    ("markdown", "looks_like", None),
     ("listing", "looks_like", None),
     ("other", "looks_like", None),
 )

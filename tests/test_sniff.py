@@ -80,7 +80,14 @@ _CALLED = {
     "rg-json-commander-parseoptions": "search",  # rg --json records
     "rg-n-typescript-lib-interface-promise": "search",  # a few matches, from a search tool
     "rg-t-py-packaging-def-parse": "search",
-    "curl-v-localhost-cjson-readme": "other",  # a Markdown document quoting C, not C
+    "curl-v-localhost-cjson-readme": "markdown",  # a Markdown document quoting C, not C
+    "read-pyenv-readme-md": "markdown",
+    "read-rustc-book-warn-by-default-html": "html",
+    "read-pyenv-workflow-yaml": "yaml",
+    "read-attrs-pyproject-toml": "toml",  # its "# comments" are no Markdown headings
+    "read-boltons-iterutils-py": "code",  # docstrings are neither code nor prose to judge by
+    "jest-semver-minor-patch-swapped": "log",  # no YAML for all its "key: value" lines
+    "node-test-tap-commander-literal-bug": "log",  # TAP's "# tests 12" are no headings
     "esbuild-minify-commander-stdout": "other",  # minified code's "{error:" is no error
 }
 

@@ -17,7 +17,7 @@ from ..status import EXIT_STATUS_HELP, ExitStatus
 HELP = f"""Clip a tool's output to a token budget before it enters an LLM agent's context.
 
 Reads stdin (or runs CMD after --), sniffs its shape (search results, a diff, JSON, source code,
-a build/test log, a listing, other: see --kind), keeps what a person debugging would look for,
+a build/test log, a listing, a document, other: see --kind), keeps what a person debugging would look for,
 and replaces whatever it drops with a marker that says how much was dropped and how to get it
 back. Output that fits passes through unchanged.
 Whatever is dropped is kept whole in a private local store ($HEADROOM_STORE, else

@@ -38,7 +38,8 @@ def run(
     kind: str = typer.Option("auto", *NAMES["kind"], metavar="SHAPE",
                              autocompletion=complete_kind,
                              help="Shape: auto (sniff it), or a planner's name: search, "
-                                  "diff, json, code, log, listing, other."),
+                                  "diff, json, code, log, listing, markdown, html, yaml, "
+                                  "toml, other."),
     encoding: Encoding = typer.Option(DEFAULT_ENCODING, *NAMES["encoding"],
                                       envvar="HEADROOM_ENCODING",
                                       help="Tokenizer that counts the budget."),

@@ -15,8 +15,10 @@ from ..plan import Gap, Keep, Lines, Note, Plan, gap
 from ..tokens import Counter
 from ..tools import Tool
 from .costs import JUDGED_CHARS
+from .outline import body as _body
+from .outline import numbered as _numbered
+from .outline import spread as _spread
 
-_NUMBERED = re.compile(r"^\s*+(\d++)(?:\t|→|: |\|)")
 _DEFINITION = re.compile(
     r"""(?x) \s*+
     (?:@?(?:export\s+)?(?:default\s+)?(?:pub(?:\([^)]*\))?\s+)?(?:unsafe\s+)?(?:async\s+)?
@@ -69,24 +71,25 @@ def looks_like(sample: list[str], tool: Tool) -> bool:
         return False
     if sum(1 for row in non_empty if row.startswith("```")) >= 2:
         return False  # a document that quotes code in fenced blocks (Markdown)
-    code = sum(1 for row in non_empty if _CODE_LINE.match(row[:JUDGED_CHARS]))
+    prose = _inside_docstrings(non_empty)  # a module's documentation is judged as neither
+    code = sum(1 for i, row in enumerate(non_empty) if i not in prose and
+               _CODE_LINE.match(row[:JUDGED_CHARS]))
     records = sum(1 for row in non_empty if _LOG_RECORD.match(row))
     definitions = sum(1 for row in non_empty if _is_definition(row))
-    return (definitions >= MIN_DEFINITIONS and code >= MIN_CODE_SHARE * len(non_empty)
+    return (definitions >= MIN_DEFINITIONS and code >= MIN_CODE_SHARE * (len(non_empty) - len(prose))
             and records < 0.1 * len(non_empty))
 
 
-def _numbered(rows: list[str]) -> bool:
-    non_empty = [row for row in rows if row.strip()]
-    return bool(non_empty) and sum(1 for r in non_empty if _NUMBERED.match(r)) >= 0.9 * len(non_empty)
-
-
-def _body(row: str, numbered: bool) -> str:
-    if numbered:
-        m = _NUMBERED.match(row)
-        if m:
-            return row[m.end():]
-    return row
+def _inside_docstrings(rows: list[str]) -> set[int]:
+    """Indexes of the lines between a triple quote that opens a string and the one closing it."""
+    inside, opened = set(), False
+    for index, row in enumerate(rows):
+        quotes = row.count('"""') + row.count("'''")
+        if opened and not quotes:
+            inside.add(index)
+        if quotes % 2:
+            opened = not opened
+    return inside
 
 
 def _is_definition(body: str) -> bool:
@@ -192,15 +195,3 @@ def _tiers(ranked: list[int], bodies: list[str]) -> list[list[int]]:
     for i in ranked:
         tiers.setdefault(_rank(bodies[i]), []).append(i)
     return [sorted(tiers[key]) for key in sorted(tiers)]
-
-
-def _spread(indexes: list[int]) -> list[int]:
-    """Indexes reordered so that any prefix of the result is spread evenly over the file."""
-    order, seen, step = [], set(), len(indexes)
-    while step >= 1:
-        for position in range(0, len(indexes), step):
-            if position not in seen:
-                seen.add(position)
-                order.append(indexes[position])
-        step //= 2
-    return order

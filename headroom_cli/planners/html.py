@@ -1,0 +1,38 @@
+"""html: an HTML page becomes the head, every `<h1>`–`<h3>` of the omitted part with its line
+number, then the tail.
+
+A page is HTML when it opens with `<!DOCTYPE html>` or `<html`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..plan import Lines, Plan
+from ..tokens import Counter
+from ..tools import Tool
+from . import outline
+
+_OPENS = re.compile(r"\s*<(?:!DOCTYPE\s+html|html)[\s>]", re.IGNORECASE)
+_HEADING = re.compile(r"<h([1-3])[\s>]", re.IGNORECASE)
+_OPENING_LINES = 5
+
+
+def looks_like(sample: list[str], tool: Tool) -> bool:
+    rows = [row for row in outline.bodies(sample[:50]) if row.strip()]
+    return any(_OPENS.match(row) for row in rows[:_OPENING_LINES])
+
+
+def headings(rows: list[str]) -> list[tuple[int, int]]:
+    found = []
+    for index, row in enumerate(rows):
+        if "<" in row:
+            m = _HEADING.search(row, 0, outline.MAX_LINE_CHARS * 8)
+            if m:
+                found.append((index, int(m.group(1))))
+    return found
+
+
+def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> Plan | None:
+    return outline.plan("html", "headings", text, lines, budget, counter,
+                        headings(list(lines)))

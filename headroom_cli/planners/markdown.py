@@ -1,0 +1,60 @@
+"""markdown: a Markdown document (a README, docs read or fetched) becomes the head, every
+heading of the omitted part with its line number, then the tail.
+
+Headings are ATX (`## Usage`) and setext (a line underlined with `===` or `---`), never inside a
+fenced code block. A document is Markdown when it has at least three headings and something
+only Markdown has: headings of two levels, fenced blocks, or lists and links.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..plan import Lines, Plan
+from ..tokens import Counter
+from ..tools import Tool
+from . import outline
+
+_ATX = re.compile(r"(#{1,6})[ \t]+\S")
+_SETEXT = re.compile(r"(=+|-+)[ \t]*$")
+_FENCE = re.compile(r"[ ]{0,3}(```|~~~)")
+_LIST_OR_LINK = re.compile(r"[ \t]*(?:[-*+][ \t]+\S|\d+[.)][ \t]+\S)|.*\]\([^)\s]+\)")
+_MAX_HEADING_SHARE = 0.4
+
+
+def headings(rows: list[str]) -> tuple[list[tuple[int, int]], int, int]:
+    """(line, level) of every heading outside fenced blocks, the fence lines and the list or
+    link lines."""
+    found, fences, marks, fenced = [], 0, 0, False
+    for index, row in enumerate(rows):
+        if _FENCE.match(row):
+            fences += 1
+            fenced = not fenced
+            continue
+        if fenced:
+            continue
+        atx = _ATX.match(row)
+        if atx:
+            found.append((index, len(atx.group(1))))
+        elif (index + 1 < len(rows) and _SETEXT.match(rows[index + 1]) and row.strip()
+              and not row[:1].isspace() and not _LIST_OR_LINK.match(row)
+              and not _SETEXT.match(row) and (index == 0 or not rows[index - 1].strip())):
+            found.append((index, 1 if rows[index + 1].lstrip()[:1] == "=" else 2))
+        elif _LIST_OR_LINK.match(row):
+            marks += 1
+    return found, fences, marks
+
+
+def looks_like(sample: list[str], tool: Tool) -> bool:
+    rows = outline.bodies(sample)
+    found, fences, marks = headings(rows)
+    non_empty = sum(1 for row in rows if row.strip())
+    if len(found) < outline.MIN_HEADINGS or len(found) > _MAX_HEADING_SHARE * non_empty:
+        return False
+    levels = {level for _, level in found}
+    return len(levels) >= 2 or fences >= 2 or marks >= 3
+
+
+def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> Plan | None:
+    found, _, _ = headings(outline.bodies(list(lines)))
+    return outline.plan("markdown", "headings", text, lines, budget, counter, found)

@@ -1,0 +1,123 @@
+"""Outlines of documents: the head, then every heading of the omitted lines with its line
+number (the shallowest levels first when not all fit, spread over the document), then the tail.
+Shared by the document planners (markdown, html, yaml_doc, toml_doc); code.py outlines source
+the same way with its own definitions.
+
+Works on plain text and on numbered listings (`cat -n`, an agent's Read: `   12→text`), whose
+numbers are the document's own.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import partial
+
+from ..plan import Gap, Keep, Lines, Note, Plan, gap
+from ..tokens import Counter
+from .costs import MAX_LINE_CHARS, cut_note
+
+NUMBERED = re.compile(r"^\s*+(\d++)(?:\t|→|: |\|)")
+HEAD_SHARE, TAIL_SHARE = 0.15, 0.1
+_RESERVE = 140  # the closing marker and the outline's own header line
+MIN_HEADINGS = 3
+
+
+def numbered(rows: list[str]) -> bool:
+    """Most rows carry a line number (a Read, `cat -n`)."""
+    non_empty = [row for row in rows if row.strip()]
+    return bool(non_empty) and sum(1 for r in non_empty if NUMBERED.match(r)) >= 0.9 * len(non_empty)
+
+
+def body(row: str, is_numbered: bool) -> str:
+    """A row without its line number."""
+    if is_numbered:
+        m = NUMBERED.match(row)
+        if m:
+            return row[m.end():]
+    return row
+
+
+def bodies(rows: list[str]) -> list[str]:
+    is_numbered = numbered(rows[:2000])
+    return [body(row, is_numbered) for row in rows]
+
+
+def row_of(index: int, rows: list[str], is_numbered: bool) -> str:
+    """An outline row: the line as it is when numbered, else with its number in front; cut
+    when too long to print whole."""
+    row = rows[index] if is_numbered else f"{index + 1:>6}\t{rows[index]}"
+    return row if len(row) <= MAX_LINE_CHARS else row[:MAX_LINE_CHARS] + cut_note(row)
+
+
+def plan(kind: str, noun: str, text: str, lines: Lines, budget: int, counter: Counter,
+         headings: list[tuple[int, int]]) -> Plan | None:
+    """headings: (0-based line, level) of every heading; level 1 is the shallowest."""
+    rows = list(lines)
+    total = len(rows)
+    head_end = _within(rows, range(total), int(budget * HEAD_SHARE), counter)
+    tail_start = total - _within(rows, range(total - 1, -1, -1), int(budget * TAIL_SHARE), counter)
+    inside = [(i, level) for i, level in headings if head_end <= i < tail_start]
+    if head_end >= tail_start or not inside:
+        return None
+    is_numbered = numbered(rows[:2000])
+    room = budget - _RESERVE - _cost(rows[:head_end], counter) - _cost(rows[tail_start:], counter)
+    shown = _fit(inside, rows, is_numbered, room, counter)
+    if not shown:
+        return None
+    header = Note(f"[outline of the omitted lines: {len(shown):,} of {len(inside):,} {noun}, "
+                  f"with their line numbers]")
+    items = [Keep(0, lines.start(head_end)),
+             Gap(lines.start(head_end), lines.start(tail_start), head_end + 1, tail_start),
+             header, *(Note(row_of(i, rows, is_numbered)) for i in shown),
+             Keep(lines.start(tail_start), len(text))]
+    return Plan(kind, tuple(i for i in items if not isinstance(i, Keep) or i.end > i.start),
+                total, tail_start - head_end, regap=partial(gap, lines))
+
+
+def _within(rows: list[str], order, budget: int, counter: Counter) -> int:
+    used = taken = 0
+    for index in order:
+        row = rows[index]
+        used += counter.count((row if len(row) <= MAX_LINE_CHARS * 8 else row[:MAX_LINE_CHARS * 8])
+                              + "\n")
+        if used > budget:
+            break
+        taken += 1
+    return taken
+
+
+def _cost(rows: list[str], counter: Counter) -> int:
+    return counter.count("\n".join(rows) + "\n") if rows else 0
+
+
+def _fit(inside: list[tuple[int, int]], rows: list[str], is_numbered: bool, room: int,
+         counter: Counter) -> list[int]:
+    """Every heading if all fit; else level by level, each level spread over the document,
+    down to the first level that does not fit whole."""
+    costs = {i: counter.count(row_of(i, rows, is_numbered) + "\n") for i, _ in inside}
+    if sum(costs.values()) <= room:
+        return [i for i, _ in inside]
+    chosen, used = set(), 0
+    for level in sorted({level for _, level in inside}):
+        missed = False
+        for i in spread([i for i, lv in inside if lv == level]):
+            if used + costs[i] <= room:
+                chosen.add(i)
+                used += costs[i]
+            else:
+                missed = True
+        if missed:
+            break  # a deeper heading never stands in for a shallower one left out
+    return sorted(chosen)
+
+
+def spread(indexes: list[int]) -> list[int]:
+    """Indexes reordered so that any prefix of the result is spread evenly over the file."""
+    order, seen, step = [], set(), len(indexes)
+    while step >= 1:
+        for position in range(0, len(indexes), step):
+            if position not in seen:
+                seen.add(position)
+                order.append(indexes[position])
+        step //= 2
+    return order
