@@ -92,6 +92,7 @@ _LEVEL = re.compile(r"ERROR|ERR!|FATAL|CRITICAL|SEVERE|EMERG|ALERT|PANIC|WARN(?:
 _LEVEL_BOUNDARY = frozenset("'\"`-_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
 _NAMED_LEVEL = re.compile(r"""(?:level|lvl|severity)"?\s*[:=]\s*"?([A-Za-z]+)""")
 _GLOG = re.compile(r"([EWIF])\d{4} \d\d:\d\d:\d\d")
+_RULE_SEVERITY = re.compile(r"\b[A-Z]{1,4}\d{3,5} \((?:error|warning)\):")
 _BRACKET_LEVEL = re.compile(r"\[(error|warn|warning|info|debug|fatal)\]", re.IGNORECASE)  # prettier
 _LEVEL_CLASS = {
     "ERROR": ERROR, "ERR!": ERROR, "FATAL": ERROR, "CRITICAL": ERROR, "SEVERE": ERROR,
@@ -233,8 +234,10 @@ def looks_like_a_failed_run(sample: list[str], tool: Tool) -> bool:
 
 
 def _names_its_place(line: str) -> bool:
+    """Its location, or a linter's rule code with its severity (shellcheck's `SC1087 (error):`,
+    under the `In FILE line N:` it belongs to)."""
     return (line.startswith(("Traceback (most recent call last)", "error[")) or
-            bool(SELF_CONTAINED.match(line[:JUDGED_CHARS])))
+            bool(SELF_CONTAINED.match(line[:JUDGED_CHARS]) or _RULE_SEVERITY.search(line, 0, JUDGED_CHARS)))
 
 
 def _has_log_signal(sample: list[str]) -> bool:
