@@ -40,6 +40,7 @@ END_SIGNAL = re.compile(r"""\n(?:
   | \d+\ (?:errors?|warnings?)\ generated | compilation\ terminated | Errors\ +Files
   | [\w./\\-]+:\d+:\d+:?\ [A-Z]{1,5}\d{2,4}\b | \d+%\ tests\ passed | Total\ Test\ time
   | [\w./\\-]+\.[A-Za-z]\w*:\d+:\d+:\ \S                             # go: a located message
+  | ==\d+==\ +(?:in\ use\ at\ exit|ERROR\ SUMMARY):                   # valgrind
 )""", re.VERBOSE)
 ENDS_CHARS = 256 * 1024
 # Lint output without a trigger word (ruff/flake8/pylint concise: path:12:5: F821 message) is
@@ -83,6 +84,7 @@ _SUMMARY = re.compile(r"""[ \t]*+(?:\[(?:INFO|ERROR|WARNING)\]\ *)?(?:
   | [\#ℹ]\ (?:tests|pass|fail|suites|cancelled|skipped|todo|duration_ms)\ \d
   | \d+%\ tests\ passed,\ \d+\ tests?\ failed\ out\ of | Total\ Test\ time
   | \d+\ Tests\ \d+\ Failures\ \d+\ Ignored
+  | ==\d+==\ +(?:in\ use\ at\ exit|total\ heap\ usage|definitely\ lost|ERROR\ SUMMARY):
 )""", re.VERBOSE)
 
 # A log record's own level decides its class, whatever words its message contains. Looked for
@@ -102,7 +104,7 @@ _LEVEL_CLASS = {
 
 # Errors recognised by how the line starts (matched, never searched: cheap on long lines).
 ERROR_START = re.compile(r"""[ \t]*+(?:
-    (?:Caused\ by:\ |Uncaught\ |Exception\ in\ thread\ \S+\ )?
+    (?:\|[ \t]+)*(?:Caused\ by:\ |Uncaught\ |Exception\ in\ thread\ \S+\ )?
         [\w$.]*(?:Error|Exception|Failure|Fault)\b(?:\ \[[\w-]+\])?(?::|\s*$)   # exception
   | Traceback\ \(most\ recent\ call\ last\) | panic:\  | thread\ '[^']*'\ panicked | fatal:\ 
   | [\-=>*\#|\ ]*(?:FAIL|FAILED|FAILURE)\b | (?:[✕✗✘×]|●|not\ ok)\  | npm\ ERR!
@@ -134,6 +136,8 @@ _CONTINUATION = r"""(?:
   | E\ {2} | E\s*$ | >\ {2} | -{5,}\s*$ | [-+?]\ \S | First\ \w+
   | (?:Expected|Received|Got|Actual|Failed\ example)\b
   | goroutine\ \d+\ \[ | created\ by\  | [\w.$/*()\[\]-]+\(.*\)\s*$
+  | \#\d+\ +(?:0x[\da-f]+\ in\ )?\S+\ \(                  # a gdb backtrace frame
+  | [\w.:<>~$]+\ \(.*\)\ at\ \S+:\d+\s*$ | \d+\t              # gdb: the frame, its source line
 )"""
 # After a blank line (or two), only these carry the block on: a chained trace, a code frame.
 _BRIDGE = r"""(?:
@@ -205,7 +209,8 @@ BUG_WORDS = re.compile(r"""(?i)undefined|not\ defined|undeclared|unresolved|cann
     |could\ not\ find|not\ found|no\ such|no\ module|has\ no\ (?:attribute|member)|unknown\ name
     |mismatch|syntax\ ?error|invalid\ syntax|incompatible\ type|cannot\ be\ applied
     |not\ assignable|segmentation\ fault|null\ pointer|out\ of\ range|overflow|deadlock
-    |moved\ value|use\ of\ possibly|uninitiali[sz]ed|unbound|not\ callable""", re.VERBOSE)
+    |moved\ value|use\ of\ possibly|uninitiali[sz]ed|unbound|not\ callable|before\ assignment
+    |already\ defined|segfault|SIGSEGV""", re.VERBOSE)
 BUG_WEIGHT = 0.25  # a bug-worded kind ranks as if it were this much rarer
 # Lines that carry no words: separators, bare gutters, the traceback banner.
 UNINFORMATIVE = re.compile(r"\s*+(?:[-=_~^|*#+]+|Traceback \(most recent call last\):)?\s*$")
