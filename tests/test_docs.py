@@ -1,6 +1,6 @@
 """The man page, the shell completions and the README's usage section never drift from the CLI.
 
-They are generated from the typer app (headroom_cli/docs_gen.py) and checked in; these tests fail
+They are generated from the typer app (headroom_cli/docs_gen.py, with docs_tree.py and docs_man.py) and checked in; these tests fail
 when a checked-in file differs from what the generator produces now, and drive the completion
 scripts in real shells (bash always; zsh and fish when installed). Regenerate with:
 
@@ -20,10 +20,10 @@ from pathlib import Path
 
 import pytest
 
-from headroom_cli import __version__, docs_gen
+from headroom_cli import __version__, docs_gen, docs_man, docs_tree
 from headroom_cli.store import Retention, Store, content_id
 
-ROOT = docs_gen.ROOT
+ROOT = docs_tree.ROOT
 BIN = Path(sys.executable).parent
 HEADROOM = BIN / "headroom"
 
@@ -35,7 +35,7 @@ def generated() -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def man() -> str:
-    return (ROOT / docs_gen.MAN_PAGE).read_text(encoding="utf-8")
+    return (ROOT / docs_man.MAN_PAGE).read_text(encoding="utf-8")
 
 
 def shell_env(tmp_path: Path, **extra) -> dict:
@@ -58,7 +58,7 @@ def needs_entry_point():
 def test_checked_in_files_are_what_the_generator_produces_now(generated):
     stale = docs_gen.stale(files=generated)
     assert not stale, (f"generated files out of date: {', '.join(stale)}; regenerate with "
-                       f"`{docs_gen.REGENERATE}` and check them in")
+                       f"`{docs_tree.REGENERATE}` and check them in")
 
 
 def test_check_mode_reports_a_stale_file(tmp_path, generated):
@@ -66,12 +66,12 @@ def test_check_mode_reports_a_stale_file(tmp_path, generated):
         (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / path).write_text(content, encoding="utf-8")
     assert docs_gen.stale(tmp_path, generated) == []
-    (tmp_path / docs_gen.MAN_PAGE).write_text("old\n", encoding="utf-8")
-    assert docs_gen.stale(tmp_path, generated) == [docs_gen.MAN_PAGE]
+    (tmp_path / docs_man.MAN_PAGE).write_text("old\n", encoding="utf-8")
+    assert docs_gen.stale(tmp_path, generated) == [docs_man.MAN_PAGE]
 
 
 def test_generation_is_deterministic(generated):
-    assert docs_gen.man_page() == generated[docs_gen.MAN_PAGE]
+    assert docs_man.man_page() == generated[docs_man.MAN_PAGE]
     assert docs_gen.usage_section() in generated["README.md"]
 
 
@@ -91,7 +91,7 @@ def test_wheel_installs_them_where_man_and_the_shells_look():
     pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     shared = pyproject["tool"]["hatch"]["build"]["targets"]["wheel"]["shared-data"]
     assert shared == {
-        docs_gen.MAN_PAGE: "share/man/man1/headroom.1",
+        docs_man.MAN_PAGE: "share/man/man1/headroom.1",
         docs_gen.SHELLS["bash"]: "share/bash-completion/completions/headroom",
         docs_gen.SHELLS["zsh"]: "share/zsh/site-functions/_headroom",
         docs_gen.SHELLS["fish"]: "share/fish/vendor_completions.d/headroom.fish",
@@ -106,34 +106,34 @@ def test_man_page_has_every_section_and_a_fixed_date(man):
     sections = re.findall(r"^\.SH (.+)$", man, re.M)
     assert sections == ["NAME", "SYNOPSIS", "DESCRIPTION", "OPTIONS", "THE MARKER",
                         "EXIT STATUS", "ENVIRONMENT", "FILES", "EXAMPLES", "SEE ALSO"]
-    assert f".TH HEADROOM 1 {docs_gen.RELEASE_DATES[__version__]} " in man
+    assert f".TH HEADROOM 1 {docs_man.RELEASE_DATES[__version__]} " in man
     assert str(ROOT) not in man and str(Path.home()) not in man
 
 
 def test_man_page_documents_every_option_subcommand_and_variable(man):
-    for ctx in docs_gen.walk():
+    for ctx in docs_tree.walk():
         if ctx.parent is not None:
-            assert f'.SS "{docs_gen.roff_escape(ctx.command_path)}' in man, ctx.command_path
+            assert f'.SS "{docs_man.roff_escape(ctx.command_path)}' in man, ctx.command_path
         for param in ctx.command.get_params(ctx):
             if param.param_type_name == "argument":
                 assert f"\\fI{param.metavar or param.name.upper()}\\fR" in man
                 continue
             for name in param.opts:
-                assert f"\\fB{docs_gen.roff_escape(name)}\\fR" in man, name
-            for envvar in docs_gen._envvars(param):
-                assert f".TP\n\\fB{docs_gen.roff_escape(envvar)}\\fR" in man, envvar
+                assert f"\\fB{docs_man.roff_escape(name)}\\fR" in man, name
+            for envvar in docs_tree.envvars(param):
+                assert f".TP\n\\fB{docs_man.roff_escape(envvar)}\\fR" in man, envvar
 
 
 def test_every_environment_variable_the_code_names_is_documented(man):
     environment = man.split("\n.SH ENVIRONMENT\n", 1)[1].split("\n.SH ", 1)[0]
     documented = set(re.findall(r"^\\fB(\S+)\\fR$", environment, re.M))
-    missing = docs_gen.variables_in_code() - {name.replace("\\-", "-") for name in documented}
-    assert not missing, (f"add {sorted(missing)} to ENVIRONMENT in headroom_cli/docs_gen.py "
-                         f"(or give an option envvar=), then `{docs_gen.REGENERATE}`")
+    missing = docs_man.variables_in_code() - {name.replace("\\-", "-") for name in documented}
+    assert not missing, (f"add {sorted(missing)} to ENVIRONMENT in headroom_cli/docs_man.py "
+                         f"(or give an option envvar=), then `{docs_tree.REGENERATE}`")
 
 
 def test_every_option_the_docs_mention_exists(man, generated):
-    declared = docs_gen.declared_options()
+    declared = docs_tree.declared_options()
     readme = generated["README.md"]
     usage = readme[readme.index(docs_gen.USAGE_START):readme.index(docs_gen.USAGE_END)]
     mentioned = set(re.findall(r"(?<![\w\\-])(--[a-z][a-z0-9-]*)", usage))
@@ -146,7 +146,7 @@ def test_every_option_the_docs_mention_exists(man, generated):
 def test_man_page_shows_the_real_marker_wording(man):
     from headroom_cli.render import MARKER_PREFIX
 
-    escaped = docs_gen.roff_escape(MARKER_PREFIX.strip())
+    escaped = docs_man.roff_escape(MARKER_PREFIX.strip())
     assert man.count(escaped) >= 3
 
 
@@ -154,7 +154,7 @@ def test_man_page_shows_the_real_marker_wording(man):
 @pytest.mark.parametrize("device", ["utf8", "ascii", "ps"])
 def test_groff_renders_the_man_page_without_a_warning(device):
     done = subprocess.run(["groff", "-man", "-ww", "-z", f"-T{device}",
-                           str(ROOT / docs_gen.MAN_PAGE)], capture_output=True, timeout=60)
+                           str(ROOT / docs_man.MAN_PAGE)], capture_output=True, timeout=60)
     assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")
 
 
@@ -162,7 +162,7 @@ def test_groff_renders_the_man_page_without_a_warning(device):
 @pytest.mark.parametrize("locale", ["C", "C.UTF-8"])
 def test_man_l_renders_it_without_a_warning(tmp_path, locale):
     env = shell_env(tmp_path, LC_ALL=locale, MANWIDTH="80", MAN_KEEP_FORMATTING="")
-    done = subprocess.run(["man", "--warnings", "-l", str(ROOT / docs_gen.MAN_PAGE)], env=env,
+    done = subprocess.run(["man", "--warnings", "-l", str(ROOT / docs_man.MAN_PAGE)], env=env,
                           capture_output=True, timeout=60)
     assert done.returncode == 0 and done.stderr == b""
     assert b"THE MARKER" in done.stdout and b"--budget" in done.stdout
@@ -179,22 +179,22 @@ main()
 """
 
 
-@pytest.mark.parametrize("path", [ctx.command_path.split()[1:] for ctx in docs_gen.walk()],
+@pytest.mark.parametrize("path", [ctx.command_path.split()[1:] for ctx in docs_tree.walk()],
                          ids=lambda path: " ".join(["headroom", *path]))
 def test_help_is_plain_fast_and_what_the_docs_show(tmp_path, path):
-    ctx = next(c for c in docs_gen.walk() if c.command_path.split()[1:] == path)
+    ctx = next(c for c in docs_tree.walk() if c.command_path.split()[1:] == path)
     done = subprocess.run([sys.executable, "-c", HELP_PROBE, *path, "--help"],
                           env=shell_env(tmp_path, COLUMNS="80"), stdin=subprocess.DEVNULL,
                           capture_output=True, timeout=60)
     loaded = set(done.stderr.decode().split())
     assert done.returncode == 0
     assert not {"rich", "tiktoken", "headroom_cli.planners", "headroom_cli.sniff"} & loaded
-    assert done.stdout.decode() == docs_gen.help_text(ctx) + "\n"
+    assert done.stdout.decode() == docs_tree.help_text(ctx) + "\n"
 
 
-@pytest.mark.parametrize("ctx", list(docs_gen.walk()), ids=lambda ctx: ctx.command_path)
+@pytest.mark.parametrize("ctx", list(docs_tree.walk()), ids=lambda ctx: ctx.command_path)
 def test_every_commands_help_shows_an_example_and_its_exit_statuses(ctx):
-    text = docs_gen.help_text(ctx)
+    text = docs_tree.help_text(ctx)
     hint = ("a `\\b` paragraph `Example:` (or `Examples:`) and one `Exit status:` in its help= "
             "in headroom_cli/cli/commands.py, laid out as the other commands' are")
     assert re.search(r"^  Examples?:\n    \S", text, re.M), hint
@@ -205,7 +205,7 @@ def test_help_names_every_shape_and_tool():
     from headroom_cli.sniff import KINDS
     from headroom_cli.tools import TOOLS
 
-    root = docs_gen.root_context()
+    root = docs_tree.root_context()
     params = {param.name: param for param in root.command.params}
     assert all(kind in params["kind"].help for kind in KINDS)
     assert all(tool in params["tool"].help for tool in TOOLS)
@@ -246,22 +246,22 @@ def bash_complete(tmp_path: Path, store: Path, words: list[str]) -> list[str]:
 
 
 def fixed_values(option: str) -> list[str]:
-    root = docs_gen.root_context()
+    root = docs_tree.root_context()
     param = next(p for p in root.command.params if option in p.opts)
-    return docs_gen.fixed_values(root, param)[0]
+    return docs_tree.fixed_values(root, param)[0]
 
 
 def _value_options() -> list[str]:
     """Every root option with a fixed or known set of values (--tool, --kind, --encoding,
     --format, and whatever is added later)."""
-    root = docs_gen.root_context()
+    root = docs_tree.root_context()
     return [max(p.opts, key=len) for p in root.command.params
-            if p.param_type_name == "option" and docs_gen.fixed_values(root, p)[0]]
+            if p.param_type_name == "option" and docs_tree.fixed_values(root, p)[0]]
 
 
 def test_the_options_the_issue_names_have_values():
     assert {"--tool", "--kind", "--encoding"} <= set(_value_options())
-    if "--format" in docs_gen.declared_options():
+    if "--format" in docs_tree.declared_options():
         assert "--format" in _value_options()
 
 
@@ -358,5 +358,5 @@ def test_the_pass_through_knows_every_subcommand():
     # main() must not take a subcommand's `--` for a command to wrap (cli/__init__.py).
     from headroom_cli.cli import SUBCOMMANDS
 
-    root = docs_gen.root_context()
+    root = docs_tree.root_context()
     assert set(SUBCOMMANDS) == set(root.command.list_commands(root))
