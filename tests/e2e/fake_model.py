@@ -67,8 +67,8 @@ class Script:
 
 def tool_call(command: str, shell_tool: str) -> tuple[str, dict]:
     """(tool, input) for a script entry: `@tool NAME {JSON input}` calls another tool (an MCP
-    tool, Read, pi's trim_tool_result); anything else is a shell command (Anthropic Messages and
-    OpenAI Chat Completions)."""
+    tool, Read, pi's trim_tool_result); anything else is a shell command (Anthropic Messages,
+    OpenAI Chat Completions and Responses)."""
     if command.startswith(TOOL_CALL):
         name, _, arguments = command[len(TOOL_CALL):].partition(" ")
         return name, json.loads(arguments or "{}")
@@ -296,14 +296,19 @@ class Handler(BaseHTTPRequestHandler):
                         if isinstance(item, dict) and item.get("role") == "user")
         if MARKER in said and script.tool in tools:
             script.record({"api": "responses", "step": len(results), "tool_results": results,
-                           "model": body.get("model")})
+                           "model": body.get("model"), "tools": sorted(tools)})
             command = script.next_command(results)
         if command is not None:
-            properties = tools[script.tool].get("parameters", {}).get("properties", {})
-            key = "cmd" if "cmd" in properties else "command"
+            name, arguments = tool_call(command, script.tool)
+            if name == script.tool:
+                properties = tools[script.tool].get("parameters", {}).get("properties", {})
+                arguments = {"cmd" if "cmd" in properties else "command": command}
             item = {"type": "function_call", "id": f"fc_e2e_{len(results)}",
-                    "call_id": f"call_e2e_{len(results)}", "name": script.tool,
-                    "arguments": json.dumps({key: command}), "status": "completed"}
+                    "call_id": f"call_e2e_{len(results)}", "name": name,
+                    "arguments": json.dumps(arguments), "status": "completed"}
+            if "/" in name:  # `@tool NAMESPACE/NAME`: a tool Codex offers in a namespace (MCP)
+                namespace, item["name"] = name.split("/", 1)
+                item["namespace"] = namespace
         else:
             item = {"type": "message", "id": f"msg_e2e_{len(results)}", "role": "assistant",
                     "status": "completed",

@@ -9,10 +9,14 @@ the command's.
 
 from __future__ import annotations
 
+import json
 import re
+import sys
+from pathlib import Path
 
 import pytest
 
+from fake_model import TOOL_CALL
 from harness import e2e_home, headroom, run_agent  # noqa: F401 - e2e_home is a fixture
 from matrix import (COMMANDS, COMPLEX_OUTPUT, FITS_OUTPUT, FAILING, check_failing,
                     check_fifty_thousand, check_hint_followed)
@@ -64,3 +68,51 @@ def test_without_headroom_codex_cuts_the_middle_of_a_failing_log(e2e_home):
     run = run_agent("codex", [FAILING], work, env, agent_args=("-s", "workspace-write"))
     output, status = output_of(run.tool_results[0])
     assert status == 3 and "truncated" in output and "Traceback" not in output
+
+
+# mcp_server.py over stdio, its tools approved (as a user does for a server they trust).
+MCP_SERVER = ("-c", f'mcp_servers.e2e.command="{sys.executable}"',
+              "-c", f'mcp_servers.e2e.args=["{Path(__file__).with_name("mcp_server.py")}"]',
+              "-c", 'mcp_servers.e2e.default_tools_approval_mode="approve"')
+# Codex offers an MCP server's tools in a namespace: the model calls NAME in mcp__SERVER.
+MCP_CALLS = [f"{TOOL_CALL}mcp__e2e/search_issues {{}}", f"{TOOL_CALL}mcp__e2e/small {{}}"]
+
+
+def mcp_output(result: dict) -> str:
+    """Codex's MCP tool result: a wall-time header, then `Output:` and the text."""
+    return result["text"].partition("Output:")[2]
+
+
+def test_codex_rejects_a_replaced_mcp_output_so_headroom_installs_no_mcp_hook(e2e_home):
+    """Codex 0.169.0's PostToolUse schema lists updatedMCPToolOutput, but Codex answers any
+    use of it with "PostToolUse hook returned unsupported updatedMCPToolOutput" and marks the
+    hook Failed; the model gets the server's output. So `headroom init codex` installs no MCP
+    hook. When this test fails, a newer Codex applies it: time to add one."""
+    work, env = e2e_home
+    home = work / "home" / ".codex"
+    home.mkdir(parents=True)
+    env["CODEX_HOME"] = str(home)
+    reply = {"hookSpecificOutput": {"hookEventName": "PostToolUse", "updatedMCPToolOutput": {
+        "content": [{"type": "text", "text": "REPLACED"}], "isError": False}}}
+    (work / "reply.json").write_text(json.dumps(reply))
+    (home / "hooks.json").write_text(json.dumps({"hooks": {"PostToolUse": [{
+        "matcher": "mcp__.*",
+        "hooks": [{"type": "command", "command": f"cat >/dev/null; cat {work / 'reply.json'}"}],
+    }]}}))
+    run = run_agent("codex", MCP_CALLS[1:], work, env, agent_args=("-s", "read-only", *MCP_SERVER))
+    assert mcp_output(run.tool_results[0]) == '{"ok": true}'
+    assert "hook: PostToolUse Failed" in (work / "agent.err").read_text()
+    installed = headroom("init", "codex", env=env)
+    hooks = json.loads((home / "hooks.json").read_text())["hooks"]
+    assert installed.returncode == 0 and "headroom" in json.dumps(hooks["PreToolUse"])
+    assert "headroom" not in json.dumps(hooks["PostToolUse"])  # the user's own hook only
+
+
+def test_without_headroom_codex_cuts_a_large_mcp_result_in_the_middle(e2e_home):
+    work, env = e2e_home
+    env["CODEX_HOME"] = str(work / "home" / ".codex")
+    run = run_agent("codex", MCP_CALLS[:1], work, env,
+                    agent_args=("-s", "read-only", *MCP_SERVER))
+    text = mcp_output(run.tool_results[0])
+    assert "tokens truncated" in text and '"key": "PROJ-250"' not in text
+    assert '"id": 1,' in text and '"id": 400' in text  # its first and last parts
