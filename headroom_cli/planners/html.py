@@ -1,5 +1,5 @@
-"""html: an HTML page becomes the head, every `<h1>`–`<h3>` of the omitted part with its line
-number, then the tail.
+"""html: an HTML page becomes the head, every `<h1>`–`<h6>` of the omitted part with its line
+number (the shallowest levels first when not all fit), then the tail.
 
 A page is HTML when it opens with `<!DOCTYPE html>` or `<html`.
 """
@@ -14,7 +14,7 @@ from ..tools import Tool
 from . import outline
 
 _OPENS = re.compile(r"\s*<(?:!DOCTYPE\s+html|html)[\s>]", re.IGNORECASE)
-_HEADING = re.compile(r"<h([1-3])[\s>]", re.IGNORECASE)
+_HEADING = re.compile(r"<h([1-6])[\s>]", re.IGNORECASE)
 _OPENING_LINES = 5
 
 
