@@ -114,13 +114,15 @@ def _rebuilt(plan: Plan, edges: list[_Edge], text: str, lines: Lines) -> Plan:
         if edge is None:
             items.append(item)
             continue
-        if edge.start > item.start:
-            items.append(Keep(item.start, min(edge.start, item.end)))
         omitted -= item.last_line - item.first_line + 1
-        if not edge.closed:
-            first, last = lines.line_of(edge.start), lines.line_of(edge.end - 1)
-            items.append(replace(plan.regap(first, last), start=edge.start, end=edge.end))
-            omitted += last - first + 1
-            if edge.end < item.end:
-                below.append(Keep(edge.end, item.end))
+        if edge.closed:  # shown whole, from both edges
+            items.append(Keep(item.start, item.end))
+            continue
+        if edge.start > item.start:
+            items.append(Keep(item.start, edge.start))
+        first, last = lines.line_of(edge.start), lines.line_of(edge.end - 1)
+        items.append(replace(plan.regap(first, last), start=edge.start, end=edge.end))
+        omitted += last - first + 1
+        if edge.end < item.end:
+            below.append(Keep(edge.end, item.end))
     return replace(plan, items=tuple(items + below), omitted_lines=omitted)

@@ -100,3 +100,22 @@ def test_lines_a_note_counts_as_omitted_stay_omitted(counter):
                 counted=frozenset({12, 386}))
     (shrunk,) = [i for i in fill(plan, text, lines, 10_000, counter).items if isinstance(i, Gap)]
     assert (shrunk.first_line - 1, shrunk.last_line - 1) == (12, 386)
+
+
+@settings(deadline=None, max_examples=80)
+@given(rows=st.lists(st.text("ab \x01", max_size=400), min_size=3, max_size=40),
+       cut=st.data(), room=st.integers(0, 400))
+def test_what_is_kept_and_what_is_omitted_always_make_up_the_text(counter, rows, cut, room):
+    text = "\n".join(rows) + "\n"
+    lines = Lines(text)
+    first = cut.draw(st.integers(0, len(lines) - 1))
+    last = cut.draw(st.integers(first, len(lines) - 1))
+    plan = Plan("other", tuple(i for i in (Keep(0, lines.start(first)), gap(lines, first, last),
+                                           Keep(lines.end(last), len(text))) if i.end > i.start),
+                len(lines), last - first + 1, regap=lambda a, b: gap(lines, a, b))
+    grown = fill(plan, text, lines, room, counter)
+    spans = sorted((i.start, i.end) for i in grown.items if isinstance(i, (Keep, Gap)))
+    assert spans[0][0] == 0 and spans[-1][1] == len(text)
+    assert all(a[1] == b[0] for a, b in zip(spans, spans[1:]))  # no overlap, nothing lost
+    gaps = [i for i in grown.items if isinstance(i, Gap)]
+    assert grown.omitted_lines == sum(g.last_line - g.first_line + 1 for g in gaps)
