@@ -61,7 +61,7 @@ class Settings:
     ledger: str | None = None  # the ledger's path; None: off
     digest: Digest | None = None
     cache_dir: str = ""  # headroom's own cache (the parsed tokenizer table)
-    tiktoken_cache_dir: str | None = None  # tiktoken's (None: its default, see tokenizer_caches)
+    tiktoken_cache_dir: str | None = None  # tiktoken's (None: its default, tokens.py's rule)
     config: Config = field(default_factory=Config)  # the file as read, for `headroom config`
     warnings: tuple[str, ...] = ()  # bad values that were ignored: the caller says so once
     # With a session (session.py): outputs of at least this many tokens already delivered in
@@ -134,16 +134,9 @@ class Settings:
         return dataclasses.replace(row, **split) if split else row
 
     def tokenizer_caches(self) -> tuple[str, str | None]:
-        """headroom's cache folder and tiktoken's (as tiktoken itself defaults it; None when
-        there is no usable temporary folder, as in a read-only sandbox)."""
-        if self.tiktoken_cache_dir:
-            return self.cache_dir, self.tiktoken_cache_dir
-        import tempfile  # only when a tokenizer is loaded: not on the pass-through
-
-        try:
-            return self.cache_dir, os.path.join(tempfile.gettempdir(), "data-gym-cache")
-        except OSError:
-            return self.cache_dir, None
+        """headroom's cache folder and tiktoken's (None: tiktoken's own default, which
+        tokens.py finds only when it needs it: o200k_base not installed)."""
+        return self.cache_dir, self.tiktoken_cache_dir
 
     def retention(self):
         """The store's caps (store.Retention)."""

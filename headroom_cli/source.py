@@ -16,13 +16,14 @@ import contextlib
 import os
 import select
 import selectors
-import shutil
 import signal
-import subprocess
 import threading
-from typing import BinaryIO, Callable, Sequence
+from typing import TYPE_CHECKING, BinaryIO, Callable, Sequence
 
 from .status import ExitStatus
+
+if TYPE_CHECKING:
+    import subprocess
 
 FORWARDED_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 _CHUNK = 1 << 20
@@ -83,6 +84,8 @@ def shell_status(returncode: int) -> int:
 
 
 def _start(argv: Sequence[str]) -> subprocess.Popen:
+    import subprocess  # command mode only: stdin runs do without it (~3 ms)
+
     name = argv[0]
     try:
         # restore_signals (the default) gives the child the default SIGPIPE that Python drops.
@@ -100,6 +103,8 @@ def _start(argv: Sequence[str]) -> subprocess.Popen:
 
 
 def _exists(name: str) -> bool:
+    import shutil
+
     if os.sep in name:
         return os.path.exists(name)
     return shutil.which(name, mode=os.F_OK) is not None

@@ -430,7 +430,10 @@ def _o200k_data_file(tiktoken_cache_dir: str | None) -> str:
     except EncodingUnavailable:
         import hashlib
 
-        folder = tiktoken_cache_dir or default_tiktoken_cache_dir()
+        try:
+            folder = tiktoken_cache_dir or default_tiktoken_cache_dir()
+        except OSError:  # no usable temporary folder (a read-only sandbox): no cache either
+            raise EncodingUnavailable("o200k_base data is not installed") from None
         path = os.path.join(folder, hashlib.sha1(_O200K_URL.encode()).hexdigest())
         if os.path.isfile(path):
             return path
