@@ -37,9 +37,7 @@ def fit(text: str, lines: Lines, planner: Planner, budget: int, counter: Counter
     for attempt_planner in ((fallback,) if binary else (planner, fallback)):
         found = _tighten(text, lines, attempt_planner, budget, counter, context, translate)
         if found:
-            if translate is _same:  # an excerpt's gaps hold text never read: left as planned
-                return _spent(text, lines, *found, budget, counter, context)
-            return found
+            return _spent(text, lines, *found, budget, counter, context, translate)
     everything = translate(Plan("other", (gap(lines, 0, max(0, len(lines) - 1)),), len(lines),
                                 len(lines), binary=binary))
     for candidate in (render(everything, text, counter, context),
@@ -56,11 +54,11 @@ def _tighten(text, lines, planner, budget, counter, context, translate):
         plan = planner(text, lines, target, counter, context.tool)
         if plan is None:
             return None
-        plan = translate(plan)
-        out = render(plan, text, counter, context)
+        shown = translate(plan)
+        out = render(shown, text, counter, context)
         used = counter.count(out)
         if used <= budget:
-            return plan, out
+            return plan, shown, out, used
         shrunk = int(target * budget / used) - 4
         target = min(shrunk, target - 4)
         if target <= 0:
@@ -68,17 +66,19 @@ def _tighten(text, lines, planner, budget, counter, context, translate):
     return None
 
 
-def _spent(text, lines, plan, out, budget, counter, context):
-    """The plan with what it left of the budget spent at its gaps' edges, when that fits."""
-    used = counter.count(out)
-    slack = 1 + _SPEND_SLACK * sum(isinstance(item, Gap) for item in plan.items)
+def _spent(text, lines, plan, shown, out, used, budget, counter, context, translate):
+    """The plan with what it left of the budget spent at its gaps' edges, when that fits.
+    A streamed output's excerpt grows the same way: a kept part that reaches text never read
+    is split around it by translate, with its own marker."""
+    slack = 1 + _SPEND_SLACK * sum(isinstance(item, Gap) for item in shown.items)
     for _ in range(_SPEND_ATTEMPTS):
         grown = fill(plan, text, lines, budget - used - slack, counter)
         if grown is plan:
             break
-        rendered = render(grown, text, counter, context)
+        bigger = translate(grown)
+        rendered = render(bigger, text, counter, context)
         over = counter.count(rendered) - budget
         if over <= 0:
-            return grown, rendered
+            return bigger, rendered
         slack += 2 * over
-    return plan, out
+    return shown, out
