@@ -36,6 +36,7 @@ _SUBCOMMANDS = {"git", "cargo", "go", "npm", "pnpm", "yarn", "bun", "deno", "doc
 _OPTION_VALUES = {"-C", "-c", "--git-dir", "--work-tree", "--prefix", "-f", "--file",
                   "--context", "-n", "--namespace", "--manifest-path", "-p", "--project"}
 _SHELLS = {"sh", "bash", "zsh", "dash", "ksh"}
+_MODULES = {"headroom_cli": "headroom"}  # `python -m MODULE` that is a program of another name
 _PYTHON = re.compile(r"python(?:\d+(?:\.\d+)?)?$")
 LABEL_CHARS = 80
 MAX_FAMILY_CHARS = 40
@@ -106,7 +107,8 @@ def _family_of_words(words: list[str], depth: int = 0) -> str | None:
             inner = _first_command(rest[1])
             return _family_of_words(inner, depth + 1) if inner else program
         if _PYTHON.match(program) and len(rest) >= 2 and rest[0] == "-m":
-            return _clean(rest[1])
+            words = [_MODULES.get(rest[1], rest[1]), *rest[2:]]  # python -m X: X's family
+            continue
         if program in _SUBCOMMANDS:
             sub = _subcommand(rest)
             return _clean(f"{program} {sub}" if sub else program)

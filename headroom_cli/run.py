@@ -224,7 +224,7 @@ class Run:
 
         options, earlier = self.options, turn.decision.identical
         status = options.exit_status if options.exit_status is not None else (
-            0 if options.command else None)  # a hook's command that succeeded
+            0 if options.command and options.tool.name == "Bash" else None)  # it succeeded
         line = identical_line(earlier, earlier.store_id == turn.seen.content_id, status,
                               options.program) + "\n"
         text = decode(data)

@@ -107,3 +107,23 @@ def test_the_history_plugin_ages_old_tool_parts_in_place_and_keeps_the_last_thre
         assert hint(plugins, "headroom-history").search(part["state"]["output"])
         assert {**part, "state": {**part["state"], "output": LOG}} == original
     assert parts[0]["state"]["output"] == parts[1]["state"]["output"]  # same result, same bytes
+
+
+def test_a_file_read_again_unchanged_in_one_session_is_one_line(plugins):
+    """opencode passes its session (input.sessionID): the second read of the same file, its
+    output unchanged, is the one-line identical reply with the way back."""
+    source = (CASES / "code-argparse-py" / "input").read_text()
+    read = {"tool": "read", "sessionID": "ses_1", "callID": "c1",
+            "args": {"filePath": "/project/argparse.py"}}
+    first = call(plugins, "headroom", "tool.execute.after", read,
+                 {"title": "argparse.py", "output": source, "metadata": {}})["output"]
+    again = call(plugins, "headroom", "tool.execute.after", dict(read, callID="c2"),
+                 {"title": "argparse.py", "output": source, "metadata": {}})["output"]
+    assert first != again and not first.startswith("[headroom: identical")
+    program = hint(plugins, "headroom").pattern.split("show")[0].removeprefix("To retrieve: ")
+    assert re.fullmatch(r"\[headroom: identical to the output of call 1 of this session "
+                        r"\(`read filePath=/project/argparse\.py`\): nothing changed\. To see it "
+                        rf"again: {program}show [0-9a-f]{{12}}\]\n", again), again
+    other = call(plugins, "headroom", "tool.execute.after", dict(read, sessionID="ses_2"),
+                 {"title": "argparse.py", "output": source, "metadata": {}})["output"]
+    assert other == first  # another session was never given it

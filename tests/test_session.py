@@ -222,6 +222,8 @@ def test_the_store_prunes_idle_sessions_with_its_age_cap(tmp_path):
     ("uv run pytest", "pytest"),
     ("timeout 60 cargo test --release", "cargo test"),
     ("/usr/local/bin/headroom show 3f2a9c1b7d4e --lines 1:9", "headroom show"),
+    ("/venv/bin/python -m headroom_cli show 3f2a9c1b7d4e", "headroom show"),
+    ("python3 -m pip install -e .", "pip install"),
     ("echo hi", "echo"),
     ("'unclosed", None),
 ])

@@ -58,3 +58,10 @@ def last_line(text: str) -> str:
     lines = [line for line in text.rstrip("\n").splitlines()
              if not line.startswith("[…headroom:")]
     return lines[-1]
+
+
+# The second of two identical runs in one session (the agent's own session id reached
+# headroom): one line, the way back.
+IDENTICAL = re.compile(r"\[headroom: identical to the output of call 1 of this session \(`[^`]+`\)"
+                       r": nothing changed\. The command exited with status 0\. To see it again: "
+                       r".+ show [0-9a-f]{12}\]\n?")

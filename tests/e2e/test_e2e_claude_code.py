@@ -172,3 +172,52 @@ def test_a_large_read_keeps_its_first_lines_and_the_outline_reaches_the_model(e2
     transcript = "".join(path.read_text() for path in
                          (work / "home" / ".claude" / "projects").rglob("*.jsonl"))
     assert f"this Read returned only lines 1–{len(numbered)} of" in transcript
+
+
+def test_a_session_re_run_and_a_followed_hint_show_in_the_stats(e2e_home):
+    """Claude Code's session id reaches headroom: the model re-runs a failing test command
+    after an edit (the re-run opens with what changed), follows a hint, runs a command again
+    unchanged (one line), and `headroom stats --session` counts it all."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from session_runs import EDITS, SINCE_LINE, TESTS
+
+    work, env = e2e_home
+    install(work, env, {})
+    project = work / "proj"
+    project.mkdir(parents=True, exist_ok=True)
+    (project / "test_x.py").write_text(TESTS)
+    pytest_command = (f"PYTEST_DISABLE_PLUGIN_AUTOLOAD=1 {sys.executable} -m pytest "
+                      "-p no:cacheprovider -vv test_x.py")
+    edit = "sed -i " + " ".join(f"-e 's/{old}/{new}/'" for old, new in
+                                ((o.replace("[", r"\[").replace("]", r"\]"), n)
+                                 for o, n in EDITS)) + " test_x.py"
+    run = run_agent("claude", [FIFTY_THOUSAND, FOLLOW_HINT, FIFTY_THOUSAND, pytest_command,
+                               edit, pytest_command],
+                    work, env, agent_args=("--permission-mode", "bypassPermissions"))
+    big, hint, again, first, edited, second = run.tool_results
+    assert edited["is_error"] is False, edited["text"]
+
+    check_fifty_thousand(big["text"])
+    check_hint_followed(hint["text"], big["text"])
+    assert re.fullmatch(r"\[headroom: identical to the output of call 1 of this session "
+                        r"\(`seq 1 50000 \| sed 's/\^/row /'`\): nothing changed\. The command "
+                        r"exited with status 0\. To see it again: .+ show [0-9a-f]{12}\]\n?",
+                        again["text"]), again["text"]
+    assert "[headroom" not in first["text"]
+    assert without_exit_line(second["text"], 1).split("\n", 1)[0] == \
+        SINCE_LINE.replace("(call 1)", "(call 4)")
+
+    stats = json.loads(headroom("stats", "--json", env=env).stdout)
+    (session, figures), = stats["by_session"].items()
+    assert figures["calls"] == 6 and figures["turns"] == 6
+    # Clipped: the seq, and the show (the range its hint names is larger than the budget).
+    assert (figures["clipped"], figures["identical"], figures["since"]) == (2, 1, 1)
+    assert figures["retrievals"] == 1 and figures["retrievals_per_clip"] == 0.5
+    assert figures["reruns"] == 2  # the seq again (call 3), the tests again (call 6)
+    seq = stats["by_family"]["seq"]
+    assert (seq["calls"], seq["clipped"], seq["identical"], seq["retrievals"]) == (2, 1, 1, 1)
+    assert set(stats["by_family"]) == {"seq", "headroom show", "pytest", "sed"}
+    assert figures["cumulative_saved_tokens"] > figures["saved_tokens"] > 0
+    one = json.loads(headroom("stats", "--session", session, "--json", env=env).stdout)
+    assert one["totals"] == {key: value for key, value in figures.items() if key != "turns"}
+    assert one["by_family"]["seq"]["retrievals"] == 1 and one["suggestions"][0]["family"] == "seq"

@@ -18,8 +18,8 @@ import pytest
 
 from fake_model import TOOL_CALL
 from harness import e2e_home, headroom, run_agent  # noqa: F401 - e2e_home is a fixture
-from matrix import (COMMANDS, COMPLEX_OUTPUT, FITS_OUTPUT, FAILING, check_failing,
-                    check_fifty_thousand, check_hint_followed)
+from matrix import (COMMANDS, COMPLEX_OUTPUT, FIFTY_THOUSAND, FITS_OUTPUT, FAILING, IDENTICAL,
+                    check_failing, check_fifty_thousand, check_hint_followed)
 
 pytestmark = pytest.mark.e2e
 CODEX_CUT = 10_000
@@ -116,3 +116,14 @@ def test_without_headroom_codex_cuts_a_large_mcp_result_in_the_middle(e2e_home):
     text = mcp_output(run.tool_results[0])
     assert "tokens truncated" in text and '"key": "PROJ-250"' not in text
     assert '"id": 1,' in text and '"id": 400' in text  # its first and last parts
+
+
+def test_codex_passes_its_session_so_an_output_is_not_sent_twice(e2e_home):
+    """The hook's `session_id` (outside the sandbox: the state is written in HOME)."""
+    work, env = e2e_home
+    install(work, env)
+    run = run_agent("codex", [FIFTY_THOUSAND, FIFTY_THOUSAND], work, env,
+                    agent_args=("-s", "danger-full-access"))
+    (first, _), (again, status) = [output_of(result) for result in run.tool_results]
+    check_fifty_thousand(first)
+    assert status == 0 and IDENTICAL.fullmatch(again), again

@@ -14,8 +14,8 @@ import re
 import pytest
 
 from harness import e2e_home, headroom, run_agent  # noqa: F401 - e2e_home is a fixture
-from matrix import (COMMANDS, COMPLEX_OUTPUT, FAILING, FITS_OUTPUT, check_failing,
-                    check_fifty_thousand, check_hint_followed)
+from matrix import (COMMANDS, COMPLEX_OUTPUT, FAILING, FIFTY_THOUSAND, FITS_OUTPUT, IDENTICAL,
+                    check_failing, check_fifty_thousand, check_hint_followed)
 
 pytestmark = pytest.mark.e2e
 APPROVAL = ("--approval-mode", "yolo")  # -p runs unattended: nobody to confirm a command
@@ -59,3 +59,12 @@ def test_without_headroom_gemini_cuts_the_middle_of_a_failing_log(e2e_home):
     # Gemini CLI's own cut (over 40,000 characters): head and tail, the traceback lost
     assert status == 3 and "characters omitted] ..." in output
     assert "Traceback" not in output and "headroom" not in output
+
+
+def test_gemini_passes_its_session_so_an_output_is_not_sent_twice(e2e_home):
+    work, env = e2e_home
+    assert headroom("init", "gemini", env=env).returncode == 0
+    run = run_agent("gemini", [FIFTY_THOUSAND, FIFTY_THOUSAND], work, env, agent_args=APPROVAL)
+    (first, _), (again, status) = [output_of(result) for result in run.tool_results]
+    check_fifty_thousand(first)
+    assert status == 0 and IDENTICAL.fullmatch(again), again

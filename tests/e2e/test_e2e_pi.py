@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 
 from harness import e2e_home, headroom, run_agent  # noqa: F401 - e2e_home is a fixture
-from matrix import (COMMANDS, COMPLEX_OUTPUT, FITS_OUTPUT, check_failing, check_fifty_thousand,
-                    check_hint_followed)
+from matrix import (COMMANDS, COMPLEX_OUTPUT, FITS_OUTPUT, IDENTICAL, check_failing,
+                    check_fifty_thousand, check_hint_followed)
 
 pytestmark = pytest.mark.e2e
 
@@ -61,3 +61,14 @@ def test_without_headroom_pi_keeps_only_the_tail(e2e_home):
     run = run_agent("pi", ["seq 1 30000"], work, env)
     text = run.tool_results[0]["text"]
     assert not text.startswith("1\n") and "Full output:" in text
+
+
+def test_pi_passes_its_session_so_an_output_is_not_sent_twice(e2e_home):
+    """The extension's ctx.sessionManager.getSessionId() reaches headroom."""
+    work, env = e2e_home
+    env["PI_CODING_AGENT_DIR"] = str(work / "pi-agent")
+    assert headroom("init", "pi", env=env).returncode == 0
+    run = run_agent("pi", ["seq 1 30000", "seq 1 30000"], work, env)
+    first, again = (result["text"] for result in run.tool_results)
+    assert first.startswith("1\n2\n3\n") and "headroom:" in first
+    assert IDENTICAL.fullmatch(again), again
