@@ -402,3 +402,26 @@ def test_corpus_needles_survive_at_4000(case, cl100k):
         if budget == 4000:
             missing = [n["text"] for n in meta["needles"] if n["text"] not in out]
             assert not missing
+
+
+# ------------------------------------------------------------------------------ rust panics
+
+CARGO_TEST = (Path(__file__).parent / "corpus" / "cargo-test-no-fail-fast-semver-prerelease-order"
+              / "output.txt")
+
+
+def test_a_rust_panic_with_a_thread_id_is_an_error_and_keeps_its_message(cl100k):
+    """Rust 1.9x prints `thread 'name' (id) panicked at file:line:col:` and the message on the
+    next line: at a quarter of the default budget every failing test's panic in this real
+    `cargo test` run is kept, each with its message."""
+    text = clean(CARGO_TEST.read_text())
+    lines = text.splitlines()
+    panics = [i for i, line in enumerate(lines)
+              if re.match(r"thread 'test_\w+' \(\d+\) panicked at ", line)]
+    assert len(panics) == 6  # test_gt, then five in test_version_req
+    plan, out = clip(text, 1000, cl100k)
+    assert cl100k.count(out) <= 1000
+    kept = out.splitlines()
+    for i in panics:
+        assert lines[i] in kept
+        assert kept[kept.index(lines[i]) + 1] == lines[i + 1]

@@ -15,7 +15,7 @@ from ...tokens import Counter
 from ...tools import Tool
 from .signals import (BUG_WEIGHT, BUG_WORDS, CAUSE, classify_why, CONTINUATION_RUN, DIGITS,
                       END_SIGNAL, ENDS_CHARS, ERROR, ERROR_END, ERROR_START, FAILING_SUMMARY,
-                      has_error_word, HEX_DIGITS, KIND_CODE, LABEL_PREFIX, LINT_SIGNAL,
+                      has_error_word, HEX_DIGITS, KIND_CODE, label_prefix, LINT_SIGNAL,
                       LOCATED_SIGNAL, LOCATION_PREFIX, LOG_RECORD, NOTHING_FAILED, PATH_TAIL, PY_EXCEPTION,
                       RESULT_TAIL, RULE_HEADED, SELF_CONTAINED, SHAPE_CHARS, START_SIGNAL,
                       SUMMARY, TRIGGER_PATTERNS, UNINFORMATIVE, WARNING)
@@ -196,6 +196,8 @@ def _grow_block(scan: _Scan, first: int) -> _Block:
     record = bool(LOG_RECORD.match(opening))
     separate = record or bool(SELF_CONTAINED.match(opening))
     keys, index = [first], first + 1
+    if _announces_next(opening) and index < total and _is_message(scan, index):
+        index += 1  # Rust's "thread 'x' panicked at src/a.rs:9:5:", then its message
     while index < total and index - first < MAX_BLOCK:
         run_end = CONTINUATION_RUN.match(scan.text, starts[index]).end()
         stop = min(bisect_left(starts, run_end), first + MAX_BLOCK)
@@ -221,6 +223,17 @@ def _grow_block(scan: _Scan, first: int) -> _Block:
         last -= 1
     context = first - 1 if first > 0 and not record and line(first - 1).strip() else None
     return _Block(first, last, keys, context)
+
+
+def _announces_next(text: str) -> bool:
+    return text.rstrip().endswith(":")
+
+
+def _is_message(scan: _Scan, index: int) -> bool:
+    """Can the line at index be what the error line before it announced? Not a blank line,
+    nor a line of its own class, nor an event of its own."""
+    text = scan.line(index)
+    return bool(text.strip()) and index not in scan.classes and not _opens_event(text)
 
 
 def _next_event(scan: _Scan, start: int, stop: int) -> int:
@@ -462,9 +475,10 @@ def _is_result_line(text: str) -> bool:
 def _keep_cores(scan: _Scan, picker: _Picker, keys: list[int]) -> None:
     """Each error line with the two lines after it in its block (location, first frame) or,
     when it ends a trace, the three indented lines before it (the innermost frame), and the
-    block's last error line when it comes later (ERROR: test_x, then its exception); the
-    error line alone when that is all that fits. Separator and gutter-only lines are skipped;
-    an indented block brings the line it sits under (eslint's file path)."""
+    block's last error line when it comes later (ERROR: test_x, then its exception). Separator and gutter-only lines are skipped;
+    an indented block brings the line it sits under (eslint's file path). When the whole core
+    does not fit, the error line with the one after it (a panic's message, an exception's
+    location), and else the error line alone."""
     picker.misses = 0
     for key in keys:
         if picker.exhausted():
@@ -478,7 +492,7 @@ def _keep_cores(scan: _Scan, picker: _Picker, keys: list[int]) -> None:
             core.append(block.keys[-1])  # a report's header goes with its final message
         if block.owner is not None:
             core.append(block.owner)  # whose error it is: the file, the test
-        if not picker.add(core):
+        if not picker.add(core) and not (len(core) > 2 and picker.add(core[:2])):
             picker.add((key,))
 
 
@@ -643,7 +657,7 @@ def _label(kind: str | bytes, first_line: str) -> str:
     """A kind as a reader would name it: its rule code, or the start of its message."""
     if isinstance(kind, str):
         return kind
-    message = LABEL_PREFIX.sub("", first_line.strip()) or first_line.strip()
+    message = label_prefix().sub("", first_line.strip()) or first_line.strip()
     return message if len(message) <= 50 else message[:49].rstrip() + "…"
 
 

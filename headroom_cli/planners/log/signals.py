@@ -4,6 +4,7 @@ planner share, and `looks_like`."""
 from __future__ import annotations
 
 import re
+from functools import cache
 
 from ...tools import Tool
 from ..costs import JUDGED_CHARS
@@ -20,7 +21,7 @@ TRIGGER_PATTERNS = tuple(re.compile(re.escape(word)) for word in TRIGGERS)
 # Failure signals recognisable at the start of a line, looked for all through the text. The
 # lookahead skips most lines after one character test.
 START_SIGNAL = re.compile(r"""\n(?=[ \tETpftn=\[●✕✗✘×!⚠>A-Z0-9])(?:
-    E\ {2} | Traceback\ \( | panic:\  | thread\ '[^'\n]*'\ panicked | fatal:\  | npm\ ERR!
+    E\ {2} | Traceback\ \( | panic:\  | thread\ '[^'\n]*'(?:\ \(\d+\))?\ panicked | fatal:\  | npm\ ERR!
   | [ \t]*[!⚠]\ [\w-]+(?:/[\w-]+)*\(                                 # miette: "! eslint(rule)"
   | [ \t]*\d+/\d+\ Test\ +\#\d+:[^\n]*\*\*\*                         # ctest: "***Failed"
   | >>\ Issue:\  | Program\ received\ signal\                       # bandit, gdb
@@ -106,7 +107,7 @@ _LEVEL_CLASS = {
 ERROR_START = re.compile(r"""[ \t]*+(?:
     (?:\|[ \t]+)*(?:Caused\ by:\ |Uncaught\ |Exception\ in\ thread\ \S+\ )?
         [\w$.]*(?:Error|Exception|Failure|Fault)\b(?:\ \[[\w-]+\])?(?::|\s*$)   # exception
-  | Traceback\ \(most\ recent\ call\ last\) | panic:\  | thread\ '[^']*'\ panicked | fatal:\ 
+  | Traceback\ \(most\ recent\ call\ last\) | panic:\  | thread\ '[^']*'(?:\ \(\d+\))?\ panicked | fatal:\ 
   | [\-=>*\#|\ ]*(?:FAIL|FAILED|FAILURE)\b | (?:[✕✗✘×]|●|not\ ok)\  | npm\ ERR!
   | \d+:\d+\ +error\ {2}                                             # eslint stylish
   | [\w./\\-]+:\d+:\d+:?\ [A-Z]{1,5}\d{2,4}\b                       # lint concise
@@ -173,11 +174,17 @@ KIND_CODE = re.compile(r"""
 LOCATION_PREFIX = re.compile(rb"\n[ \t]*[^\s:(]+[:(]\d+(?:[:,]\d+)*\)?:?")
 PATH_TAIL = re.compile(rb"/[^\s'\"`:,;)\]]*")
 HEX_DIGITS = b"0123456789abcdefABCDEF"
-# Prefixes stripped for display in the by-kind note: timestamps, levels, [threads], locations.
-LABEL_PREFIX = re.compile(r"""^(?:
+
+
+@cache  # compiled on first use (~4 ms): most clips of a log name no omitted kinds
+def label_prefix() -> re.Pattern:
+    """Prefixes stripped for display in the by-kind note: timestamps, levels, [threads],
+    locations."""
+    return re.compile(r"""^(?:
     \d[\d\-:.,/TZ+]*\s* | \[[^\]]*\]\s* | (?:ERROR|FATAL|CRITICAL|SEVERE|ERR!)\b:?\s*
   | -\s+ | \S+:\d+(?::\d+)?:?\s+ | \S+\(\d+,\d+\):\s*
 )+""", re.VERBOSE)
+
 
 # Sniffing a file that is not shell output: does the line look like a log record?
 _READ_PREFIX = re.compile(r"[ \t]*+\d++(?:\t|→)")
