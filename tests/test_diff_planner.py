@@ -180,6 +180,18 @@ def test_a_bigger_budget_shows_whole_files_first_then_lists_the_rest(counter):
         assert f"{path} ({counts(f['added'], f['removed'])}, " in result.text
 
 
+def test_the_tools_own_lines_fill_what_the_file_lines_leave(counter):
+    """black --check --diff at 500 tokens: one line per file leaves room, and the tool's own
+    "would reformat" lines (past the context share) fill it rather than being dropped."""
+    text = (Path(__file__).parent / "corpus" / "black-check-diff-humanize-l60"
+            / "output.txt").read_text()
+    result = clip(text, 500, counter)
+    verdicts = [row for row in text.splitlines() if row.startswith("would reformat ")]
+    assert len(verdicts) == 7
+    assert all(row in result.text.splitlines() for row in verdicts)
+    assert 0.9 * 500 <= counter.count(result.text) <= 500
+
+
 def test_diff_r_only_in_lines_and_every_file_are_accounted_for(counter):
     result = clip(RECURSIVE, 800, counter)
     only = [row for row in RECURSIVE.splitlines() if row.startswith("Only in ")]

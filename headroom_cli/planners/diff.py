@@ -348,8 +348,9 @@ def _bodies_summary(job: _Job, kept: dict[int, str]) -> str:
 
 
 def _file_lines(job: _Job) -> Plan | None:
-    """Level 3: one line per file; whole files verbatim, in order, while they fit. The
-    `commit` lines of `git log -p` stay among the file lines, each before its files."""
+    """Level 3: one line per file; whole files verbatim, in order, while they fit, else the
+    output's own lines past the context share while they fit. The `commit` lines of
+    `git log -p` stay among the file lines, each before its files."""
     files = job.parsed.files
     notes = [_file_line(f) for f in files]
     chosen = set(job.context)
@@ -369,7 +370,10 @@ def _file_lines(job: _Job) -> Plan | None:
         whole += 1
     if whole:
         return _verbatim_then_listed(job, whole, notes)
-    kept = dict.fromkeys(job.context, "")
+    # What the context share left out (black's "would reformat" lines) fills what is left.
+    left_out = [i for i in job.parsed.context if i not in chosen and i not in commits]
+    kept = dict.fromkeys(sorted([*job.context, *fit_in_order(left_out, job.room - used,
+                                                             job.costs)]), "")
     anchored = {f.start: [note] for f, note in zip(files, notes)}
     anchored.update((i, [job.rows[i]]) for i in commits)
     items = _items(job, kept, with_gaps=False, notes=anchored)
