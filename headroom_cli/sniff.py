@@ -1,8 +1,8 @@
 """Which shape is this output? Conservative: a planner that misfires is worse than none.
 
 Each planner module knows its own signs (`looks_like`); this module only decides the order in
-which they are asked. A new shape is one new planner file plus one line in _PLANNERS and one in
-_ASKED.
+which they are asked. A new shape is one new planner file plus its name in defaults.KINDS and
+one line in _ASKED.
 
 Precedence follows what a person would call the output: search results, a diff, JSON and a
 delimited table are asked first (each only when the output as a whole is that); then a failing
@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from importlib import import_module
 
+from .defaults import KINDS
 from .plan import Lines
 from .tools import Tool
 
@@ -51,11 +52,8 @@ def _titled_row(sample: list[str]) -> bool:
     return (first[:1].isalpha() or first[:1] == '"') and any(d in first for d in _DELIMITERS)
 
 
-# Each shape's planner module (planners/NAME), in the order --kind lists them.
-_PLANNERS = {"search": "search", "diff": "diff", "json": "json_shape", "code": "code",
-             "log": "log", "listing": "listing", "markdown": "markdown", "html": "html",
-             "yaml": "yaml_doc", "toml": "toml_doc", "other": "other"}
-KINDS = tuple(_PLANNERS)
+# Each shape's planner module (planners/NAME), where it is not named as the shape.
+_MODULES = {"json": "json_shape", "yaml": "yaml_doc", "toml": "toml_doc"}
 
 
 # (shape, the planner's question, a cheap gate or None), asked in order; the first that
@@ -72,6 +70,7 @@ _ASKED = (
     ("toml", "looks_like", None),
     ("yaml", "looks_like", None),
     ("markdown", "looks_like", None),
+    ("tree", "looks_like", None),
     ("listing", "looks_like", None),
     ("other", "looks_like", None),
 )
@@ -81,14 +80,14 @@ _SAMPLE_LINES = 1500
 
 def shape_module(kind: str):
     """The planner module of a shape, imported on first use."""
-    return import_module(f"{__package__}.planners.{_PLANNERS[kind]}")
+    return import_module(f"{__package__}.planners.{_MODULES.get(kind, kind)}")
 
 
 class _Shapes(dict):
     """kind -> planner module, each imported when it is first looked up."""
 
     def __missing__(self, kind: str):
-        if kind not in _PLANNERS:
+        if kind not in KINDS:
             raise KeyError(kind)
         module = self[kind] = shape_module(kind)
         return module

@@ -57,6 +57,21 @@ def test_every_definition_in_the_cut_is_listed_with_its_line_number(render, coun
     assert counter.count(result.text) <= 8000
 
 
+def test_go_methods_are_definitions(counter):
+    """A real Go file read through Read (pflag's flag.go): `func (f *FlagSet) Parse(…)` is a
+    definition like `func Parse()`; at 2000 tokens every func in the cut is outlined."""
+    text = (Path(__file__).parent / "corpus" / "read-pflag-flag-go" / "output.txt").read_text()
+    result = compress(text, tool="Read", budget=2000, counter=counter)
+    assert result.kind == "code"
+    cut = omitted_range(result)
+    funcs = [line for n, line in enumerate(text.splitlines(), 1)
+             if n in cut and line.split("\t", 1)[1].startswith("func ")]
+    methods = [line for line in funcs if line.split("\t", 1)[1].startswith("func (")]
+    assert len(methods) > 30
+    assert all(line in result.text.splitlines() for line in funcs)
+    assert counter.count(result.text) <= 2000
+
+
 def test_a_tight_budget_lists_what_fits_and_says_how_many(counter):
     result = compress(ARGPARSE, tool="Read", budget=1500, counter=counter)
     cut = omitted_range(result)

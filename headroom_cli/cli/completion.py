@@ -21,7 +21,7 @@ def complete_tool(incomplete: str) -> List[tuple]:
 
 
 def complete_kind(incomplete: str) -> List[str]:
-    from ..sniff import KINDS
+    from ..defaults import KINDS
 
     return ["auto", *KINDS]
 

@@ -12,7 +12,7 @@ from typing import Optional
 import typer
 
 from .. import __version__
-from ..defaults import SESSION_VAR
+from ..defaults import KINDS, SESSION_VAR
 from ..settings import DEFAULT_BUDGET, DEFAULT_ENCODING, DEFAULT_FORMAT, FORMATS
 from .base import Encoding, app
 from .completion import complete_format, complete_kind, complete_tool
@@ -37,9 +37,8 @@ def run(
              "alias). Default: Bash when wrapping a command, else generic."),
     kind: str = typer.Option("auto", *NAMES["kind"], metavar="SHAPE",
                              autocompletion=complete_kind,
-                             help="Shape: auto (sniff it), or a planner's name: search, "
-                                  "diff, json, code, log, listing, markdown, html, yaml, "
-                                  "toml, other."),
+                             help=f"Shape: auto (sniff it), or a planner's name: "
+                                  f"{', '.join(KINDS)}."),
     encoding: Encoding = typer.Option(DEFAULT_ENCODING, *NAMES["encoding"],
                                       envvar="HEADROOM_ENCODING",
                                       help="Tokenizer that counts the budget."),

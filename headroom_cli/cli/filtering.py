@@ -108,7 +108,7 @@ def _check_kind(kind: str) -> None:
     # shape is named.
     if kind == "auto":
         return
-    from ..sniff import KINDS
+    from ..defaults import KINDS
 
     if kind not in KINDS:
         _fail(f"unknown --kind {kind!r}: use auto or one of {', '.join(KINDS)}", ExitStatus.USAGE)

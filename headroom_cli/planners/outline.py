@@ -13,12 +13,12 @@ import re
 from functools import partial
 
 from ..plan import Gap, Keep, Lines, Note, Plan, gap
+from ..render import CLOSING_MARKER_TOKENS
 from ..tokens import Counter
 from .costs import MAX_LINE_CHARS, cut_note
 
 NUMBERED = re.compile(r"^\s*+(\d++)(?:\t|→|: |\|)")
 HEAD_SHARE, TAIL_SHARE = 0.15, 0.1
-_RESERVE = 140  # the closing marker and the outline's own header line
 MIN_HEADINGS = 3
 
 
@@ -60,18 +60,22 @@ def plan(kind: str, noun: str, text: str, lines: Lines, budget: int, counter: Co
     if head_end >= tail_start or not inside:
         return None
     is_numbered = numbered(rows[:2000])
-    room = budget - _RESERVE - _cost(rows[:head_end], counter) - _cost(rows[tail_start:], counter)
+    room = (budget - CLOSING_MARKER_TOKENS - counter.count(_header(len(inside), len(inside), noun))
+            - _cost(rows[:head_end], counter) - _cost(rows[tail_start:], counter))
     shown = _fit(inside, rows, is_numbered, room, counter)
     if not shown:
         return None
-    header = Note(f"[outline of the omitted lines: {len(shown):,} of {len(inside):,} {noun}, "
-                  f"with their line numbers]")
+    header = Note(_header(len(shown), len(inside), noun))
     items = [Keep(0, lines.start(head_end)),
              Gap(lines.start(head_end), lines.start(tail_start), head_end + 1, tail_start),
              header, *(Note(row_of(i, rows, is_numbered)) for i in shown),
              Keep(lines.start(tail_start), len(text))]
     return Plan(kind, tuple(i for i in items if not isinstance(i, Keep) or i.end > i.start),
                 total, tail_start - head_end, regap=partial(gap, lines))
+
+
+def _header(shown: int, total: int, noun: str) -> str:
+    return f"[outline of the omitted lines: {shown:,} of {total:,} {noun}, with their line numbers]"
 
 
 def _within(rows: list[str], order, budget: int, counter: Counter) -> int:
