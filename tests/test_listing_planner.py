@@ -132,15 +132,29 @@ def test_middle_directories_show_their_biggest_files_first(counter):
         assert all(entry in result.text for entry in biggest)
 
 
-def test_a_long_listing_keeps_total_head_and_tail_and_one_gap(counter):
+def test_a_long_listing_keeps_total_head_its_largest_rows_and_tail(counter):
     result = clip(LS_L, 500, counter)
     rows = LS_L.rstrip("\n").split("\n")
-    cut = gap_of(result)
     out = result.text.splitlines()
     assert out[0] == rows[0] and rows[0].startswith("total ")
-    shown = [line for line in out if not line.startswith("[…")]
-    assert shown == rows[:cut.start - 1] + rows[cut.stop - 1:]
-    assert len(cut) > 0
+    shown = [line for line in out if not line.startswith(("[…", "(omitted rows"))]
+    assert [rows.index(line) for line in shown] == sorted(rows.index(line) for line in shown)
+    assert shown[:2] == rows[:2] and shown[-1] == rows[-1]
+    largest = sorted(rows[1:], key=lambda row: -int(row.split()[4]))[:3]
+    assert all(row in shown for row in largest)
+    assert len(shown) < len(rows)
+
+
+def test_du_keeps_its_heaviest_rows_between_head_and_tail(counter):
+    """`du -ah` (real, Go's crypto tree, tab-separated): the one huge file and the heavy
+    folders survive a quarter of the default budget wherever they sit."""
+    text = (Path(__file__).parent / "corpus" / "du-ah-go-stdlib-crypto" / "output.txt").read_text()
+    rows = text.splitlines()
+    result = clip(text, 1000, counter)
+    assert result.kind == "listing"
+    in_megabytes = [row for row in rows if row.split("\t")[0].endswith("M")]
+    assert len(in_megabytes) >= 6
+    assert all(row in result.text.splitlines() for row in in_megabytes)
 
 
 def test_a_csv_keeps_its_header_row_and_counts_what_it_leaves_out(counter):

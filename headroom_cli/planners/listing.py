@@ -7,7 +7,9 @@
   of every section shown, shallow sections first. `total`, `.` and `..` lines are left out.
 - Column tables (`ls -l`, `ps`, `docker ps`, `kubectl get`, `pip list`, `du`, `wc -l`,
   `find -ls`) and CSV/TSV: the header row(s), head rows and tail rows, the middle one gap; when
-  the rows name paths, the omitted ones are counted by directory right after the gap.
+  the rows are sized (`ls -l`, `du`), the largest rows of the middle stay too (the one huge
+  file, the heavy folders). When the rows name paths, the omitted ones are counted by directory
+  right after the first gap.
 
 Plain path lists (`find`, `rg -l`, Glob) are the search planner's file-list mode, not this one.
 """
@@ -43,6 +45,7 @@ TAIL_SHARE = 0.15  # of what the map leaves, for the last section's last entries
 NOTE_SHARE = 0.25  # of the room, for the by-directory count of omitted table rows
 STRAY_SHARE = 0.1  # of the room, for `ls:` error lines
 HEAD_SHARE = 2 / 3  # of a table's rows budget, for the head; the tail gets the rest
+BIGGEST_SHARE = 0.3  # of a sized table's rows budget, for its largest rows between head and tail
 
 
 def looks_like(sample: list[str], tool: Tool) -> bool:
@@ -303,11 +306,9 @@ def _priority(job: _Job, section: Section) -> list[int]:
 
 
 def _size(row: str) -> float:
-    fields = row.split()
-    m = _SIZE.fullmatch(fields[4]) if len(fields) > 4 else None
-    if not m:
-        return 0
-    return float(m[1]) * 1024 ** " KMGTPE".index(m[2] or " ")
+    """The size field of an `ls -l` row (the fifth), `-h` units too."""
+    fields = row.split(maxsplit=5)
+    return _leading_size(fields[4]) if len(fields) > 4 else 0
 
 
 def _head_and_tail(entries: list[int]) -> list[int]:
@@ -342,14 +343,15 @@ def _lines_cost(job: _Job, indexes: list[int]) -> int:
 class Table:
     header: int  # how many lines at the top are the header (a title row, its underline)
     path_of: object = None  # row -> the path it names, when the rows name paths
+    size_of: object = None  # row -> its size in bytes, when the rows are sized (du, ls -l)
 
 
 def _table(rows: list[str]) -> Table | None:
     body = [row for row in rows if row.strip()]
     if len(body) < MIN_ROWS + 1:
         return None
-    return (_long_listing(body) or _delimited(body) or _column_table(body)
-            or _sized_list(body))
+    return (_long_listing(body) or _sized_list(body) or _delimited(body)
+            or _column_table(body))
 
 
 def _long_listing(body: list[str]) -> Table | None:
@@ -358,14 +360,21 @@ def _long_listing(body: list[str]) -> Table | None:
     rows = body[header:]
     if sum(1 for row in rows if _LONG.match(row) or _FIND_LS.match(row)) < MIN_SHARE * len(rows):
         return None
-    return Table(header, _path_column(rows, _last_field))
+    return Table(header, _path_column(rows, _last_field), _size)
 
 
 def _sized_list(body: list[str]) -> Table | None:
-    """`du`, `wc -l`: a number and a name per row."""
-    if sum(1 for row in body if _SIZED.match(row)) < MIN_SHARE * len(body):
+    """`du`, `wc -l`: a number and a name per row, from the first (du -a separates them with
+    a tab, but its first row is no TSV title)."""
+    if not _SIZED.match(body[0]) or sum(1 for row in body if _SIZED.match(row)) < MIN_SHARE * len(body):
         return None
-    return Table(0, _path_column(body, _last_field))
+    return Table(0, _path_column(body, _last_field), _leading_size)
+
+
+def _leading_size(row: str) -> float:
+    fields = row.split(maxsplit=1)
+    m = _SIZE.fullmatch(fields[0].replace(",", "")) if fields else None
+    return float(m[1]) * 1024 ** " KMGTPE".index(m[2] or " ") if m else 0
 
 
 def _delimited(body: list[str]) -> Table | None:
@@ -462,24 +471,46 @@ def _plan_table(job: _Job, table: Table) -> Plan | None:
     room = job.room - _lines_cost(job, header)
     note_room = int(job.room * NOTE_SHARE) if table.path_of else 0
     body = [i for i in range(header[-1] + 1 if header else 0, rows)]
+    if _lines_cost(job, body) <= room:
+        return None  # it all fits: nothing for a table plan to do
     for _ in range(2):  # again with what the note left of its room, for the rows
-        head = _fit(job, body, int((room - note_room) * HEAD_SHARE))
-        tail = _fit(job, body[len(head):][::-1], room - note_room - _lines_cost(job, head))[::-1]
-        if len(head) + len(tail) >= len(body):
-            return None  # it all fits: nothing for a table plan to do
-        first, last = body[len(head)], body[-len(tail) - 1] if tail else body[-1]
-        note = _folders_note(job, table, first, last, note_room) if table.path_of else None
+        rows_room = room - note_room
+        biggest_room = int(rows_room * BIGGEST_SHARE) if table.size_of else 0
+        head = _fit(job, body, int((rows_room - biggest_room) * HEAD_SHARE))
+        tail = _fit(job, body[len(head):][::-1],
+                    rows_room - biggest_room - _lines_cost(job, head))[::-1]
+        middle = body[len(head):len(body) - len(tail)]
+        biggest = _biggest(job, table, middle, biggest_room) if biggest_room else []
+        first, last = middle[0], middle[-1]
+        note = (_folders_note(job, table, [i for i in middle if i not in set(biggest)], note_room)
+                if table.path_of else None)
         used = job.costs.note(note) if note else 0
         if note_room - used < 0.1 * note_room:
             break
         note_room = used + 2  # a smaller gap may name its folders a little differently
-    kept = dict.fromkeys(header + head + tail, "")
+    kept = dict.fromkeys(sorted(header + head + biggest + tail), "")
     notes = {first: [note]} if note else {}
     items = line_items(job.lines, kept, lambda a, b: _gap(job, a, b), notes,
                        cut=lambda index: _cut(job.rows, index))
-    # The folders note counts the rows of the one gap as planned: that gap stays as it is.
-    return Plan("listing", tuple(items), rows, last - first + 1,
+    # The folders note counts the rows of the gaps as planned: they stay as they are.
+    return Plan("listing", tuple(items), rows, len(middle) - len(biggest),
                 regap=None if notes else lambda first, last: _gap(job, first, last))
+
+
+def _biggest(job: _Job, table: Table, middle: list[int], room: int) -> list[int]:
+    """The largest rows between head and tail (du's heavy folders, the one huge file) that fit
+    in room, biggest first; a row of size 0 (unreadable, a total) is never chosen."""
+    by_size = sorted((i for i in middle if table.size_of(job.rows[i]) > 0),
+                     key=lambda i: -table.size_of(job.rows[i]))
+    chosen, used = [], 0
+    for index in by_size:
+        cost = job.costs.line(index)
+        if used + cost <= room:
+            chosen.append(index)
+            used += cost
+        elif used + job.costs.line(by_size[-1]) > room:
+            break
+    return chosen
 
 
 def _header_lines(job: _Job, count: int) -> list[int]:
@@ -496,9 +527,9 @@ def _gap(job: _Job, first: int, last: int) -> Gap:
     return Gap(job.lines.start(first), job.lines.end(last), first + 1, last + 1)
 
 
-def _folders_note(job: _Job, table: Table, first: int, last: int, room: int) -> str | None:
+def _folders_note(job: _Job, table: Table, omitted: list[int], room: int) -> str | None:
     """The omitted rows counted by the directory of the path each names."""
-    paths = [table.path_of(job.rows[i]) or "" for i in range(first, last + 1)]
+    paths = [table.path_of(job.rows[i]) or "" for i in omitted]
     # A folder's own rows are keyed `dir/.`, so rolling `dir/` up takes them along.
     folders = ["/".join(split(p)[:-1] + ["."]) for p in paths]
     lead = "/" if all(p.startswith("/") for p in paths) else ""
