@@ -262,3 +262,23 @@ def test_any_json_lines_fit_the_budget(counter, records, budget):
     text = "".join(json.dumps(r) + "\n" for r in records)
     result = compress(text, budget=budget, kind="json", counter=counter)
     assert counter.count(result.text) <= budget
+
+
+def test_a_stream_of_pretty_values_is_records_each_named(counter):
+    """`go list -json ./...` (real, testify): one pretty-printed object per package, one after
+    another. At a quarter of the default budget each record shows its ImportPath, and the keys
+    left out inside a record are counted as keys, indented as the record's own."""
+    text = (Path(__file__).resolve().parent / "corpus" / "go-list-json-testify-packages"
+            / "output.txt").read_text()
+    decoder, values, position = json.JSONDecoder(), [], 0
+    while text[position:].strip():
+        value, position = decoder.raw_decode(text, len(text) - len(text[position:].lstrip()))
+        values.append(value)
+    assert len(values) == 6
+    result = compress(text, tool="Bash", budget=1000, counter=counter)
+    assert result.kind == "json" and counter.count(result.text) <= 1000
+    for value in values:
+        assert f'\t"ImportPath": "{value["ImportPath"]}",' in result.text.splitlines()
+    inner = [line for line in result.text.splitlines() if re.match(r"\s*… [\d,]+ of [\d,]+ keys", line)]
+    assert inner and all(line.startswith("\t…") for line in inner)
+    assert "JSON stream skeleton" in result.text

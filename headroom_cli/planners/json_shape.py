@@ -10,9 +10,10 @@ dependencies) come before the others of a big map.
 
 Pretty-printed input is shown as its own lines, indentation and all, so every printed line can be
 grepped for, and each marker names the lines it stands for; minified input gets a compact
-rendering of our own whose markers name a jq path instead. JSON Lines are records: the first and
-last records, then as many as fit, and the keys every record has. Records carrying a log level
-are logs, and left to the log planner.
+rendering of our own whose markers name a jq path instead. JSON Lines, and a stream of
+pretty-printed values (`go list -json`), are records: the first and last records, then as many
+as fit, and the keys every record has. Records carrying a log level are logs, and left to the
+log planner.
 """
 
 from __future__ import annotations
@@ -307,21 +308,27 @@ def _pretty(doc: Document, root: Node) -> bool:
 
 
 def _parse_records(text: str, lines: Lines) -> Document | None:
-    """JSON Lines: one value per non-blank line, under a root that prints nothing itself."""
+    """JSON Lines, or a stream of pretty-printed values (`go list -json`, `jq` over an array):
+    values one after another, each from the start of a line to the end of one, under a root
+    that prints nothing itself."""
     slots, values = [], []
-    for number in range(len(lines)):
+    number = 0
+    while number < len(lines):
         first, last = lines.start(number), lines.end(number)
         start = _WHITESPACE.match(text, first, last).end()
         if start == last:
+            number += 1
             continue
         try:
             value, end = _DECODER.raw_decode(text, start)
         except ValueError:
             return None
-        if end > last or text[end:last].strip():
+        number = lines.line_of(end - 1)
+        if text[end:lines.end(number)].strip():
             return None
         slots.append((start, start, end, None))
         values.append(value)
+        number += 1
     if len(values) < 2:
         return None
     root = Node(values, None, 0, 0, None, 0, 0, len(text))
@@ -467,16 +474,18 @@ def factored_row(doc: Document, node: Node) -> Note | None:
         common = [key for key in common if key in value]
         if len(common) < 2:
             return None  # one shared key says little about a shape
-    noun = "records" if doc.records else "values" if node.kind == "{" else "items"
+    records = doc.records and node.parent is None
+    noun = "records" if records else "values" if node.kind == "{" else "items"
     named = ", ".join(_dumps(key) for key in common[:FACTORED_KEYS])
     more = ", …" if len(common) > FACTORED_KEYS else ""
-    indent = "" if doc.records else _indent(doc, node.slots[0][0], node.depth + 1)
+    indent = "" if records else _indent(doc, node.slots[0][0], node.depth + 1)
     return Note(f"{indent}(all {len(values):,} {noun} have keys {named}{more})")
 
 
 def hidden_row(doc: Document, parent: Node, first: int, last: int) -> Note:
     """The marker for entries first..last of a container, left out."""
-    noun = "record" if doc.records else "key" if parent.kind == "{" else "item"
+    records = doc.records and parent.parent is None
+    noun = "record" if records else "key" if parent.kind == "{" else "item"
     count = f"{last - first + 1:,} of {_count(parent.count, noun)}"
     row_start, end = parent.slots[first][0], parent.slots[last][2]
     if len(doc.lines) > 1:
@@ -487,7 +496,7 @@ def hidden_row(doc: Document, parent: Node, first: int, last: int) -> Note:
     else:
         path = _path(parent)
         what = f"{count} of {path} not shown" if len(path) <= 60 else f"{count} not shown"
-    indent = "" if doc.records else _indent(doc, row_start, parent.depth + 1)
+    indent = "" if records else _indent(doc, row_start, parent.depth + 1)
     return Note(f"{indent}… {what} …")
 
 
@@ -787,7 +796,8 @@ def _summary(doc: Document, lines: Lines, items: list) -> str:
     omitted = _omitted_lines(lines, items)
     literal = "elided values are marked …, not literal JSON"
     if doc.records:
-        return f"JSON Lines skeleton: {omitted:,} of {len(lines):,} lines omitted; {literal}"
+        what = "JSON Lines" if len(doc.root.slots) == len(lines) else "JSON stream"
+        return f"{what} skeleton: {omitted:,} of {len(lines):,} lines omitted; {literal}"
     if not doc.pretty:
         return (f"JSON skeleton of minified JSON ({len(doc.text):,} chars on "
                 f"{_count(len(lines), 'line')}), re-indented here; {literal}")
