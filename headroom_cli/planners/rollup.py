@@ -12,6 +12,7 @@ Label = Callable[[str, list[int]], str]  # (file path or "dir/" or "" for all, m
 # Folder levels told apart; deeper parts stay one name. Every level's folder name is a new
 # string, so unbounded depth would make a single pathological path quadratic.
 _MAX_DEPTH = 32
+_RECOUNT = 5000  # entries recounted exactly after an estimated roll-up, at most
 
 
 def split(path: str) -> list[str]:
@@ -19,18 +20,29 @@ def split(path: str) -> list[str]:
 
 
 def roll_up(paths: list[str], label: Label, cost: Callable[[str], int],
-            room: int, rest: Label | None = None) -> list[tuple[str, list[int]]]:
+            room: int, rest: Label | None = None,
+            weights: list[int] | None = None,
+            exact: Callable[[str], int] | None = None) -> list[tuple[str, list[int]]]:
     """Entries (label, member indexes into paths) ordered as the paths are, whose labels cost
     at most `room` when possible. The deepest folders roll up first (the fullest first within
-    a depth), so the top of the tree stays readable longest. With `rest` (the label of what
-    remains of a folder, "dir/ (150 more files)"), budget left over names the first members
-    of the biggest folders one by one."""
+    a depth), so the top of the tree stays readable longest. With `weights` (a path's weight:
+    its matches), the lightest folders roll up first instead — those whose paths weigh least
+    on average, the bigger first among equals — so the heaviest stay open. With `rest` (the
+    label of what remains of a folder, "dir/ (150 more files)"), budget left over names the
+    first members (the heaviest, with weights) of the biggest folders one by one. `exact`:
+    the true cost, when `cost` is an estimate (thousands of paths), for the entries that are
+    left and the members then named."""
     groups: dict[str, list[int]] = {}
     for index, path in enumerate(paths):
         groups.setdefault(path, []).append(index)
     text = {key: label(key, members) for key, members in groups.items()}
     used = sum(cost(entry) for entry in text.values())
-    while used > room:
+    if weights is not None and used > room:
+        groups, text, used = _fold_by_weight(groups, text, used, weights, label, cost, room)
+    if exact is not None and len(groups) <= _RECOUNT:  # what an estimate left unspent
+        cost = exact
+        used = sum(cost(entry) for entry in text.values())
+    while used > room and weights is None:
         folders = _deepest_folders(groups)
         if not folders:
             break
@@ -46,17 +58,93 @@ def roll_up(paths: list[str], label: Label, cost: Callable[[str], int],
                 break
     entries = [(text[key], groups[key]) for key in groups]
     if rest is not None:
-        entries = _spend_leftover(entries, groups, paths, label, rest, cost, room - used)
+        entries = _spend_leftover(entries, groups, paths, label, rest, cost, room - used,
+                                  weights)
     return sorted(entries, key=lambda entry: entry[1][0])
 
 
-def _spend_leftover(entries, groups, paths, label, rest, cost, leftover):
-    """Name the first members of the biggest folders individually while the budget lasts."""
+def _fold_by_weight(groups, text, used, weights, label, cost, room):
+    """Roll up the folders lightest first (average weight of their paths; among equals the
+    one with more paths, then the deeper; the root last) until the labels fit: (groups, text, used) after
+    it."""
+    keys = list(groups)
+    ancestors: dict[str, list[str]] = {}  # a key's folders, nearest first
+    members: dict[str, list[int]] = {}
+    depth: dict[str, int] = {}
+    for key in keys:
+        parts = split(key)
+        root = "/" if key[:1] in "/\\" else ""
+        # A key spelled as a folder ("dir/": files counted by folder) is in that folder.
+        top = len(parts) if key[-1:] in ("/", "\\") else len(parts) - 1
+        chain = [root + "/".join(parts[:level]) + "/" for level in range(top, 0, -1)]
+        chain.append("")
+        ancestors[key] = chain
+        for level, folder in enumerate(chain):
+            members.setdefault(folder, []).extend(groups[key])
+            depth[folder] = len(chain) - 1 - level
+    entries = {folder: 0 for folder in members}  # entries under a folder, as they stand
+    under = {folder: 0 for folder in members}  # what those entries' labels cost
+    for key in keys:
+        price = cost(text[key])
+        for folder in ancestors[key]:
+            entries[folder] += 1
+            under[folder] += price
+    parent = {}
+    for key in keys:
+        chain = ancestors[key]
+        for near, far in zip(chain, chain[1:]):
+            parent[near] = far
+    order = sorted(members, key=lambda folder: (
+        folder == "",  # everything under one entry: the last resort
+        sum(weights[i] for i in members[folder]) / len(members[folder]),
+        -len(members[folder]), -depth[folder], min(members[folder])))
+    folded: set[str] = set()
+    for folder in order:
+        if used <= room:
+            break
+        if entries[folder] < 2:
+            continue
+        above, inside = parent.get(folder), False
+        while above is not None:
+            if above in folded:
+                inside = True
+                break
+            above = parent.get(above)
+        if inside:
+            continue
+        merged = sorted(members[folder])
+        text[folder] = label(folder, merged)
+        price = cost(text[folder])
+        delta, gone = price - under[folder], entries[folder] - 1
+        folded.add(folder)
+        entries[folder], under[folder] = 1, price
+        used += delta
+        above = parent.get(folder)
+        while above is not None:
+            entries[above] -= gone
+            under[above] += delta
+            above = parent.get(above)
+    result: dict[str, list[int]] = {}
+    for key in keys:
+        home = next((folder for folder in reversed(ancestors[key]) if folder in folded), key)
+        result.setdefault(home, []).extend(groups[key])
+    return ({key: sorted(found) for key, found in result.items()},
+            {key: text[key] for key in result}, used)
+
+
+def _spend_leftover(entries, groups, paths, label, rest, cost, leftover, weights=None):
+    """Name the first members (with weights, the heaviest) of the biggest folders individually
+    while the budget lasts."""
+    def size(key):
+        return sum(weights[i] for i in groups[key]) if weights is not None else len(groups[key])
+
     folders = sorted((key for key in groups if len(groups[key]) > 1),
-                     key=lambda key: (-len(groups[key]), groups[key][0]))
+                     key=lambda key: (-size(key), groups[key][0]))
     result = [entry for entry in entries if len(entry[1]) == 1]
     for folder in folders:
         members = groups[folder]
+        if weights is not None:
+            members = sorted(members, key=lambda i: (-weights[i], i))
         named, spent = [], 0
         current = cost(label(folder, members))
         while len(named) + 1 < len(members):

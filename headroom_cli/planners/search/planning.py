@@ -10,6 +10,13 @@ from ...tools import Tool
 from ..costs import MAX_LINE_CHARS, LineCosts, cut_note, fit_in_order
 from ..rollup import roll_up
 from .signals import DEFINITION, FileHits, HEADER_SHARE_FOR_STRAYS, parse, Parsed
+from .sites import definition_sites
+
+# The ladder's first rung: definition sites get at most this share of the room, and at least
+# SITE_FLOOR of it when every file can be named beside them.
+SITE_SHARE = 0.5
+SITE_FLOOR = 0.2
+MAX_CONTEXT = 10  # context lines shown on each side of a match, at most
 
 def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool,
          counts: dict[str, int] | None = None,
@@ -35,10 +42,79 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool,
     strays = fit_in_order(parsed.strays, stray_budget, costs)
     room = budget - reserve - sum(costs.line(i) for i in strays)
     files = list(parsed.files.values())
-    picks = _pick_matches(files, room, costs, parsed.file_list)
+    if parsed.file_list:
+        picks = _pick_matches(files, room, costs, True, {})
+        if picks is None:
+            return _rolled_up(files, rows, lines, room, costs, strays, parsed, {})
+        return _listing(files, picks, rows, lines, strays, parsed, {})
+    # The ladder: definition sites of the searched symbol first, then every file with its
+    # count, then a roll-up of the rest under folders.
+    sites = definition_sites(files, rows)
+    bare = _total_within(files, _NONE_SHOWN, 0, costs, room)  # every file named, no line
+    share = int(SITE_SHARE * room)
+    if bare <= room - SITE_FLOOR * room:
+        share = max(min(share, room - bare), int(SITE_FLOOR * room))
+    pinned = _pin(files, sites, share, costs)
+    picks = _pick_matches(files, room, costs, False, pinned)
     if picks is None:
-        return _rolled_up(files, rows, lines, room, costs, strays, parsed)
-    return _listing(files, picks, rows, lines, strays, parsed)
+        return _rolled_up(files, rows, lines, room, costs, strays, parsed, pinned)
+    extra = _context(files, picks, room - _map_cost(files, picks, costs), costs)
+    return _listing(files, picks, rows, lines, strays, parsed, extra)
+
+
+def _pin(files: list[FileHits], sites: list[tuple[int, int]], share: int,
+         costs: LineCosts) -> dict[str, list[int]]:
+    """The definition sites shown first: best first while their lines and their files'
+    headers cost at most `share`."""
+    pinned: dict[str, list[int]] = {}
+    used = 0
+    for position, index in sites:
+        hits = files[position]
+        shown = pinned.get(hits.path, [])
+        grown = _file_cost(hits, shown + [index], costs) - (
+            _file_cost(hits, shown, costs) if shown else 0)
+        if used + grown > share:
+            continue  # a shorter line further down may fit
+        pinned[hits.path] = shown + [index]
+        used += grown
+    return pinned
+
+
+def _map_cost(files: list[FileHits], picks: dict[str, list[int]], costs: LineCosts) -> int:
+    return sum(_file_cost(f, picks[f.path], costs) for f in files)
+
+
+def _context(files: list[FileHits], picks: dict[str, list[int]], left: int,
+             costs: LineCosts) -> dict[str, list[int]]:
+    """Context lines (`-C`) around the matches shown, nearest first, file by file, while
+    `left` lasts: the lines the search printed around its matches, once every match that can
+    be shown is."""
+    extra: dict[str, list[int]] = {}
+    if left <= 0 or not any(f.context for f in files):
+        return extra
+    taken: set[int] = set()
+    for distance in range(1, MAX_CONTEXT + 1):
+        added = False
+        for hits in files:
+            if not hits.context or not picks[hits.path]:
+                continue
+            known = set(hits.context)
+            for index in picks[hits.path]:
+                for row in (index - distance, index + distance):
+                    if row in taken or row not in known:
+                        continue
+                    step = 1 if row > index else -1
+                    if distance > 1 and row - step not in taken:
+                        continue  # the nearer line is not shown: this one would float
+                    price = costs.line(row)
+                    if price <= left:
+                        taken.add(row)
+                        extra.setdefault(hits.path, []).append(row)
+                        left -= price
+                        added = True
+        if not added:
+            break
+    return extra
 
 
 def _priority(hits: FileHits, rows: list[str]) -> list[int]:
@@ -64,19 +140,24 @@ def _header(hits: FileHits, shown: int) -> str:
         f"{hits.path} ({total:,} {noun})"
 
 
-def _pick_matches(files: list[FileHits], room: int, costs: LineCosts,
-                  file_list: bool) -> dict[str, list[int]] | None:
-    """The most matches per file (the same cap for all) that fit; None if not even a header each."""
+def _pick_matches(files: list[FileHits], room: int, costs: LineCosts, file_list: bool,
+                  pinned: dict[str, list[int]]) -> dict[str, list[int]] | None:
+    """The most matches per file (the same cap for all, the pinned definition sites first)
+    that fit; None if not even a header each (and the pinned sites)."""
     if file_list:
         total = sum(costs.line(f.heading) for f in files)
         return {f.path: [] for f in files} if total <= room else None
-    if _total_within(files, _NONE_SHOWN, 0, costs, room) > room:
+    if _total_within(files, _NoneShown(pinned), 0, costs, room, pinned) > room:
         return None  # not even a header each (known before ranking any file's matches)
-    orders = {f.path: _priority(f, costs.rows) for f in files}
+    orders = {}
+    for f in files:
+        first = pinned.get(f.path, [])
+        chosen = set(first)
+        orders[f.path] = first + [i for i in _priority(f, costs.rows) if i not in chosen]
     best = None
     cap = 0
     while True:
-        used = _total_within(files, orders, cap, costs, room)
+        used = _total_within(files, orders, cap, costs, room, pinned)
         if used > room:
             break
         best = (cap, used)
@@ -86,10 +167,11 @@ def _pick_matches(files: list[FileHits], room: int, costs: LineCosts,
     if best is None:
         return None
     cap, used = best
-    picks = {f.path: orders[f.path][:cap] for f in files}
+    picks = {f.path: orders[f.path][:max(cap, len(pinned.get(f.path, ())))] for f in files}
     # Spend what is left one more match at a time, in file order.
     for f in files:
-        extra = orders[f.path][cap:cap + 1]
+        have = len(picks[f.path])
+        extra = orders[f.path][have:have + 1]
         if extra:
             grown = _file_cost(f, picks[f.path] + extra, costs) - _file_cost(f, picks[f.path], costs)
             if used + grown <= room:
@@ -109,11 +191,13 @@ _NONE_SHOWN = _NoneShown()
 
 
 def _total_within(files: list[FileHits], orders: dict, cap: int, costs: LineCosts,
-                  room: int) -> int:
-    """The map's cost at `cap` matches a file, counted only until it passes room."""
+                  room: int, pinned: dict | None = None) -> int:
+    """The map's cost at `cap` matches a file (at least its pinned ones), counted only until
+    it passes room."""
     used = 0
     for f in files:
-        used += _file_cost(f, orders[f.path][:cap], costs)
+        least = len(pinned.get(f.path, ())) if pinned else 0
+        used += _file_cost(f, orders[f.path][:max(cap, least)], costs)
         if used > room:
             break
     return used
@@ -129,17 +213,18 @@ def _file_cost(hits: FileHits, shown: list[int], costs: LineCosts) -> int:
 
 
 def _listing(files: list[FileHits], picks: dict[str, list[int]], rows: list[str], lines: Lines,
-             strays: list[int], parsed: Parsed) -> Plan:
+             strays: list[int], parsed: Parsed, extra: dict[str, list[int]]) -> Plan:
     items: list = []
     shown_total = 0
     for hits in files:
-        shown = sorted(picks[hits.path])
+        shown = picks[hits.path]
         shown_total += len(shown)
         if parsed.file_list or len(shown) == hits.count and hits.heading is not None:
             items.append(_keep_line(hits.heading, rows, lines))
         elif len(shown) < hits.count:
             items.append(Note(_header(hits, len(shown))))
-        items.extend(_keep_line(i, rows, lines) for i in shown)
+        items.extend(_keep_line(i, rows, lines)
+                     for i in sorted(shown + extra.get(hits.path, [])))
     items.extend(_keep_line(i, rows, lines) for i in strays)
     total = sum(f.count for f in files)
     kept_lines = sum(isinstance(i, Keep) for i in items)
@@ -176,34 +261,60 @@ def _estimate(text: str) -> int:
 
 
 def _rolled_up(files: list[FileHits], rows: list[str], lines: Lines, room: int, costs: LineCosts,
-               strays: list[int], parsed: Parsed) -> Plan:
-    """Files rolled up under their directories, with counts, as deep as the budget allows."""
+               strays: list[int], parsed: Parsed, pinned: dict[str, list[int]]) -> Plan:
+    """The files holding pinned definition sites named with them; the others rolled up under
+    their directories, with counts, as deep as the budget allows, the heaviest folders open
+    longest."""
+    named = [f for f in files if f.path in pinned]
+    others = [f for f in files if f.path not in pinned]
+    room -= sum(_file_cost(f, pinned[f.path], costs) for f in named)
+    near = [f.path for f in named]
+
+    def beside(key: str) -> bool:  # a folder with a named file in it: the others are "more"
+        return any(path.startswith(key) for path in near)
 
     def label(key: str, members: list[int]) -> str:
-        hits = [files[i] for i in members]
+        hits = [others[i] for i in members]
         if len(hits) == 1 and hits[0].path == key:
             return key if parsed.file_list else _header(hits[0], 0)
+        if beside(key):
+            return rest(key, members)
         matches = sum(h.count for h in hits)
         counts = f"{sum(h.files for h in hits):,} files" + (
             "" if parsed.file_list else f", {matches:,} matches")
         return f"{key or './'} ({counts})"
 
     def rest(key: str, members: list[int]) -> str:
-        matches = sum(files[i].count for i in members)
-        counts = f"{sum(files[i].files for i in members):,} more files" + (
+        matches = sum(others[i].count for i in members)
+        counts = f"{sum(others[i].files for i in members):,} more files" + (
             "" if parsed.file_list else f", {matches:,} matches")
         return f"{key or './'} ({counts})"
 
     # Thousands of files: estimate each line's tokens while rolling up (counting them all
     # would cost more than the clip); fit.py checks the rendered result exactly.
-    cost = costs.note if len(files) <= _EXACT_ROLL_UP else _estimate
-    entries = roll_up([f.path for f in files], label, cost, room, rest)
-    items = [Note(entry) for entry, _ in entries] + [_keep_line(i, rows, lines) for i in strays]
+    cost = costs.note if len(others) <= _EXACT_ROLL_UP else _estimate
+    weights = [f.files if parsed.file_list else f.count for f in others]
+    entries = roll_up([f.path for f in others], label, cost, room, rest, weights,
+                      costs.note) if others else []
+    position = {f.path: at for at, f in enumerate(files)}
+    placed = [(position[others[members[0]].path], [Note(entry)]) for entry, members in entries]
+    shown_total = 0
+    for hits in named:
+        shown = sorted(pinned[hits.path])
+        shown_total += len(shown)
+        section = [Note(_header(hits, len(shown)))] if len(shown) < hits.count else []
+        placed.append((position[hits.path],
+                       section + [_keep_line(i, rows, lines) for i in shown]))
+    placed.sort(key=lambda entry: entry[0])
+    items = [item for _, section in placed for item in section]
+    items += [_keep_line(i, rows, lines) for i in strays]
     total = sum(f.count for f in files)
     counted = sum(f.files for f in files)
     what = "paths" if parsed.file_list else "matched lines"
     count = counted if parsed.file_list else total
-    groups = "group" if len(entries) == 1 else "groups"
-    summary = (f"{count:,} of {count:,} {what} omitted ({counted:,} files in "
-               f"{len(entries):,} {groups} named above with their counts)")
-    return Plan("search", tuple(items), len(lines), len(lines) - len(strays), summary=summary)
+    groups = len(entries) + len(named)
+    noun = "group" if groups == 1 else "groups"
+    summary = (f"{count - shown_total:,} of {count:,} {what} omitted ({counted:,} files in "
+               f"{groups:,} {noun} named above with their counts)")
+    kept = sum(isinstance(item, Keep) for item in items)
+    return Plan("search", tuple(items), len(lines), len(lines) - kept, summary=summary)

@@ -37,7 +37,7 @@ _KEYWORDS = "def|class|function|func|fn|interface|struct|enum|trait|impl|module|
 # DEFINITION, matching the same rows, reordered and made possessive for speed (the cheap
 # assignment test first; the keyword forms only after a keyword), and kept on one line.
 _DEF_LINE = (
-    rf"[\w$.\[\]'\"]++{_SP}*+=[^=\n]"
+    rf"[\w$.\[\]'\"]++{_SP}*+=(?!=)"
     rf"|(?:const|let|var){_SP}++[\w$]++{_SP}*+="
     rf"|(?=(?:export|default|pub|async|static|{_KEYWORDS})\b)(?:export{_SP}+)?(?:default{_SP}+)?"
     rf"(?:pub(?:\([^)\n]*\))?{_SP}+)?(?:async{_SP}+)?(?:static{_SP}+)?(?:{_KEYWORDS}){_SP}+\S")

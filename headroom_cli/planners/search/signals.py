@@ -30,7 +30,7 @@ _RG_JSON_TEXT = '"lines":{"text":"'
 DEFINITION = re.compile(
     r"(?:export\s+)?(?:default\s+)?(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?(?:static\s+)?"
     r"(?:def|class|function|func|fn|interface|struct|enum|trait|impl|module|macro|sub|type)\s+\S"
-    r"|(?:const|let|var)\s+[\w$]+\s*=|[\w$.\[\]'\"]+\s*=[^=]"
+    r"|(?:const|let|var)\s+[\w$]+\s*=|[\w$.\[\]'\"]+\s*=(?!=)"
 )
 MIN_MATCH_LINES = 20
 MIN_MATCH_LINES_FROM_SEARCH = 3  # a search tool's own output (Grep, Glob) needs less to show it

@@ -1,0 +1,92 @@
+"""Definition sites of the searched symbol: which matched lines define what the search looked
+for, told from the output alone (the pattern is not known to a filter), and in what order they
+are worth showing.
+
+The symbol is what the matched lines share: the identifiers found in at least half of them
+(`select` for `rg 'select\\('`, `req` for `grep 'req\\.'`), words that spell a definition or an
+object (`def`, `class`, `self`) aside. A definition site is a matched line that DEFINITION reads
+as a definition whose head — the part before its parameters, body or value — names the symbol:
+`def select(`, `class BaseModel(`, `req.get =`, `impl FromStr for Version {`; not
+`x = select(…)` nor `class Foo(BaseModel)`. A search whose lines share no such word (`rg 'def '`,
+`rg 'func New'`: the pattern is the definition keyword) takes every definition as a site.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .signals import DEFINITION, FileHits
+
+_IDENT = re.compile(r"[A-Za-z_$][\w$]*")
+# Words a definition, a declaration or a method body spells: never what was searched for.
+_WORDS = frozenset(
+    "def class function func fn interface struct enum trait impl module macro sub type export "
+    "default pub async static const let var self this cls".split())
+SYMBOL_SHARE = 0.5  # of the matched lines that hold a word, for the word to be the symbol
+_MIN_SYMBOL = 3  # shorter shared words (`t`, `e`, `if`) say nothing about the search
+_SAMPLE = 4000  # matched lines read to find the symbol, evenly spaced over the output
+_JUDGED = 400  # characters of a matched line read (a minified line is judged on its start)
+# Where the head of a definition ends: its parameters (a word then `(`), body, value or type.
+_HEAD_END = re.compile(r"\w\(|[{=:;]")
+# Folders and names that hold tests, documentation and examples: they quote and exercise
+# definitions more than they make them.
+_ASIDE = re.compile(r"(?:^|[/\\])(?:tests?|testing|testdata|__tests__|spec|specs|docs?|examples?"
+                    r"|fixtures?)[/\\]|(?:^|[/\\])test_[^/\\]*$|_test\.\w+$|\.(?:test|spec)\.\w+$")
+
+
+def symbols(texts: list[str]) -> frozenset[str]:
+    """The identifiers (lower-cased) in at least SYMBOL_SHARE of the matched texts."""
+    if len(texts) > _SAMPLE:
+        step = len(texts) / _SAMPLE
+        texts = [texts[int(k * step)] for k in range(_SAMPLE)]
+    tally: dict[str, int] = {}
+    for text in texts:
+        for word in {w.lower() for w in _IDENT.findall(text, 0, _JUDGED)}:
+            tally[word] = tally.get(word, 0) + 1
+    least = SYMBOL_SHARE * len(texts)
+    return frozenset(word for word, seen in tally.items()
+                     if seen >= least and len(word) >= _MIN_SYMBOL and word not in _WORDS)
+
+
+def rank(body: str, symbols: frozenset[str], aside: bool) -> tuple[int, int, int] | None:
+    """A matched text's rank as a definition site of the symbols (lower first): one naming a
+    symbol exactly before one naming it inside a longer word, top-level before nested, outside
+    tests and docs before inside; None when it is no definition site."""
+    stripped = body[:_JUDGED].lstrip()
+    if not DEFINITION.match(stripped):
+        return None
+    exact = 0
+    if symbols:
+        end = _HEAD_END.search(stripped)
+        head = (stripped[:end.end()] if end else stripped).lower()
+        words = set(_IDENT.findall(head))
+        if words & symbols:
+            exact = 0
+        elif any(symbol in head for symbol in symbols):
+            exact = 1
+        else:
+            return None
+    return exact, int(len(stripped) != len(body[:_JUDGED])), int(aside)
+
+
+def aside(path: str) -> bool:
+    """Whether a path is a test's, a document's or an example's."""
+    return _ASIDE.search(path) is not None
+
+
+def definition_sites(files: list[FileHits], rows: list[str]) -> list[tuple[int, int]]:
+    """(file position in `files`, line index) of every definition site, best first: by rank,
+    then round by round over the files (each file's best site, then each one's next), then in
+    input order."""
+    texts = [rows[i][f.text_start[i]:] for f in files for i in f.matches]
+    wanted = symbols(texts)
+    found = []
+    for position, hits in enumerate(files):
+        if hits.folder:
+            continue
+        side = aside(hits.path)
+        ranked = sorted((r, i) for i in hits.matches
+                        if (r := rank(rows[i][hits.text_start[i]:], wanted, side)) is not None)
+        found += [(r, nth, position, i) for nth, (r, i) in enumerate(ranked)]
+    found.sort()
+    return [(position, i) for _, _, position, i in found]

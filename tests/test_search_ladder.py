@@ -1,0 +1,95 @@
+"""The search ladder (issue #14, item 3): definition sites of the searched symbol first, then
+every file with its count, then a roll-up that keeps the heaviest folders open — on real
+outputs (tests/corpus and ../shared/corpus), never on corpus-specific rules."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from headroom_cli.api import compress
+from headroom_cli.planners.search.sites import aside, rank, symbols
+
+GROWN = Path(__file__).resolve().parent / "corpus"
+
+
+def case(folder: Path, name: str) -> tuple[dict, str]:
+    meta = json.loads((folder / name / "meta.json").read_text(encoding="utf-8"))
+    text = (folder / name / "output.txt").read_bytes().decode("utf-8", "surrogateescape")
+    return meta, text
+
+
+def test_the_symbol_is_what_most_matched_lines_share_minus_definition_words():
+    lines = ["def select(self, *args):", "    return self.select(x)", "q = select(a, b)",
+             "select(c)"]
+    assert symbols(lines) == {"select"}  # not `self` (an object), not `def`, not `q`
+    assert symbols(["def a(x):", "def b(y):", "    def c(self):"]) == frozenset()
+
+
+@pytest.mark.parametrize("text, is_site", [
+    ("def select(self, *args):", True),
+    ("class BaseModel(Representation):", True),
+    ("req.get =", True),  # a value on the next line
+    ("export default function isObject(obj) {", True),
+    ("impl FromStr for Version {", True),
+    ("x = select(a, b)", False),  # a call assigned to another name
+    ("class Child(BaseModel):", False),  # a subclass names it after its own name
+    ("    return select(x)", False),
+])
+def test_a_definition_site_names_the_symbol_in_its_head(text, is_site):
+    wanted = frozenset({"select", "basemodel", "req", "isobject", "version"})
+    assert (rank(text, wanted, False) is not None) == is_site
+
+
+def test_exact_top_level_sites_outside_tests_rank_first():
+    wanted = frozenset({"version"})
+    order = sorted(["    pub struct VersionReq {", "pub struct VersionReq {", "pub struct Version {"],
+                   key=lambda text: rank(text, wanted, False))
+    assert order[0] == "pub struct Version {"
+    assert rank("pub struct Version {", wanted, False) < rank("pub struct Version {", wanted, True)
+    assert aside("tests/test_version.py") and aside("src/foo_test.go") and aside("docs/a.md")
+    assert not aside("src/lib.rs") and not aside("contest/x.py")
+
+
+@pytest.mark.parametrize("folder, name, budget, needles", [
+    ("shared", "grep-rn-express-req", 500, ["lib/request.js:63:req.get =",
+                                            "lib/request.js:64:req.header = function header("]),
+    ("shared", "rg-vimgrep-spaced-underscore-isobject", 1000,
+     ["modules/isObject.js:2:25:export default function isObject(obj) {"]),
+    ("grown", "rg-n-packaging-specifierset", 500, ["class SpecifierSet(BaseSpecifier):"]),
+    ("grown", "rg-vimgrep-semver-version", 1000, ["src/lib.rs:158:12:pub struct Version {",
+                                                  "src/lib.rs:371:6:impl Version {"]),
+])
+def test_definition_sites_survive_small_budgets(corpus_dir, counter, folder, name, budget,
+                                                needles):
+    meta, text = case(corpus_dir if folder == "shared" else GROWN, name)
+    out = compress(text, tool=meta["tool"], budget=budget, counter=counter).text
+    assert counter.count(out) <= budget
+    for needle in needles:
+        assert needle in out
+
+
+def test_a_file_list_roll_up_folds_the_big_folder_and_keeps_the_small_ones_open(counter):
+    meta, text = case(GROWN, "rg-l-commander-require-with-node-modules")
+    out = compress(text, tool=meta["tool"], budget=1000, counter=counter).text
+    assert counter.count(out) >= 0.85 * 1000  # the estimate's leftover is spent
+    assert re.search(r"^node_modules/ \([\d,]+ more files\)$", out, re.M)
+    for path in ("tests/imports.test.cjs", "examples/alias.cjs", "docs/deprecated.md"):
+        assert re.search(rf"^{re.escape(path)}$", out, re.M), path
+
+
+def test_context_lines_spend_what_the_matches_leave(counter):
+    meta, text = case(GROWN, "rg-context-boltons-raise-valueerror")
+    out = compress(text, tool=meta["tool"], budget=4000, counter=counter).text
+    used = counter.count(out)
+    assert 0.85 * 4000 <= used <= 4000
+    context = [line for line in out.split("\n") if re.match(r"^[\w/.]+\.py-\d+-", line)]
+    assert context
+    rows = text.split("\n")
+    for line in context:  # each beside a shown match or a shown context line of its file
+        at = rows.index(line)
+        near = {rows[at - 1], rows[at + 1]}
+        assert near & set(out.split("\n")), line
