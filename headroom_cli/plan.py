@@ -45,6 +45,22 @@ Item = Keep | Gap | Note
 
 
 @dataclass(frozen=True)
+class Narrowing:
+    """Narrower searches that would fit the budget, with the figures a search output gives
+    for them (render.py words them in the closing marker). Zero: not suggested."""
+
+    where: str = ""  # the heaviest folder (ending in "/") or file whose matches would fit
+    where_matches: int = 0
+    where_files: int = 0
+    where_tokens: int = 0
+    list_files: int = 0  # the list of matching files (`rg -l`), when it would fit
+    list_tokens: int = 0
+    context: int = -1  # fewer context lines (`-C N`, 0: none) that would fit; -1: none
+    context_lines: int = 0
+    context_tokens: int = 0
+
+
+@dataclass(frozen=True)
 class Plan:
     kind: str
     items: tuple[Item, ...]
@@ -61,6 +77,7 @@ class Plan:
     # 0-based lines a note of the plan counts as omitted (the log's omitted errors by kind):
     # spending never shows them.
     counted: frozenset = field(default=frozenset(), compare=False, repr=False)
+    narrowing: Narrowing | None = None  # a search plan's narrower searches that would fit
 
     def dropped_spans(self, size: int) -> tuple[tuple[int, int], ...]:
         """Character spans of the text (of length size) that no Keep covers."""

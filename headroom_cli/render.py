@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .plan import Gap, Keep, Note, Plan
+from .plan import Gap, Keep, Narrowing, Note, Plan
 from .tokens import Counter, count_large
 from .tools import Tool
 
@@ -21,6 +21,11 @@ MARKER_PREFIX = "[…headroom: "
 # store id, an exit status, seven-digit figures), reserved by planners before they spend the
 # budget; a test renders that marker and holds this figure to it.
 CLOSING_MARKER_TOKENS = 80
+# What a search plan's closing marker costs at most beside its narrowing hint (which the search
+# planner counts itself: search_narrowing): the longest wording of search_summary and
+# search_roll_up_summary with seven-digit figures and long lines cut, a store id, an exit
+# status. A test renders that marker and holds this figure to it.
+SEARCH_MARKER_TOKENS = 112
 # Before a digest in the closing marker: a model wrote it, so it is no exact record.
 DIGEST_LABEL = "Digest of the omitted part (model-written, may be inexact):"
 
@@ -74,6 +79,87 @@ def render(plan: Plan, text: str, counter: Counter, context: Context) -> str:
 def _end_line(parts: list[str]) -> None:
     if parts and not parts[-1].endswith("\n"):
         parts.append("\n")
+
+
+def search_summary(omitted: int, total: int, cut_short: int, files: int, by_folder: bool,
+                   long_lines: int = 0, line_chars: int = 0) -> str:
+    """A search map's closing summary: matched lines omitted, files cut short (every file
+    named above, or counted by folder past the scanner's cap)."""
+    named = ("named above with their match counts, or counted by folder" if by_folder
+             else "each named above with its match count")
+    return _with_long_lines(f"{n(omitted)} of {n(total)} matched lines omitted ({n(cut_short)} "
+                            f"of {n(files)} files cut short, {named})", long_lines, line_chars)
+
+
+def search_roll_up_summary(omitted: int, total: int, files: int, groups: int, file_list: bool,
+                           long_lines: int = 0, line_chars: int = 0) -> str:
+    """A rolled-up search map's closing summary: its entries name every file, in groups."""
+    what = "paths" if file_list else "matched lines"
+    noun = "group" if groups == 1 else "groups"
+    return _with_long_lines(f"{n(omitted)} of {n(total)} {what} omitted ({n(files)} files in "
+                            f"{n(groups)} {noun} named above with their counts)",
+                            long_lines, line_chars)
+
+
+def search_lines_summary(omitted: int, total: int, long_lines: int = 0,
+                         line_chars: int = 0) -> str:
+    """A search listing that names every file (a file list, shown whole)."""
+    if long_lines and not omitted:
+        return _with_long_lines("", long_lines, line_chars)
+    return _with_long_lines(f"{n(omitted)} of {n(total)} lines omitted", long_lines, line_chars)
+
+
+def _with_long_lines(summary: str, long_lines: int, line_chars: int) -> str:
+    if not long_lines:
+        return summary
+    note = f"{n(long_lines)} long lines cut after {line_chars} characters"
+    return f"{summary}; {note}" if summary else note
+
+
+_LONGEST = 9_999_999  # the figures SEARCH_MARKER_TOKENS is counted with
+
+
+def search_marker_reserve(counter: Counter, total: int, files: int, long_lines: int,
+                          line_chars: int) -> int:
+    """SEARCH_MARKER_TOKENS less what this output's figures save on the longest wording (a
+    summary's figures are at most the whole output's: `total` matched lines or paths, `files`
+    files, `long_lines` lines over `line_chars`)."""
+    def longest(figure: int, count: int, lines: int) -> int:
+        return max(counter.count(search_summary(figure, figure, count, count, True, lines,
+                                                line_chars)),
+                   counter.count(search_roll_up_summary(figure, figure, count, count, False,
+                                                        lines, line_chars)))
+
+    return (SEARCH_MARKER_TOKENS - longest(_LONGEST, _LONGEST, _LONGEST)
+            + longest(total, files, long_lines))
+
+
+def search_narrowing(narrowing: Narrowing) -> str:
+    """The narrower searches a search marker suggests, in words, with the output's figures
+    (each fits the budget but fewer context lines, which may only come nearer); empty when
+    there is none. Its cost is the planner's to count (beside
+    SEARCH_MARKER_TOKENS)."""
+    ways = []
+    if narrowing.where:
+        if not narrowing.where_matches:  # a file list's folder
+            figures = f"{n(narrowing.where_files)} files"
+        else:
+            figures = (f"{n(narrowing.where_matches)} "
+                       f"match{'' if narrowing.where_matches == 1 else 'es'}")
+            if narrowing.where.endswith(("/", "\\")):
+                figures += f" in {n(narrowing.where_files)} files"
+        ways.append(f"only {narrowing.where} ({figures}, ~{n(narrowing.where_tokens)} tokens)")
+    if narrowing.context >= 0:
+        fewer = (f"-C {narrowing.context}" if narrowing.context
+                 else "no context lines (-C 0)")
+        ways.append(f"{fewer} ({n(narrowing.context_lines)} lines, "
+                    f"~{n(narrowing.context_tokens)} tokens)")
+    if narrowing.list_files:
+        ways.append(f"-l, the file list ({n(narrowing.list_files)} files, "
+                    f"~{n(narrowing.list_tokens)} tokens)")
+    if not ways:
+        return ""
+    return "; narrower searches, with what they would print: " + "; ".join(ways)
 
 
 def inline_marker(gap: Gap, text: str = "") -> str:
@@ -140,6 +226,8 @@ def closing_marker(plan: Plan, text: str, counter: Counter, context: Context) ->
     hint = retrieval_hint(plan, gaps, text, context)
     if context.store_id and context.lost is not None:
         hint += f"; {partial_copy(context.lost)}"
+    if plan.narrowing is not None:
+        hint += search_narrowing(plan.narrowing)
     return f"{MARKER_PREFIX}{what}.{status} To retrieve: {hint}]"
 
 

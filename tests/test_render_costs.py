@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from headroom_cli.plan import Gap, Plan
-from headroom_cli.render import CLOSING_MARKER_TOKENS, Context, closing_marker
+from headroom_cli.plan import Gap, Keep, Narrowing, Plan
+from headroom_cli.render import (CLOSING_MARKER_TOKENS, SEARCH_MARKER_TOKENS, Context,
+                                 closing_marker, search_narrowing, search_roll_up_summary,
+                                 search_summary)
 from headroom_cli.tools import lookup
 
 
@@ -19,3 +21,50 @@ def test_the_longest_closing_marker_costs_at_most_what_planners_reserve(counter,
         marker = closing_marker(plan, "x\n" * 10, counter,
                                 Context(lookup(tool), "3f2a9c1b7d4e", 255, None))
         assert counter.count(marker + "\n") <= CLOSING_MARKER_TOKENS
+
+
+BIG = 9_999_999
+
+
+@pytest.mark.parametrize("tool", ["Bash", "Read", "Grep", "WebFetch", None])
+@pytest.mark.parametrize("store_id", ["3f2a9c1b7d4e", None])
+def test_the_longest_search_marker_costs_at_most_what_the_search_planner_reserves(
+        counter, tool, store_id):
+    summaries = [search_summary(BIG, BIG, BIG, BIG, by_folder, BIG, 300)
+                 for by_folder in (True, False)]
+    summaries += [search_roll_up_summary(BIG, BIG, BIG, BIG, file_list, BIG, 300)
+                  for file_list in (True, False)]
+    for summary in summaries:
+        plan = Plan("search", (Keep(0, 2),), BIG, BIG - 1, summary=summary)
+        marker = closing_marker(plan, "x\n" * 10, counter,
+                                Context(lookup(tool), store_id, 255, None))
+        assert counter.count(marker + "\n") <= SEARCH_MARKER_TOKENS
+
+
+def test_a_narrowing_hint_is_counted_on_top_of_the_search_marker(counter):
+    """The planner reserves SEARCH_MARKER_TOKENS plus what search_narrowing's text costs:
+    the marker with the hint costs no more than that."""
+    narrowing = Narrowing("src/some/deeply/nested/package/", BIG, BIG, BIG, BIG, BIG, 0, BIG, BIG)
+    hint = search_narrowing(narrowing)
+    assert hint
+    summary = search_summary(BIG, BIG, BIG, BIG, True, BIG, 300)
+    plan = Plan("search", (Keep(0, 2),), BIG, BIG - 1, summary=summary, narrowing=narrowing)
+    marker = closing_marker(plan, "x\n" * 10, counter,
+                            Context(lookup("Grep"), "3f2a9c1b7d4e", 255, None))
+    assert counter.count(marker + "\n") <= SEARCH_MARKER_TOKENS + counter.count(hint)
+
+
+@pytest.mark.parametrize("total, files", [(548, 65), (1_392, 1_392), (12, 3), (250_000, 9_000)])
+def test_the_reserve_for_an_outputs_figures_covers_its_longest_search_marker(counter, total,
+                                                                              files):
+    from headroom_cli.render import search_marker_reserve
+
+    reserve = search_marker_reserve(counter, total, files, 0, 300)
+    assert reserve <= SEARCH_MARKER_TOKENS
+    for summary in (search_summary(total, total, files, files, True),
+                    search_roll_up_summary(total, total, files, files, True),
+                    search_roll_up_summary(total, total, files, files, False)):
+        plan = Plan("search", (Keep(0, 2),), total, total - 1, summary=summary)
+        marker = closing_marker(plan, "x\n" * 10, counter,
+                                Context(lookup("WebFetch"), "3f2a9c1b7d4e", 255, None))
+        assert counter.count(marker + "\n") <= reserve

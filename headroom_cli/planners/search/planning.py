@@ -4,12 +4,15 @@ under folders when not every file fits."""
 from __future__ import annotations
 
 
-from ...plan import Keep, Lines, Note, Plan
+from ...plan import Keep, Lines, Narrowing, Note, Plan
+from ...render import (search_lines_summary, search_marker_reserve, search_narrowing,
+                       search_roll_up_summary, search_summary)
 from ...tokens import Counter
 from ...tools import Tool
 from ..costs import MAX_LINE_CHARS, LineCosts, cut_note, fit_in_order
 from ..rollup import roll_up
 from .signals import DEFINITION, FileHits, HEADER_SHARE_FOR_STRAYS, parse, Parsed
+from .narrowing import moot, narrowing
 from .sites import definition_sites
 
 # The ladder's first rung: definition sites get at most this share of the room, and at least
@@ -37,7 +40,14 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool,
         for key, matches, files in folders:
             parsed.files["\0" + key] = FileHits(key, total=matches, files=files, folder=True)
     costs = LineCosts(rows, counter)
-    reserve = 90  # the closing marker
+    narrower = narrowing(list(parsed.files.values()), costs, budget, parsed.file_list)
+    # The closing marker (its longest wording with this output's figures) and its hint.
+    reserve = search_marker_reserve(
+        counter, max(len(rows), sum(f.count for f in parsed.files.values())),
+        sum(f.files for f in parsed.files.values()),
+        sum(1 for row in rows if len(row) > MAX_LINE_CHARS), MAX_LINE_CHARS)
+    if narrower is not None:
+        reserve += counter.count(search_narrowing(narrower))
     stray_budget = int(budget * HEADER_SHARE_FOR_STRAYS)
     strays = fit_in_order(parsed.strays, stray_budget, costs)
     room = budget - reserve - sum(costs.line(i) for i in strays)
@@ -45,8 +55,8 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool,
     if parsed.file_list:
         picks = _pick_matches(files, room, costs, True, {})
         if picks is None:
-            return _rolled_up(files, rows, lines, room, costs, strays, parsed, {})
-        return _listing(files, picks, rows, lines, strays, parsed, {})
+            return _rolled_up(files, rows, lines, room, costs, strays, parsed, {}, narrower)
+        return _listing(files, picks, rows, lines, strays, parsed, {}, narrower)
     # The ladder: definition sites of the searched symbol first, then every file with its
     # count, then a roll-up of the rest under folders.
     sites = definition_sites(files, rows)
@@ -57,9 +67,9 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool,
     pinned = _pin(files, sites, share, costs)
     picks = _pick_matches(files, room, costs, False, pinned)
     if picks is None:
-        return _rolled_up(files, rows, lines, room, costs, strays, parsed, pinned)
+        return _rolled_up(files, rows, lines, room, costs, strays, parsed, pinned, narrower)
     extra = _context(files, picks, room - _map_cost(files, picks, costs), costs)
-    return _listing(files, picks, rows, lines, strays, parsed, extra)
+    return _listing(files, picks, rows, lines, strays, parsed, extra, narrower)
 
 
 def _pin(files: list[FileHits], sites: list[tuple[int, int]], share: int,
@@ -213,7 +223,8 @@ def _file_cost(hits: FileHits, shown: list[int], costs: LineCosts) -> int:
 
 
 def _listing(files: list[FileHits], picks: dict[str, list[int]], rows: list[str], lines: Lines,
-             strays: list[int], parsed: Parsed, extra: dict[str, list[int]]) -> Plan:
+             strays: list[int], parsed: Parsed, extra: dict[str, list[int]],
+             narrower: Narrowing | None) -> Plan:
     items: list = []
     shown_total = 0
     for hits in files:
@@ -228,21 +239,16 @@ def _listing(files: list[FileHits], picks: dict[str, list[int]], rows: list[str]
     items.extend(_keep_line(i, rows, lines) for i in strays)
     total = sum(f.count for f in files)
     kept_lines = sum(isinstance(i, Keep) for i in items)
-    if parsed.file_list:
-        summary = None
-    else:
-        cut_short = sum(f.files for f in files if len(picks[f.path]) < f.count)
-        counted = sum(f.files for f in files)
-        named = ("each named above with its match count" if not any(f.folder for f in files)
-                 else "named above with their match counts, or counted by folder")
-        summary = (f"{total - shown_total:,} of {total:,} matched lines omitted ({cut_short:,} of "
-                   f"{counted:,} files cut short, {named})")
     cut = sum(1 for item in items if isinstance(item, Keep) and item.suffix)
-    if cut:
-        summary = (summary + "; " if summary else "") + (
-            f"{cut:,} long lines cut after {MAX_LINE_CHARS} characters")
-    return Plan("search", tuple(items), len(lines), len(lines) - kept_lines,
-                summary=summary or f"{len(lines) - kept_lines:,} of {len(lines):,} lines omitted")
+    if parsed.file_list:
+        summary = search_lines_summary(len(lines) - kept_lines, len(lines), cut, MAX_LINE_CHARS)
+    else:
+        summary = search_summary(total - shown_total, total,
+                                 sum(f.files for f in files if len(picks[f.path]) < f.count),
+                                 sum(f.files for f in files), any(f.folder for f in files),
+                                 cut, MAX_LINE_CHARS)
+    return Plan("search", tuple(items), len(lines), len(lines) - kept_lines, summary=summary,
+                narrowing=moot(narrower, True, shown_total >= total))
 
 
 def _keep_line(index: int, rows: list[str], lines: Lines) -> Keep:
@@ -261,7 +267,8 @@ def _estimate(text: str) -> int:
 
 
 def _rolled_up(files: list[FileHits], rows: list[str], lines: Lines, room: int, costs: LineCosts,
-               strays: list[int], parsed: Parsed, pinned: dict[str, list[int]]) -> Plan:
+               strays: list[int], parsed: Parsed, pinned: dict[str, list[int]],
+               narrower: Narrowing | None) -> Plan:
     """The files holding pinned definition sites named with them; the others rolled up under
     their directories, with counts, as deep as the budget allows, the heaviest folders open
     longest."""
@@ -310,11 +317,11 @@ def _rolled_up(files: list[FileHits], rows: list[str], lines: Lines, room: int, 
     items += [_keep_line(i, rows, lines) for i in strays]
     total = sum(f.count for f in files)
     counted = sum(f.files for f in files)
-    what = "paths" if parsed.file_list else "matched lines"
     count = counted if parsed.file_list else total
-    groups = len(entries) + len(named)
-    noun = "group" if groups == 1 else "groups"
-    summary = (f"{count - shown_total:,} of {count:,} {what} omitted ({counted:,} files in "
-               f"{groups:,} {noun} named above with their counts)")
+    cut = sum(1 for item in items if isinstance(item, Keep) and item.suffix)
+    summary = search_roll_up_summary(count - shown_total, count, counted,
+                                     len(entries) + len(named), parsed.file_list, cut,
+                                     MAX_LINE_CHARS)
     kept = sum(isinstance(item, Keep) for item in items)
-    return Plan("search", tuple(items), len(lines), len(lines) - kept, summary=summary)
+    return Plan("search", tuple(items), len(lines), len(lines) - kept, summary=summary,
+                narrowing=narrower)
