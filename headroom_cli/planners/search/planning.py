@@ -20,6 +20,7 @@ from .sites import definition_sites
 SITE_SHARE = 0.5
 SITE_FLOOR = 0.2
 MAX_CONTEXT = 10  # context lines shown on each side of a match, at most
+_PIN_MISSES = 32  # sites in a row that do not fit before the first rung stops looking
 
 def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool,
          counts: dict[str, int] | None = None,
@@ -77,14 +78,18 @@ def _pin(files: list[FileHits], sites: list[tuple[int, int]], share: int,
     """The definition sites shown first: best first while their lines and their files'
     headers cost at most `share`."""
     pinned: dict[str, list[int]] = {}
-    used = 0
+    used = misses = 0
     for position, index in sites:
         hits = files[position]
         shown = pinned.get(hits.path, [])
         grown = _file_cost(hits, shown + [index], costs) - (
             _file_cost(hits, shown, costs) if shown else 0)
         if used + grown > share:
+            misses += 1
+            if misses > _PIN_MISSES:
+                break  # the share is spent: no need to price every site of a flood
             continue  # a shorter line further down may fit
+        misses = 0
         pinned[hits.path] = shown + [index]
         used += grown
     return pinned
