@@ -14,7 +14,7 @@ DEFAULT_ENCODING = "cl100k_base"
 FORMATS = ("text", "markdown", "json")
 # The shapes `--kind` takes besides auto: each is a planner (sniff.py says which module).
 KINDS = ("search", "diff", "json", "code", "log", "listing", "markdown", "html", "yaml", "toml",
-         "tree", "other")
+         "tree", "commits", "other")
 # Agent hooks clip to this many tokens unless told otherwise (`--budget`). Claude Code hands
 # the model only a 2 KB preview of a successful output over 30,000 bytes, and cuts a failing
 # one to its first and last 5,000 characters; 6,000 cl100k tokens of ordinary output is about

@@ -4,8 +4,8 @@ Each planner module knows its own signs (`looks_like`); this module only decides
 which they are asked. A new shape is one new planner file plus its name in defaults.KINDS and
 one line in _ASKED.
 
-Precedence follows what a person would call the output: search results, a diff, JSON and a
-delimited table are asked first (each only when the output as a whole is that); then a failing
+Precedence follows what a person would call the output: search results, a diff, JSON, a commit
+history and a delimited table are asked first (each only when the output as a whole is that); then a failing
 test run or build is a log even when its tracebacks quote source code, so its signals are asked
 before code is; then code, other logs, listings, and `other` for the rest.
 
@@ -26,6 +26,7 @@ from .tools import Tool
 # document (json_shape.STRAY_LINES; a test holds these to those).
 _DELIMITERS = (",", "\t", ";", "|")
 _JSON_OPENS_WITHIN = 8
+_HEX = frozenset("0123456789abcdef")
 
 
 def _any_hunk(sample: list[str]) -> bool:
@@ -42,6 +43,13 @@ def _may_open_json(line: str) -> bool:
         return line[:1] == "{"
     close = line.find("]")  # "[INFO] …", make's "[ 50%] Building …": a word after the bracket
     return close == -1 or not line[close + 1:].lstrip()[:1].isalpha()
+
+
+def _opens_history(sample: list[str]) -> bool:
+    """The first line is a commit: `commit <hash>`, or a hash after --graph's drawing."""
+    first = next((line for line in sample if line.strip()), "")
+    word = first.lstrip("*|\\/_. -").split(" ", 1)[0]
+    return first.startswith("commit ") or (len(word) >= 7 and all(c in _HEX for c in word))
 
 
 def _titled_row(sample: list[str]) -> bool:
@@ -62,6 +70,7 @@ _ASKED = (
     ("search", "looks_like", None),
     ("diff", "looks_like", _any_hunk),
     ("json", "looks_like", _opens_json),
+    ("commits", "looks_like", _opens_history),
     ("listing", "looks_like_a_delimited_table", _titled_row),
     ("log", "looks_like_a_failed_run", None),
     ("code", "looks_like", None),

@@ -1,0 +1,63 @@
+"""The commits planner on real histories of commander.js: `git log --oneline --graph --decorate`
+and `git log --decorate` (the default format). Expected landmarks are found in the inputs by
+their decorations here, never copied from the planner's output."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from headroom_cli.api import compress
+from headroom_cli.plan import Lines
+from headroom_cli.planners import commits
+from headroom_cli.sniff import sniff
+from headroom_cli.tokens import load_counter
+from headroom_cli.tools import lookup
+
+CORPUS = Path(__file__).parent / "corpus"
+GRAPH = (CORPUS / "git-log-graph-commander-300" / "output.txt").read_text()
+FULL = (CORPUS / "git-log-decorate-commander-120" / "output.txt").read_text()
+
+
+@pytest.fixture(scope="module")
+def counter():
+    return load_counter("cl100k_base")
+
+
+@pytest.mark.parametrize("text", [GRAPH, FULL], ids=["oneline-graph", "full"])
+def test_histories_are_sniffed_as_commits(text):
+    assert sniff(Lines(text), lookup("Bash")) == "commits"
+
+
+@pytest.mark.parametrize("text, tagged", [
+    (GRAPH, r"(?:[*|/\\ ]+)[0-9a-f]{8} \((?:[^)]*)tag: "),
+    (FULL, r"commit [0-9a-f]{40} \((?:[^)]*)tag: "),
+], ids=["oneline-graph", "full"])
+def test_every_release_survives_a_quarter_of_the_budget(text, tagged, counter):
+    releases = [row for row in text.splitlines() if re.match(tagged, row)]
+    assert len(releases) >= 8
+    result = compress(text, tool="Bash", budget=1000, counter=counter)
+    assert result.kind == "commits" and counter.count(result.text) <= 1000
+    shown = result.text.splitlines()
+    for row in releases:
+        number = text.splitlines().index(row) + 1
+        assert row in shown or f"{number:>6}\t{row}" in shown, row
+
+
+def test_tags_come_before_branches_and_merges():
+    rows = GRAPH.splitlines()
+    levels = dict(commits.landmarks(rows))
+    assert levels[0] == 1  # HEAD, tag v15.0.0
+    merges = [i for i, row in enumerate(rows) if " Merge " in row and "(" not in row.split(" Merge ")[0]]
+    assert merges and all(levels[i] == 3 for i in merges)
+
+
+@pytest.mark.parametrize("rows", [
+    ["e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855  empty.txt"] * 20,
+    ["src/app.py:12:def main():"] * 20,
+    ["2026-11-25 12:00:01 INFO started"] * 20,
+])
+def test_what_is_no_history_has_no_landmarks_or_is_not_commits(rows):
+    assert not commits.looks_like(rows, lookup("Bash")) or not commits.landmarks(rows)
