@@ -473,3 +473,24 @@ def test_real_search_output_accounts_for_every_file_and_match(corpus_dir, counte
     m = re.search(r"([\d,]+) of ([\d,]+) matched lines omitted", result.text)
     assert m and num(m[2]) == total
     assert num(m[1]) == total - shown_total  # a roll-up shows definition sites too
+
+
+def test_git_grep_over_a_tree_names_files_by_tree_and_path():
+    """`git grep -n PATTERN HEAD` (real, cJSON): every line starts `HEAD:path:line:`. It is a
+    search, each file named as git names it (`git show HEAD:cJSON.c` prints it); a vimgrep
+    column (`a.py:12:34:`) is never taken for a tree."""
+    from pathlib import Path
+
+    from headroom_cli.plan import Lines
+    from headroom_cli.planners.search.signals import parse
+    from headroom_cli.sniff import sniff
+    from headroom_cli.tools import lookup
+
+    text = (Path(__file__).parent / "corpus" / "git-grep-cjson-parse" / "output.txt").read_text()
+    rows = text.splitlines()
+    assert sniff(Lines(text), lookup("Bash")) == "search"
+    files = parse(rows).files
+    expected = {":".join(row.split(":", 2)[:2]) for row in rows}
+    assert set(files) == expected and "HEAD:cJSON.c" in files
+    assert set(parse(["src/a.py:12:34:x = 1", "src/a.py:13:2:y = 2"]).files) == {"src/a.py"}
+    assert set(parse(["a.py:12:34:x = 1"]).files) == {"a.py"}

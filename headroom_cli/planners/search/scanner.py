@@ -12,7 +12,7 @@ from operator import itemgetter, ne
 from ...tools import Tool
 from ..costs import MAX_LINE_CHARS
 from .planning import plan
-from .signals import context_path, CONTEXT_SEP, folder_key, is_path, parse
+from .signals import context_path, CONTEXT_SEP, folder_key, is_path, parse, REVISION
 
 SCAN_MATCHES = 8  # of each file: its first matches, and at most as many definition sites
 SCAN_STRAYS = 50  # lines that are not matches (rg's own errors), the first ones
@@ -29,8 +29,8 @@ _OPEN_HOLD = MAX_LINE_CHARS  # of a line a part leaves open, what is held until 
 
 # Whole-text twins of _MATCH, DEFINITION and the stray test, for a part given a leading "\n":
 # every line is "\n" + row, and nothing crosses a newline. `[^:\n]++(?<!\s)` is _MATCH's path:
-# everything up to the first colon (after a drive), not ending in a space.
-_PATH = r"(?:[A-Za-z]:[\\/])?[^:\n]++(?<!\s)"
+# everything up to the first colon (after a tree and a drive), not ending in a space.
+_PATH = rf"{REVISION}(?:[A-Za-z]:[\\/])?[^:\n]++(?<!\s)"
 _NUMBERS = r":\d+:(?:\d+:)?+"  # line and column: the matched text follows
 _SP = r"[^\S\n]"
 _KEYWORDS = "def|class|function|func|fn|interface|struct|enum|trait|impl|module|macro|sub|type"

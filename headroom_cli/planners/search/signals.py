@@ -10,7 +10,11 @@ from functools import lru_cache
 from ...tools import Tool
 from ..rollup import split
 
-_MATCH = re.compile(r"(?P<path>(?:[A-Za-z]:[\\/])?[^:\n]*?[^\s:]):(?P<line>\d+):(?:(?P<col>\d+):)?")
+# `git grep -n PATTERN HEAD` names each file after its tree: `HEAD:src/a.c:12:` (the tree is
+# part of the path: `git show HEAD:src/a.c` prints the file). Never a bare number after it.
+REVISION = r"(?:[\w.^~@{}-]++:(?![\\/]|\d+:))?"
+_MATCH = re.compile(rf"(?P<path>{REVISION}(?:[A-Za-z]:[\\/])?[^:\n]*?[^\s:]):(?P<line>\d+):"
+                    r"(?:(?P<col>\d+):)?")
 _HEADING_ENTRY = re.compile(r"\d+[:-]")
 CONTEXT_SEP = re.compile(r"-(\d+)-")
 _EXTENSION = re.compile(r"\.[A-Za-z0-9_+~-]{1,12}$")
