@@ -95,9 +95,10 @@ def search_roll_up_summary(omitted: int, total: int, files: int, groups: int, fi
                            long_lines: int = 0, line_chars: int = 0) -> str:
     """A rolled-up search map's closing summary: its entries name every file, in groups."""
     what = "paths" if file_list else "matched lines"
-    noun = "group" if groups == 1 else "groups"
+    named = "group named above with its count" if groups == 1 else \
+        "groups named above with their counts"
     return _with_long_lines(f"{n(omitted)} of {n(total)} {what} omitted ({n(files)} files in "
-                            f"{n(groups)} {noun} named above with their counts)",
+                            f"{n(groups)} {named})",
                             long_lines, line_chars)
 
 

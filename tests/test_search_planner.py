@@ -345,7 +345,7 @@ def test_file_list_rolls_up_with_file_counts(counter):
     result = compress("\n".join(paths) + "\n", tool="Glob", budget=200, counter=counter)
     assert result.kind == "search"
     entries = [line for line in body_lines(result.text)]
-    total = 0
+    total = verbatim = 0
     for entry in entries:
         m = re.match(r"^(.+/) \(([\d,]+) (?:more )?files\)$", entry)
         if m:
@@ -353,8 +353,9 @@ def test_file_list_rolls_up_with_file_counts(counter):
         else:
             assert entry in paths
             total += 1
+            verbatim += 1
     assert total == len(paths)
-    assert f"{len(paths):,} of {len(paths):,} paths omitted" in result.text
+    assert f"{len(paths) - verbatim:,} of {len(paths):,} paths omitted" in result.text
 
 
 def test_absolute_paths_roll_up_under_folders_that_are_their_prefixes(counter):
@@ -494,3 +495,21 @@ def test_git_grep_over_a_tree_names_files_by_tree_and_path():
     assert set(files) == expected and "HEAD:cJSON.c" in files
     assert set(parse(["src/a.py:12:34:x = 1", "src/a.py:13:2:y = 2"]).files) == {"src/a.py"}
     assert set(parse(["a.py:12:34:x = 1"]).files) == {"a.py"}
+
+
+def test_a_rolled_up_file_list_counts_only_the_paths_it_does_not_print():
+    """`rg -l` (real, commander.js with node_modules): the paths printed on their own lines
+    are the input's lines, so the marker's omitted count is the rest, exactly."""
+    from pathlib import Path
+
+    from headroom_cli.tokens import load_counter
+
+    text = (Path(__file__).parent / "corpus" / "rg-l-commander-require-with-node-modules"
+            / "output.txt").read_text()
+    paths = set(text.splitlines())
+    result = compress(text, tool="Bash", budget=1000, counter=load_counter("cl100k_base"))
+    printed = [line for line in result.text.splitlines() if line in paths]
+    assert printed
+    omitted, total = re.search(r"([\d,]+) of ([\d,]+) paths omitted", result.text).groups()
+    assert int(total.replace(",", "")) == len(paths)
+    assert int(omitted.replace(",", "")) == len(paths) - len(printed)

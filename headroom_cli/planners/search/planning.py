@@ -309,8 +309,16 @@ def _rolled_up(files: list[FileHits], rows: list[str], lines: Lines, room: int, 
     entries = roll_up([f.path for f in others], label, cost, room, rest, weights,
                       costs.note) if others else []
     position = {f.path: at for at, f in enumerate(files)}
-    placed = [(position[others[members[0]].path], [Note(entry)]) for entry, members in entries]
-    shown_total = 0
+    placed, verbatim = [], 0
+    for entry, members in entries:
+        single = others[members[0]]
+        if parsed.file_list and len(members) == 1 and entry == single.path:
+            # A path named alone is the input's own line: kept, so not counted as omitted.
+            placed.append((position[single.path], [_keep_line(single.heading, rows, lines)]))
+            verbatim += 1
+        else:
+            placed.append((position[single.path], [Note(entry)]))
+    shown_total = verbatim
     for hits in named:
         shown = sorted(pinned[hits.path])
         shown_total += len(shown)
@@ -324,9 +332,9 @@ def _rolled_up(files: list[FileHits], rows: list[str], lines: Lines, room: int, 
     counted = sum(f.files for f in files)
     count = counted if parsed.file_list else total
     cut = sum(1 for item in items if isinstance(item, Keep) and item.suffix)
-    summary = search_roll_up_summary(count - shown_total, count, counted,
-                                     len(entries) + len(named), parsed.file_list, cut,
-                                     MAX_LINE_CHARS)
+    summary = search_roll_up_summary(count - shown_total, count, counted - verbatim,
+                                     len(entries) + len(named) - verbatim, parsed.file_list,
+                                     cut, MAX_LINE_CHARS)
     kept = sum(isinstance(item, Keep) for item in items)
     return Plan("search", tuple(items), len(lines), len(lines) - kept, summary=summary,
                 narrowing=narrower)
