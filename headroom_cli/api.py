@@ -54,8 +54,8 @@ def compress(text: str, *, tool: str | tools.Tool | None = "Bash", budget: int =
              kind: str = "auto", encoding: str = DEFAULT_ENCODING,
              counter: Counter | None = None, store_id: str | None = None,
              exit_status: int | None = None, digest: str | None = None,
-             lost=None, program: str = "headroom", focus: frozenset[int] = frozenset()
-             ) -> Result:
+             lost=None, program: str = "headroom", focus: frozenset[int] = frozenset(),
+             followed=None) -> Result:
     """Clip `text` to at most `budget` tokens, keeping what a person debugging would look for.
 
     Text that fits comes back unchanged. Undecodable bytes may travel in `text` as lone
@@ -64,6 +64,8 @@ def compress(text: str, *, tool: str | tools.Tool | None = "Bash", budget: int =
     (see digest.py), goes into the closing marker, labelled as such, when it fits. `lost`
     (store.Lost) says what the stored copy `store_id` could not keep. `focus`: a log's error
     lines (0-based) to keep before any other (the new failures of a re-run, session.py).
+    `followed` (context.Followed): `budget` is what a default budget became as the agent's
+    context filled; a closing marker says so when it shrank.
     """
     counter = counter or counter_for(encoding)
     if budget <= 0 or _fits_by_size(text, budget):
@@ -72,7 +74,7 @@ def compress(text: str, *, tool: str | tools.Tool | None = "Bash", budget: int =
         return Result(text, "passthrough", False, (), counter.name, text, counter)
     row = tool if isinstance(tool, tools.Tool) else tools.lookup(tool)
     return clip(text, row, budget, kind, counter, store_id, exit_status, digest, lost, program,
-                focus)
+                focus, followed)
 
 
 def _fits_by_size(text: str, budget: int) -> bool:
@@ -84,7 +86,7 @@ def _fits_by_size(text: str, budget: int) -> bool:
 def clip(text: str, tool: tools.Tool, budget: int, kind: str, counter: Counter,
          store_id: str | None = None, exit_status: int | None = None,
          digest: str | None = None, lost=None, program: str = "headroom",
-         focus: frozenset[int] = frozenset()) -> Result:
+         focus: frozenset[int] = frozenset(), followed=None) -> Result:
     from .clean import ByteMap
     from .fit import fit
     from .plan import Lines
@@ -102,7 +104,8 @@ def clip(text: str, tool: tools.Tool, budget: int, kind: str, counter: Counter,
         plans = partial(plans, focus=focus)
     plan, out = fit(cleaned, lines, plans, budget, counter,
                     Context(tool, store_id, exit_status, digest, lost,
-                            ByteMap.of_cleaning(text, cleaned), program), binary=binary)
+                            ByteMap.of_cleaning(text, cleaned), program, followed),
+                    binary=binary)
     return Result(out, plan.kind, True, plan.omitted_ranges(lines), counter.name, cleaned,
                   counter, plan.dropped_spans(len(cleaned)))
 

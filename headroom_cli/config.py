@@ -29,6 +29,11 @@
     rerun_window = 5              # a re-run: the same command again within this many calls
     retrieval_share = 0.3         # retrieved more often than this: stats suggests a budget
 
+    [context]                     # a hook's budget follows the agent's context (context.py)
+    follow = true                 # false: the budget ignores how full the context is
+    curve = [[0.5, 1.0], [0.95, 0.25]]   # (fill, share of the budget), linear between
+    window = 0                    # tokens; 0: as the agent says or its model implies
+
     [tools.Bash]                  # per-tool overrides (names or aliases)
     budget = 6000
     head_share = 0.6              # of the budget, for the head/tail clip
@@ -154,9 +159,12 @@ def _check_value(key: str, value, path: str, line: int):
         if not (isinstance(value, list) and all(isinstance(item, str) for item in value)):
             raise ConfigError(f"{path}:{line}: {key} must be a list of MCP server names")
         return tuple(value)
-    if key in ("budget", "hooks.read_over", "session.dedup_over", "stats.rerun_window"):
+    if key in ("budget", "hooks.read_over", "session.dedup_over", "stats.rerun_window",
+               "context.window"):
         return _check(key, value, int, path, line)
-    if key in ("ledger", "session.dedup", "session.since"):
+    if key == "context.curve":
+        return _check_curve(key, value, path, line)
+    if key in ("ledger", "session.dedup", "session.since", "context.follow"):
         return _check(key, value, bool, path, line)
     if key == "stats.retrieval_share":
         return _check(key, value, float, path, line)
@@ -189,6 +197,26 @@ def _check(key: str, value, kind: type, path: str, line: int):
     if key.endswith("_share") and value > 1:
         raise ConfigError(f"{path}:{line}: {key} must be between 0 and 1")
     return value
+
+
+def _check_curve(key: str, value, path: str, line: int) -> tuple[tuple[float, float], ...]:
+    """[[fill, share], …]: at least one point, fills rising within 0–1, shares within 0–1
+    (above 0: a budget never shrinks to nothing)."""
+    def number(item) -> bool:
+        return isinstance(item, (int, float)) and not isinstance(item, bool)
+
+    points = value if isinstance(value, list) else []
+    if not points or not all(isinstance(point, list) and len(point) == 2
+                             and all(number(item) for item in point) for point in points):
+        raise ConfigError(f"{path}:{line}: {key} must be a list of [fill, share] pairs, "
+                          "e.g. [[0.5, 1.0], [0.95, 0.25]]")
+    curve = tuple((float(fill), float(share)) for fill, share in points)
+    fills = [fill for fill, _ in curve]
+    if not all(0 <= fill <= 1 for fill in fills) or fills != sorted(set(fills)) or \
+            not all(0 < share <= 1 for _, share in curve):
+        raise ConfigError(f"{path}:{line}: {key}: each fill between 0 and 1, rising; each share "
+                          "above 0 and at most 1")
+    return curve
 
 
 def resolve(key: str, config: Config, environ) -> tuple[object, str]:

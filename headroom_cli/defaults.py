@@ -44,6 +44,15 @@ DEFAULTS = {
     # whose clips are retrieved more often than this share gets a suggestion to raise its budget.
     "stats.rerun_window": 5,
     "stats.retrieval_share": 0.3,
+    # A budget that follows the context (context.py): where an agent says how full its context
+    # is (Claude Code's transcript, pi's extension context), a hook's default budget is scaled
+    # by this curve: (fill, share of the budget) points, linear between them, flat outside.
+    # The whole budget up to half full, down to a quarter at 95 % full and beyond.
+    "context.follow": True,
+    "context.curve": ((0.5, 1.0), (0.95, 0.25)),
+    # The context window in tokens, over what the agent says (pi) or its model implies (Claude
+    # Code); 0: as they say (an unknown model: the fill is unknown, the budget unchanged).
+    "context.window": 0,
 }
 # Names the session of a run when no flag (`--session`) or agent hook does.
 SESSION_VAR = "HEADROOM_SESSION"

@@ -51,9 +51,14 @@ CREATE TABLE IF NOT EXISTS calls (
     clipped INTEGER,               -- the output was cut
     identical INTEGER,             -- replaced by the one-line "identical" reply
     since INTEGER,                 -- opened with what changed since the previous run
-    store_id TEXT                  -- the stored copy its marker or reply names
+    store_id TEXT,                 -- the stored copy its marker or reply names
+    base_budget INTEGER,           -- the budget before the agent's context shrank it
+    context_fill INTEGER           -- how full the agent's context was, % (NULL: unknown)
 )
 """
+# Columns `calls` gained after it was first written: a ledger without them gets them on first
+# use (ALTER TABLE … ADD COLUMN; an older headroom still writes its rows, naming its columns).
+_ADDED_CALL_COLUMNS = (("base_budget", "INTEGER"), ("context_fill", "INTEGER"))
 
 
 @dataclass(frozen=True)
@@ -83,15 +88,21 @@ class Call:
     identical: bool = False
     since: bool = False
     store_id: str | None = None
+    base_budget: int | None = None  # `budget` before the agent's context shrank it (context.py)
+    context_fill: int | None = None  # how full the agent's context was, in % (None: unknown)
 
     def values(self, at: float) -> tuple:
         return (at, self.session, self.call, self.family, self.command, self.tool, self.kind,
                 self.budget, self.input_tokens, self.output_tokens, int(self.clipped),
-                int(self.identical), int(self.since), self.store_id)
+                int(self.identical), int(self.since), self.store_id, self.base_budget,
+                self.context_fill)
 
 
 CALL_COLUMNS = ("at", "session", "call", "family", "command", "tool", "kind", "budget",
-                "input_tokens", "output_tokens", "clipped", "identical", "since", "store_id")
+                "input_tokens", "output_tokens", "clipped", "identical", "since", "store_id",
+                "base_budget", "context_fill")
+# A call queued by a headroom from before the columns were added has only the first ones.
+_OLD_CALL_LENGTH = len(CALL_COLUMNS) - len(_ADDED_CALL_COLUMNS)
 # How long a write waits for another process's lock before the row is queued instead. Readers
 # never block a write (WAL); a writer holds the lock for a few milliseconds, so only a process
 # that keeps a transaction open (or a stuck one) makes a run wait this long.
@@ -119,6 +130,14 @@ def connect(path: str, timeout: float = 10.0) -> sqlite3.Connection:
     db.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: durable enough for statistics
     db.execute(_SCHEMA)
     db.execute(_CALLS_SCHEMA)
+    have = {row[1] for row in db.execute("PRAGMA table_info(calls)")}
+    for name, kind in _ADDED_CALL_COLUMNS:
+        if name not in have:
+            try:
+                db.execute(f"ALTER TABLE calls ADD COLUMN {name} {kind}")
+            except sqlite3.OperationalError as err:
+                if "duplicate column" not in str(err):  # another process added it just now
+                    raise
     return db
 
 
@@ -238,11 +257,12 @@ def _parse_queue(data: bytes) -> list:
         if isinstance(row, list) and len(row) == 8:
             rows.append(_Queued(tuple(row), None))
         elif isinstance(row, dict) and isinstance(row.get("call"), list) and \
-                len(row["call"]) == len(CALL_COLUMNS) and (
+                len(row["call"]) in (_OLD_CALL_LENGTH, len(CALL_COLUMNS)) and (
                     row.get("run") is None or
                     isinstance(row["run"], list) and len(row["run"]) == 8):
+            call = tuple(row["call"])
             rows.append(_Queued(None if row["run"] is None else tuple(row["run"]),
-                                tuple(row["call"])))
+                                call + (None,) * (len(CALL_COLUMNS) - len(call))))
     return rows
 
 

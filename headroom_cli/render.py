@@ -45,6 +45,8 @@ class Context:
     # How the retrieval hint names headroom: an agent's hook gives the path it was installed
     # with, so the hint runs where the agent runs (its PATH may not have headroom on it).
     program: str = "headroom"
+    # context.Followed: the budget a hook's default became as the agent's context filled.
+    followed: object | None = None
 
 
 def n(value: int) -> str:
@@ -222,6 +224,8 @@ def closing_marker(plan: Plan, text: str, counter: Counter, context: Context) ->
     status = ""
     if context.exit_status:
         status = f" The command exited with status {context.exit_status}."
+    if context.followed is not None and context.followed.shrunk:
+        status += f" {budget_followed(context.followed)}."
     if context.digest:
         status += f" {DIGEST_LABEL} {context.digest}"
     hint = retrieval_hint(plan, gaps, text, context)
@@ -230,6 +234,12 @@ def closing_marker(plan: Plan, text: str, counter: Counter, context: Context) ->
     if plan.narrowing is not None:
         hint += search_narrowing(plan.narrowing)
     return f"{MARKER_PREFIX}{what}.{status} To retrieve: {hint}]"
+
+
+def budget_followed(followed) -> str:
+    """Which budget applied, and why (context.Followed): said in the closing marker."""
+    return (f"Budget {n(followed.budget)} of {n(followed.base)} tokens: the context is "
+            f"{followed.percent}% full")
 
 
 def partial_copy(lost) -> str:

@@ -48,6 +48,9 @@ class ClipOptions:
     session: str | None = None  # the session's key (session.normal_key); None: no session
     command: str | None = None  # the command's text, when known: its family, its re-runs
     cwd: str | None = None  # the directory it ran in
+    # context.Followed: `budget` is what the default budget became as the agent's context
+    # filled (the marker says so when it shrank, the ledger records the fill); None: unknown.
+    followed: object | None = None
 
 
 @dataclass(frozen=True)
@@ -272,7 +275,8 @@ class Run:
         options = self.options
         extra.setdefault("kind", options.kind)
         return compress(text, tool=options.tool, budget=budget, counter=self.counter,
-                        exit_status=options.exit_status, program=options.program, **extra)
+                        exit_status=options.exit_status, program=options.program,
+                        followed=options.followed, **extra)
 
     def _clip_and_store(self, data: bytes, budget: int, turn: Turn | None = None) -> Outcome:
         text = decode(data)
@@ -447,7 +451,7 @@ class Run:
         from .ledger import Call
 
         family = family_of(options.command)
-
+        followed = options.followed
         output_tokens = result.output_tokens + (self.counter.count(outcome.opening)
                                                 if outcome.opening else 0)
         identical = result.kind == "identical"
@@ -463,7 +467,9 @@ class Run:
                         tool=options.tool.name, kind=result.kind, budget=options.budget,
                         input_tokens=result.input_tokens, output_tokens=output_tokens,
                         clipped=result.clipped and not identical, identical=identical,
-                        since=bool(outcome.opening), store_id=outcome.store_id or outcome.kept)
+                        since=bool(outcome.opening), store_id=outcome.store_id or outcome.kept,
+                        base_budget=followed.base if followed is not None else None,
+                        context_fill=followed.percent if followed is not None else None)
         record_event(self.settings, self.warn, "clip" if result.clipped else None, call=call,
                      tool=options.tool.name, kind=result.kind,
                      input_tokens=result.input_tokens, output_tokens=output_tokens,

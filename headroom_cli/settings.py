@@ -68,6 +68,10 @@ class Settings:
     # it become one line (None: never); a re-run's log opens with what changed (`since`).
     dedup_over: int | None = DEFAULTS["session.dedup_over"]
     since: bool = DEFAULTS["session.since"]
+    # A hook's default budget follows the agent's context (context.py): the curve, and the
+    # window over what the agent says (0: as it says). None: off ([context] follow = false).
+    context_curve: tuple | None = DEFAULTS["context.curve"]
+    context_window: int = DEFAULTS["context.window"]
 
     @classmethod
     def load(cls, environ: Mapping[str, str] | None = None, *, config: Config | None = None,
@@ -106,7 +110,10 @@ class Settings:
             config=config, warnings=tuple(warnings),
             dedup_over=_setting("session.dedup_over", config)
             if _setting("session.dedup", config) else None,
-            since=_setting("session.since", config))
+            since=_setting("session.since", config),
+            context_curve=_setting("context.curve", config)
+            if _setting("context.follow", config) else None,
+            context_window=_setting("context.window", config))
 
     def budget_for(self, tool: str | None, family: str | None = None) -> int:
         """The budget for output of `tool` (from a command of `family`): a flag or
@@ -121,6 +128,16 @@ class Settings:
         from .tools import lookup
 
         return self.config.tools.get(lookup(tool).name, {}).get("budget", self.budget)
+
+    def follow_context(self, base: int, tokens: int | None, window: int | None = None):
+        """The budget `base` becomes with `tokens` in the agent's context of `window` tokens
+        (the config file's window over it): a context.Followed, or None when the fill is
+        unknown or following it is off."""
+        if self.context_curve is None or tokens is None:
+            return None
+        from .context import follow
+
+        return follow(base, tokens, self.context_window or window, self.context_curve)
 
     def tool(self, name: str | None):
         """The tool's row of the table (tools.Tool), with the config file's head/tail split."""

@@ -34,6 +34,7 @@ _AT, _SESSION, _CALL, _FAMILY, _COMMAND = (CALL_COLUMNS.index(name) for name in
 _BUDGET, _IN, _OUT, _CLIPPED, _IDENTICAL, _SINCE, _STORE = (
     CALL_COLUMNS.index(name) for name in ("budget", "input_tokens", "output_tokens", "clipped",
                                           "identical", "since", "store_id"))
+_BASE = CALL_COLUMNS.index("base_budget")  # a budget the agent's context shrank: the one before
 
 
 def report(runs: list[tuple], calls: list[tuple], *, window: int, share: float,
@@ -86,7 +87,8 @@ def _by(calls, indices, column: int, retrievals, reruns, turns) -> dict:
     result = {key: _figures(calls, members, retrievals, reruns, turns) for key, members in order}
     if column == _FAMILY:
         for key, members in groups.items():
-            result[key]["budget"] = max((calls[i][_BUDGET] or 0) for i in members)
+            result[key]["budget"] = max((calls[i][_BASE] or calls[i][_BUDGET] or 0)
+                                        for i in members)
     return result
 
 

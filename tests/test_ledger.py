@@ -158,7 +158,47 @@ def test_an_old_ledger_gains_the_calls_table_and_keeps_its_rows(tmp_path):
     runs, calls = read_rows(path)
     assert [row[0] for row in runs] == [1.0, 2.0, 3.0]
     assert calls == [(2.0, "s", 1, "pytest", "c1", "Bash", "log", 4000, 5000, 800, 1, 0, 0,
-                      "bbb")]
+                      "bbb", None, None)]
+
+
+_CALLS_BEFORE_CONTEXT = """CREATE TABLE calls (at REAL NOT NULL, session TEXT, call INTEGER,
+    family TEXT, command TEXT, tool TEXT, kind TEXT, budget INTEGER, input_tokens INTEGER,
+    output_tokens INTEGER, clipped INTEGER, identical INTEGER, since INTEGER, store_id TEXT)"""
+
+
+def test_a_calls_table_from_before_the_context_columns_gains_them_and_keeps_its_rows(tmp_path):
+    """`calls` as the previous headroom made it (14 columns): its rows stay, the next write
+    adds base_budget and context_fill, and that headroom (naming its columns) still writes.
+    A call it queued (14 values) is read with the two unknown."""
+    import json
+    import sqlite3
+
+    from headroom_cli.ledger import Call, queue_path, read_rows
+
+    path = str(tmp_path / "ledger.sqlite3")
+    old = sqlite3.connect(path)
+    old.execute(_OLD_SCHEMA)
+    old.execute(_CALLS_BEFORE_CONTEXT)
+    old.execute("INSERT INTO calls VALUES (1.0, 's', 1, 'make', 'c', 'Bash', 'log', 6000, 9000, "
+                "900, 1, 0, 0, 'aaa')")
+    old.commit()
+    old.close()
+    call = Call(session="s", call=2, family="make", budget=2000, base_budget=6000,
+                context_fill=90, clipped=True)
+    assert record(path, None, now=2.0, call=call) is Recorded.RECORDED
+    older = sqlite3.connect(path)
+    older.execute("INSERT INTO calls (at, session, call, family, command, tool, kind, budget, "
+                  "input_tokens, output_tokens, clipped, identical, since, store_id) VALUES "
+                  "(3.0, 's', 3, 'make', 'c', 'Bash', 'log', 6000, 10, 10, 0, 0, 0, NULL)")
+    older.commit()
+    older.close()
+    with open(queue_path(path), "w") as queue:
+        queue.write(json.dumps({"run": None, "call": [4.0, "s", 4, "make", "c", "Bash", "log",
+                                                      6000, 10, 10, 0, 0, 0, None]}) + "\n")
+    calls = read_rows(path)[1]
+    assert [(row[2], row[7], row[-2], row[-1]) for row in calls] == [
+        (1, 6000, None, None), (2, 2000, 6000, 90), (3, 6000, None, None),
+        (4, 6000, None, None)]
 
 
 def test_a_queue_holds_old_and_new_rows_and_both_are_read(tmp_path):

@@ -35,16 +35,20 @@ ALIASES = {"claude-code": "claude", "claudecode": "claude", "gemini-cli": "gemin
 class HookOptions:
     """A hook's options. A plain class, not a dataclass: importing dataclasses costs ~8 ms, and
     Claude Code waits on the hook before every Bash command."""
-    __slots__ = ("budget", "headroom", "store")
+    __slots__ = ("budget", "headroom", "store", "budget_given")
 
     def __init__(self, budget: int = DEFAULT_HOOK_BUDGET, headroom: list[str] | None = None,
-                 store: bool = True) -> None:
+                 store: bool = True, budget_given: bool = False) -> None:
         self.budget = budget
         self.headroom = list(headroom or ())  # how to run headroom: for wrappers
         self.store = store
+        # `--budget N` was given (the hook's command in the agent's settings): the budget is
+        # then N whatever the context; the default one follows the context (context.py).
+        self.budget_given = budget_given
 
     def __repr__(self) -> str:
-        return f"HookOptions(budget={self.budget}, headroom={self.headroom}, store={self.store})"
+        return (f"HookOptions(budget={self.budget}, headroom={self.headroom}, "
+                f"store={self.store}, budget_given={self.budget_given})")
 
 
 def canonical(name: str) -> str | None:

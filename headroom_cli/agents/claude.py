@@ -158,4 +158,23 @@ def filter_argv(options: HookOptions, event: dict | None = None, command: str = 
         (options.headroom or headroom_argv())
     return shell.filter_argv(headroom, options.budget, options.store, "--max-bytes",
                              str(MAX_BYTES), "--max-failure-bytes", str(MAX_FAILURE_BYTES),
-                             *shell.session_argv(event or {}, command))
+                             *shell.session_argv(event or {}, command),
+                             *context_argv(event or {}, options))
+
+
+def context_argv(event: dict, options: HookOptions) -> list[str]:
+    """`--context-tokens N [--context-window W]` from the session's transcript, read now (the
+    filter stays a function of its input and options): the default budget then follows how
+    full the context is. Nothing when the budget was given (`hook claude --budget N`: it
+    stays N) or the transcript says nothing. The filter is given the budget as `--budget`
+    either way, so only these options tell it that budget is a default."""
+    if options.budget_given:
+        return []
+    from ..context import claude_fill
+
+    found = claude_fill(event)
+    if found is None:
+        return []
+    tokens, window = found
+    return ["--context-tokens", str(tokens), *(["--context-window", str(window)] if window
+                                                else [])]

@@ -28,6 +28,7 @@ from __future__ import annotations
 import os
 
 from . import HookOptions
+from ..context import claude_fill
 from .clip import clip_text, in_session
 
 EVENT = "PostToolUse"
@@ -84,6 +85,7 @@ def _mcp(event: dict, tool: str, options: HookOptions, settings: PostSettings) -
     cwd = event.get("cwd") if isinstance(event.get("cwd"), str) else None
     clipped = clip_text(text, tool=None, budget=options.budget, max_bytes=MAX_BYTES,
                         store=options.store,
+                        context=None if options.budget_given else claude_fill(event),
                         **in_session(event.get("session_id"), tool, arguments, cwd))
     if clipped == text:
         return None

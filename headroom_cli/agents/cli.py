@@ -11,6 +11,7 @@ import os
 import sys
 
 from . import AGENTS, HookOptions, canonical, load, run_hook
+from ..defaults import DEFAULT_HOOK_BUDGET
 from ..sink import write
 from .clip import clip, headroom_argv, note
 
@@ -78,11 +79,17 @@ def _check_path(headroom: list[str]) -> None:
          f"`headroom show` yourself, {fix}")
 
 
-def hook_command(agent: str, budget: int, exit_status: int | None, max_bytes: int | None,
-                 tool: str | None, no_store: bool, max_failure_bytes: int | None = None,
-                 input_file: str | None = None, status_line: str | None = None,
-                 session: str | None = None, command: str | None = None,
-                 cwd: str | None = None) -> int:
+def hook_command(agent: str, budget: int | None, exit_status: int | None,
+                 max_bytes: int | None, tool: str | None, no_store: bool,
+                 max_failure_bytes: int | None = None, input_file: str | None = None,
+                 status_line: str | None = None, session: str | None = None,
+                 command: str | None = None, cwd: str | None = None,
+                 context_tokens: int | None = None, context_window: int | None = None) -> int:
+    """`budget` None: the hook's default (DEFAULT_HOOK_BUDGET), which follows the agent's
+    context where the agent says how full it is (the filter: when given `--context-tokens`,
+    its `--budget` is that default)."""
+    budget_given = budget is not None
+    budget = DEFAULT_HOOK_BUDGET if budget is None else budget
     name = FILTER if agent.strip().lower() == FILTER else canonical(agent)
     if name is None:
         note(f"unknown agent {agent!r}: use one of {', '.join(AGENTS)} (or {FILTER})")
@@ -98,13 +105,17 @@ def hook_command(agent: str, budget: int, exit_status: int | None, max_bytes: in
         if name == FILTER:
             if exit_status and max_failure_bytes:
                 max_bytes = min(max_bytes or max_failure_bytes, max_failure_bytes)
+            # The decision that wrapped the command passes --budget always, and the context
+            # only when that budget is the default (agents/claude.py, context_argv).
+            context = None if context_tokens is None else (context_tokens, context_window)
             reply = clip(data, tool=tool or "Bash", budget=budget, exit_status=exit_status,
                          max_bytes=max_bytes, store=not no_store, session=session,
-                         command=command, cwd=cwd)
+                         command=command, cwd=cwd, context=context)
         else:
             reply = run_hook(name, data, HookOptions(budget=budget,
                                                      headroom=headroom_argv(),
-                                                     store=not no_store))
+                                                     store=not no_store,
+                                                     budget_given=budget_given))
     except Exception as err:  # noqa: BLE001 - a hook fails open, whatever went wrong
         # clip() and run_hook() fail open themselves; this is the net under both.
         note(f"hook {name}: {type(err).__name__}: {err}; left unchanged")

@@ -22,15 +22,17 @@ def clip(data: bytes, *, tool: str | None = "Bash", budget: int = DEFAULT_HOOK_B
          exit_status: int | None = None, max_bytes: int | None = None,
          encoding: str | None = None, store: bool = True, program: str | None = None,
          session: str | None = None, command: str | None = None,
-         cwd: str | None = None) -> bytes:
+         cwd: str | None = None, context: tuple[int, int | None] | None = None) -> bytes:
     """`data` clipped to `budget` tokens (and to `max_bytes` bytes when given); fails open.
     `encoding` None: the configured one. `program`: how the marker's hint names headroom
     (None: as this process was started, see hook_program). `session`: the agent's session
     (session.py), in which `command` ran in `cwd` (when known); a session sees every output,
-    even one that fits."""
+    even one that fits. `context`: (tokens, window or None) of the agent's context, when it
+    says: `budget` is a default, which follows how full the context is (context.py)."""
     if budget <= 0 and not max_bytes:
         return data
-    if not (session and session.strip()) and (budget <= 0 or len(data) <= budget) and \
+    if not (session and session.strip()) and (budget <= 0 or len(data) <= budget
+                                              and context is None) and \
             (not max_bytes or len(data) <= max_bytes):
         return data  # fits by size alone: no tokenizer needed (every token covers a byte)
     try:
@@ -39,7 +41,7 @@ def clip(data: bytes, *, tool: str | None = "Bash", budget: int = DEFAULT_HOOK_B
 
             session = normal_key(session)
         return _clip(data, tool, budget, exit_status or None, max_bytes, encoding, store,
-                     program or hook_program(), session, command, cwd)
+                     program or hook_program(), session, command, cwd, context)
     except Exception as err:  # noqa: BLE001 - a hook must never lose the output
         note(f"could not clip ({type(err).__name__}: {err}); passing the output through")
         return data
@@ -53,7 +55,7 @@ def clip_text(text: str, **options) -> str:
 
 
 def _clip(data: bytes, tool, budget, exit_status, max_bytes, encoding, store, program,
-          session=None, command=None, cwd=None) -> bytes:
+          session=None, command=None, cwd=None, context=None) -> bytes:
     from ..run import ClipOptions, clip_bytes
     from ..settings import Settings
 
@@ -66,9 +68,11 @@ def _clip(data: bytes, tool, budget, exit_status, max_bytes, encoding, store, pr
         from ..family import family_of
 
         budget = settings.config.commands.get(family_of(command), budget)
-    options = ClipOptions(tool=settings.tool(tool), budget=budget, exit_status=exit_status,
-                          max_bytes=max_bytes, tool_name=tool, program=program,
-                          session=session, command=command, cwd=cwd)
+    followed = settings.follow_context(budget, *context) if context and budget > 0 else None
+    options = ClipOptions(tool=settings.tool(tool), budget=followed.budget if followed else budget,
+                          exit_status=exit_status, max_bytes=max_bytes, tool_name=tool,
+                          program=program, session=session, command=command, cwd=cwd,
+                          followed=followed)
     out = clip_bytes(data, settings, options, note).output()
     return _cut_bytes(out, max_bytes) if max_bytes and len(out) > max_bytes else out
 

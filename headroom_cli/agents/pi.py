@@ -7,9 +7,9 @@ model sees is clipped. pi keeps the last 2,000 lines / 50 KB of a bash output an
 whole of it to a file (`details.fullOutputPath`); when the command fails, the tool throws and
 the result is the text plus "Command exited with code N", with the file named only in pi's own
 note ("… Full output: PATH]"). The extension is a thin shim: it hands {toolName, input, content,
-details, isError, sessionId, cwd} to `headroom hook pi` (the session from
-`ctx.sessionManager.getSessionId()`, session.py) and takes back {"content": [...]} (or {}: leave
-it).
+details, isError, sessionId, cwd, context} to `headroom hook pi` (the session from
+`ctx.sessionManager.getSessionId()`, session.py; the context's {tokens, contextWindow} from
+`ctx.getContextUsage()`, context.py) and takes back {"content": [...]} (or {}: leave it).
 
 The extension file is ~/.pi/agent/extensions/headroom.ts ($PI_CODING_AGENT_DIR respected); pi
 loads every extension there at start-up.
@@ -53,6 +53,19 @@ const TOOLS = new Set<string>({tools});
 
 {ask}
 
+// How full the model's context is (pi's own estimate: its last reply's usage and the messages
+// since), so the default budget can follow it; null when pi does not know (after a compaction).
+function contextUsage(ctx: any) {{
+  try {{
+    const usage = ctx?.getContextUsage?.();
+    if (usage && typeof usage.tokens === "number" && typeof usage.contextWindow === "number")
+      return {{ tokens: usage.tokens, contextWindow: usage.contextWindow }};
+  }} catch {{
+    // unknown
+  }}
+  return null;
+}}
+
 export default function (pi: any) {{
   pi.on("tool_result", async (event: any, ctx: any) => {{
     if (!event || !TOOLS.has(event.toolName) || !Array.isArray(event.content)) return;
@@ -65,6 +78,7 @@ export default function (pi: any) {{
           isError: !!event.isError,
           sessionId: ctx?.sessionManager?.getSessionId?.() ?? null,
           cwd: ctx?.cwd ?? null,
+          context: contextUsage(ctx),
         }},
         ctx?.signal,
       );
@@ -106,15 +120,29 @@ def handle(payload: bytes, options: HookOptions) -> bytes:
     args = event.get("input") if isinstance(event.get("input"), dict) else {}
     cwd = event.get("cwd") if isinstance(event.get("cwd"), str) else None
     clipped = clip_result(event["toolName"], text, details, bool(event.get("isError")), options,
-                          in_session(event.get("sessionId"), event["toolName"], args, cwd))
+                          in_session(event.get("sessionId"), event["toolName"], args, cwd),
+                          None if options.budget_given else context_of(event.get("context")))
     if clipped == text:
         return b"{}"
     return json.dumps({"content": [{"type": "text", "text": clipped}]}).encode()
 
 
+def context_of(usage: object) -> tuple[int, int] | None:
+    """(tokens, window) from the extension's `context` (pi's getContextUsage()), or None."""
+    if not isinstance(usage, dict):
+        return None
+    tokens, window = usage.get("tokens"), usage.get("contextWindow")
+    if not all(isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0
+               for value in (tokens, window)) or not window:
+        return None
+    return int(tokens), int(window)
+
+
 def clip_result(tool: str, text: str, details: dict, is_error: bool,
-                options: HookOptions, session: dict | None = None) -> str:
-    """The text the model should see instead of `text`."""
+                options: HookOptions, session: dict | None = None,
+                context: tuple[int, int] | None = None) -> str:
+    """The text the model should see instead of `text`; `context`: (tokens, window) of the
+    agent's context, which the default budget follows."""
     body, status_line, exit_status = text, "", None
     if tool == "bash":
         if is_error:
@@ -134,7 +162,7 @@ def clip_result(tool: str, text: str, details: dict, is_error: bool,
             return text
     clipped = displayable(clip_text(body, tool=TOOLS[tool], budget=options.budget,
                                     exit_status=exit_status, store=options.store,
-                                    **(session or {})))
+                                    context=context, **(session or {})))
     if status_line:
         return f"{clipped}\n\n{status_line}" if clipped else status_line
     return clipped

@@ -75,11 +75,10 @@ def _run_hook_without_typer(args: list[str]) -> None:
     if values is None:
         return
     from ..agents.cli import hook_command
-    from ..defaults import DEFAULT_HOOK_BUDGET
     from ..status import ExitStatus
 
     defaults = {option.dest: None if option.takes_value else False for option in HOOK_OPTIONS}
-    values = {**defaults, "budget": DEFAULT_HOOK_BUDGET, **values}
+    values = {**defaults, **values}
     try:
         status = hook_command(args[0], **values)
     except KeyboardInterrupt:

@@ -72,8 +72,11 @@ def hook_agent(
     agent: str = typer.Argument(..., metavar="AGENT",
                                 help="claude, codex, gemini, opencode, pi, "
                                      "opencode-history, pi-history, or filter."),
-    budget: int = typer.Option(DEFAULT_HOOK_BUDGET, *HOOK_NAMES["budget"], min=0, metavar="N",
-                               help="Token budget for a tool's output; 0 = no clipping."),
+    budget: Optional[int] = typer.Option(
+        None, *HOOK_NAMES["budget"], min=0, metavar="N", show_default=False,
+        help=f"Token budget for a tool's output; 0 = no clipping. Default: "
+             f"{DEFAULT_HOOK_BUDGET:,}, less as the agent's context fills ([context] in the "
+             "config file); N: always N."),
     exit_status: Optional[int] = typer.Option(None, *HOOK_NAMES["exit_status"], metavar="N",
                                               help="filter: the command's exit status, for "
                                                    "the marker."),
@@ -102,10 +105,18 @@ def hook_agent(
                                                "of it opens with what changed)."),
     cwd: Optional[str] = typer.Option(None, *HOOK_NAMES["cwd"], metavar="DIR",
                                       help="filter: the directory it ran in."),
+    context_tokens: Optional[int] = typer.Option(
+        None, *HOOK_NAMES["context_tokens"], min=0, metavar="N",
+        help="filter: tokens in the agent's context (the default budget follows how full it "
+             "is)."),
+    context_window: Optional[int] = typer.Option(
+        None, *HOOK_NAMES["context_window"], min=1, metavar="N",
+        help="filter: the agent's context window in tokens."),
 ) -> None:
     from ..agents.cli import hook_command
 
     status = hook_command(agent, budget, exit_status, max_bytes, tool, no_store,
-                          max_failure_bytes, input_file, status_line, session, command, cwd)
+                          max_failure_bytes, input_file, status_line, session, command, cwd,
+                          context_tokens, context_window)
     if status:
         raise typer.Exit(status)

@@ -61,6 +61,8 @@ HOOK_OPTIONS = (
     Option("session", ("--session",), True, True),
     Option("command", ("--command",), True, True),
     Option("cwd", ("--cwd",), True, True),
+    Option("context_tokens", ("--context-tokens",), True, True, 0),
+    Option("context_window", ("--context-window",), True, True, 1),
 )
 HOOK_NAMES = {option.dest: option.names for option in HOOK_OPTIONS}
 SESSION = "session"  # the option (and defaults.SESSION_VAR) that keeps output off the pass-through
