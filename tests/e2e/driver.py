@@ -162,11 +162,13 @@ def main() -> int:
     parser.add_argument("--agent-arg", action="append", default=[],
                         help="one more argument for the agent's command line")
     parser.add_argument("--timeout", type=float, default=300)
+    parser.add_argument("--context-tokens", type=int, default=None,
+                        help="the context the scripted model's replies report (Anthropic)")
     args = parser.parse_args()
 
     loopback_up()
     setup, tool = AGENTS[args.agent]
-    server = serve(Script(args.command, tool, args.log))
+    server = serve(Script(args.command, tool, args.log, args.context_tokens))
     threading.Thread(target=server.serve_forever, daemon=True).start()
     port = server.server_address[1]
     env = base_env(args.work, args.path)

@@ -43,11 +43,24 @@ _RERUN_HINT = re.compile(r"To retrieve: re-run piped through (sed -n '\d+,\d+p')
 
 
 class Script:
-    def __init__(self, commands: list[str], tool: str, log_path: str):
+    def __init__(self, commands: list[str], tool: str, log_path: str,
+                 context_tokens: int | None = None):
         self.commands = commands
         self.tool = tool
         self.log_path = log_path
         self.lock = threading.Lock()
+        # The context every reply reports (Anthropic Messages' usage), as a long session's
+        # would: mostly read from the prompt cache. None: 15 tokens, no cache.
+        self.context_tokens = context_tokens
+
+    def usage(self) -> dict:
+        """An Anthropic Messages usage block summing to the scripted context."""
+        tokens = self.context_tokens
+        if tokens is None:
+            return {"input_tokens": 10, "output_tokens": 5, "cache_creation_input_tokens": 0,
+                    "cache_read_input_tokens": 0}
+        return {"input_tokens": 10, "output_tokens": 5, "cache_creation_input_tokens": 1000,
+                "cache_read_input_tokens": tokens - 1015}
 
     def record(self, entry: dict) -> None:
         with self.lock, open(self.log_path, "a", encoding="utf-8") as log:
@@ -221,8 +234,7 @@ class Handler(BaseHTTPRequestHandler):
         message = {"id": f"msg_e2e_{len(results)}", "type": "message", "role": "assistant",
                    "model": body.get("model", "fake"), "content": [block], "stop_reason": stop,
                    "stop_sequence": None,
-                   "usage": {"input_tokens": 10, "output_tokens": 5,
-                             "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}}
+                   "usage": script.usage()}
         if not body.get("stream"):
             self._json(200, message)
             return
@@ -384,8 +396,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--log", required=True)
     parser.add_argument("--tool", default="Bash")
     parser.add_argument("--command", action="append", default=[])
+    parser.add_argument("--context-tokens", type=int, default=None)
     args = parser.parse_args(argv)
-    server = serve(Script(args.command, args.tool, args.log))
+    server = serve(Script(args.command, args.tool, args.log, args.context_tokens))
     with open(args.port_file + ".tmp", "w") as out:
         out.write(str(server.server_address[1]))
     os.replace(args.port_file + ".tmp", args.port_file)

@@ -102,7 +102,7 @@ class Run:
 
 
 def run_agent(agent: str, commands: list[str], work: Path, env: dict,
-              agent_args: tuple[str, ...] = ()) -> Run:
+              agent_args: tuple[str, ...] = (), context_tokens: int | None = None) -> Run:
     binary = agent_bin(agent)
     namespace = unshare_argv()
     log = work / "log.jsonl"
@@ -118,6 +118,8 @@ def run_agent(agent: str, commands: list[str], work: Path, env: dict,
         argv += ["--command", command]
     for arg in agent_args:
         argv.append(f"--agent-arg={arg}")
+    if context_tokens is not None:  # what the scripted model's replies say of the context
+        argv += ["--context-tokens", str(context_tokens)]
     done = subprocess.run(argv, capture_output=True, timeout=600, stdin=subprocess.DEVNULL,
                           env=dict(os.environ, **env))
     entries = [json.loads(line) for line in log.read_text().splitlines()] if log.exists() else []

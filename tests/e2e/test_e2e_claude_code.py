@@ -221,3 +221,30 @@ def test_a_session_re_run_and_a_followed_hint_show_in_the_stats(e2e_home):
     one = json.loads(headroom("stats", "--session", session, "--json", env=env).stdout)
     assert one["totals"] == {key: value for key, value in figures.items() if key != "turns"}
     assert one["by_family"]["seq"]["retrievals"] == 1 and one["suggestions"][0]["family"] == "seq"
+
+
+def test_a_nearly_full_context_shrinks_the_budget_by_the_curve(e2e_home):
+    """The scripted model's replies say 180,000 tokens of context, and Claude Code runs
+    Claude Sonnet 4.5 (a 200,000-token window in its model table): 90 % full, so the hook's
+    6,000 tokens become 2,000 (the whole budget to 50 %, a quarter at 95 %, linear between:
+    1 - 0.75 * 0.4 / 0.45 = 1/3). The first command only lets Claude Code write a reply to
+    its transcript before the second one's PreToolUse reads it."""
+    import sqlite3
+
+    from headroom_cli.tokens import load_counter
+
+    work, env = e2e_home
+    install(work, env, {})
+    run = run_agent("claude", ["echo warm-up", FIFTY_THOUSAND], work, env,
+                    agent_args=("--permission-mode", "bypassPermissions",
+                                "--model", "claude-sonnet-4-5-20250929"),
+                    context_tokens=180_000)
+    text = run.tool_results[1]["text"]
+    assert "Budget 2,000 of 6,000 tokens: the context is 90% full." in text
+    # Claude Code appends a reminder of the tokens left for this model: not headroom's.
+    ours = text[:text.index("row 50000\n") + len("row 50000\n")]
+    check_fifty_thousand(ours)
+    assert 1800 <= load_counter("cl100k_base").count(ours) <= 2000
+    ledger = sqlite3.connect(work / "home" / ".local" / "state" / "headroom" / "ledger.sqlite3")
+    assert (2000, 6000, 90) in ledger.execute(
+        "SELECT budget, base_budget, context_fill FROM calls WHERE clipped").fetchall()
