@@ -13,17 +13,11 @@ from headroom_cli.api import compress
 from headroom_cli.plan import Lines
 from headroom_cli.planners import commits
 from headroom_cli.sniff import sniff
-from headroom_cli.tokens import load_counter
 from headroom_cli.tools import lookup
 
 CORPUS = Path(__file__).parent / "corpus"
 GRAPH = (CORPUS / "git-log-graph-commander-300" / "output.txt").read_text()
 FULL = (CORPUS / "git-log-decorate-commander-120" / "output.txt").read_text()
-
-
-@pytest.fixture(scope="module")
-def counter():
-    return load_counter("cl100k_base")
 
 
 @pytest.mark.parametrize("text", [GRAPH, FULL], ids=["oneline-graph", "full"])

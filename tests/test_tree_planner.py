@@ -14,16 +14,10 @@ from headroom_cli.plan import Lines
 from headroom_cli.sniff import sniff
 from headroom_cli.planners import tree
 from headroom_cli.tools import lookup
-from headroom_cli.tokens import load_counter
 
 CORPUS = Path(__file__).parent / "corpus"
 NPM_LS = (CORPUS / "npm-ls-all-commander-tree" / "output.txt").read_text()
 PIPDEPTREE = (CORPUS / "pipdeptree-headroom-venv" / "output.txt").read_text()
-
-
-@pytest.fixture(scope="module")
-def counter():
-    return load_counter("cl100k_base")
 
 
 def direct_entries(text: str) -> list[str]:
