@@ -46,6 +46,7 @@ NOTE_SHARE = 0.25  # of the room, for the by-directory count of omitted table ro
 STRAY_SHARE = 0.1  # of the room, for `ls:` error lines
 HEAD_SHARE = 2 / 3  # of a table's rows budget, for the head; the tail gets the rest
 BIGGEST_SHARE = 0.3  # of a sized table's rows budget, for its largest rows between head and tail
+_MAX_MISSES = 32
 
 
 def looks_like(sample: list[str], tool: Tool) -> bool:
@@ -366,7 +367,8 @@ def _long_listing(body: list[str]) -> Table | None:
 def _sized_list(body: list[str]) -> Table | None:
     """`du`, `wc -l`: a number and a name per row, from the first (du -a separates them with
     a tab, but its first row is no TSV title)."""
-    if not _SIZED.match(body[0]) or sum(1 for row in body if _SIZED.match(row)) < MIN_SHARE * len(body):
+    sized = sum(1 for row in body if _SIZED.match(row))
+    if not _SIZED.match(body[0]) or sized < MIN_SHARE * len(body):
         return None
     return Table(0, _path_column(body, _last_field), _leading_size)
 
@@ -471,8 +473,8 @@ def _plan_table(job: _Job, table: Table) -> Plan | None:
     room = job.room - _lines_cost(job, header)
     note_room = int(job.room * NOTE_SHARE) if table.path_of else 0
     body = [i for i in range(header[-1] + 1 if header else 0, rows)]
-    if _lines_cost(job, body) <= room:
-        return None  # it all fits: nothing for a table plan to do
+    if len(_fit(job, body, room)) == len(body):
+        return None  # it all fits: nothing for a table plan to do (counted up to the room)
     for _ in range(2):  # again with what the note left of its room, for the rows
         rows_room = room - note_room
         biggest_room = int(rows_room * BIGGEST_SHARE) if table.size_of else 0
@@ -481,7 +483,7 @@ def _plan_table(job: _Job, table: Table) -> Plan | None:
                     rows_room - biggest_room - _lines_cost(job, head))[::-1]
         middle = body[len(head):len(body) - len(tail)]
         biggest = _biggest(job, table, middle, biggest_room) if biggest_room else []
-        first, last = middle[0], middle[-1]
+        first = middle[0]
         note = (_folders_note(job, table, [i for i in middle if i not in set(biggest)], note_room)
                 if table.path_of else None)
         used = job.costs.note(note) if note else 0
@@ -499,17 +501,19 @@ def _plan_table(job: _Job, table: Table) -> Plan | None:
 
 def _biggest(job: _Job, table: Table, middle: list[int], room: int) -> list[int]:
     """The largest rows between head and tail (du's heavy folders, the one huge file) that fit
-    in room, biggest first; a row of size 0 (unreadable, a total) is never chosen."""
-    by_size = sorted((i for i in middle if table.size_of(job.rows[i]) > 0),
-                     key=lambda i: -table.size_of(job.rows[i]))
-    chosen, used = [], 0
-    for index in by_size:
+    in room, biggest first; rows without a size are never chosen. Gives up after
+    _MAX_MISSES rows in a row that do not fit (each costs a count)."""
+    sizes = {i: table.size_of(job.rows[i]) for i in middle}
+    chosen, used, misses = [], 0, 0
+    for index in sorted((i for i in middle if sizes[i] > 0), key=lambda i: -sizes[i]):
         cost = job.costs.line(index)
         if used + cost <= room:
             chosen.append(index)
-            used += cost
-        elif used + job.costs.line(by_size[-1]) > room:
-            break
+            used, misses = used + cost, 0
+        else:
+            misses += 1
+            if misses > _MAX_MISSES:
+                break
     return chosen
 
 
