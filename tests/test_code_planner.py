@@ -16,11 +16,6 @@ from headroom_cli.tokens import load_counter
 ARGPARSE = (Path(__file__).parent / "cases" / "code-argparse-py" / "input").read_text()
 
 
-@pytest.fixture(scope="module")
-def counter():
-    return load_counter("cl100k_base")
-
-
 def outline_lines(source: str) -> list[int]:
     """Line numbers of module-level definitions and the methods of module-level classes."""
     tree = ast.parse(source)
