@@ -5,9 +5,10 @@ which they are asked. A new shape is one new planner file plus its name in defau
 one line in _ASKED.
 
 Precedence follows what a person would call the output: search results, a diff, JSON, a commit
-history and a delimited table are asked first (each only when the output as a whole is that); then a failing
-test run or build is a log even when its tracebacks quote source code, so its signals are asked
-before code is; then code, other logs, listings, and `other` for the rest.
+history and a delimited table are asked first (each only when the output as a whole is that);
+then a failing test run or build is a log even when its tracebacks quote source code, so its
+signals are asked before code is; then code, other logs, documents, drawn trees, listings, and
+`other` for the rest.
 
 Sniffing compiles only what it needs: a planner module (and its patterns) is imported when its
 question is asked, and the shapes with a cheap telltale (a diff's `@@`, JSON's opening bracket,

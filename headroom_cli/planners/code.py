@@ -24,7 +24,7 @@ _DEFINITION = re.compile(
     (?:@?(?:export\s+)?(?:default\s+)?(?:pub(?:\([^)]*\))?\s+)?(?:unsafe\s+)?(?:async\s+)?
        (?:def|class|function\*?|func|fn|struct|enum|trait|impl|interface|module|mod|namespace
          |union|protocol|extension|object|macro_rules!)\s+[\w$<]
-    | func\s+\([^)]*\)\s*\w                                     # a Go method: func (r *T) Name(
+    | func\s+\([^)]*\)\s*\w                       # a Go method: func (r *T) Name(
     | (?:export\s+)?(?:const|let|var)\s+[\w$]+\s*=\s*(?:async\s*)?(?:function\b|\([^)]*\)\s*=>|[\w$]+\s*=>)
     | (?:export\s+)?type\s+\w+(?:<[^>]*>)?\s*=
     | type\s+\w+\s+(?:struct|interface)\b

@@ -475,10 +475,10 @@ def _is_result_line(text: str) -> bool:
 def _keep_cores(scan: _Scan, picker: _Picker, keys: list[int]) -> None:
     """Each error line with the two lines after it in its block (location, first frame) or,
     when it ends a trace, the three indented lines before it (the innermost frame), and the
-    block's last error line when it comes later (ERROR: test_x, then its exception). Separator and gutter-only lines are skipped;
-    an indented block brings the line it sits under (eslint's file path). When the whole core
-    does not fit, the error line with the one after it (a panic's message, an exception's
-    location), and else the error line alone."""
+    block's last error line when it comes later (ERROR: test_x, then its exception). Separator
+    and gutter-only lines are skipped; an indented block brings the line it sits under
+    (eslint's file path). When the whole core does not fit, the error line with the one after
+    it (a panic's message, an exception's location), and else the error line alone."""
     picker.misses = 0
     for key in keys:
         if picker.exhausted():

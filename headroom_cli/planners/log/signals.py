@@ -21,7 +21,8 @@ TRIGGER_PATTERNS = tuple(re.compile(re.escape(word)) for word in TRIGGERS)
 # Failure signals recognisable at the start of a line, looked for all through the text. The
 # lookahead skips most lines after one character test.
 START_SIGNAL = re.compile(r"""\n(?=[ \tETpftn=\[●✕✗✘×!⚠>A-Z0-9])(?:
-    E\ {2} | Traceback\ \( | panic:\  | thread\ '[^'\n]*'(?:\ \(\d+\))?\ panicked | fatal:\  | npm\ ERR!
+    E\ {2} | Traceback\ \( | panic:\  | fatal:\  | npm\ ERR!
+  | thread\ '[^'\n]*'(?:\ \(\d+\))?\ panicked                       # Rust 1.9x: the thread's id
   | [ \t]*[!⚠]\ [\w-]+(?:/[\w-]+)*\(                                 # miette: "! eslint(rule)"
   | [ \t]*\d+/\d+\ Test\ +\#\d+:[^\n]*\*\*\*                         # ctest: "***Failed"
   | >>\ Issue:\  | Program\ received\ signal\                       # bandit, gdb
@@ -107,7 +108,8 @@ _LEVEL_CLASS = {
 ERROR_START = re.compile(r"""[ \t]*+(?:
     (?:\|[ \t]+)*(?:Caused\ by:\ |Uncaught\ |Exception\ in\ thread\ \S+\ )?
         [\w$.]*(?:Error|Exception|Failure|Fault)\b(?:\ \[[\w-]+\])?(?::|\s*$)   # exception
-  | Traceback\ \(most\ recent\ call\ last\) | panic:\  | thread\ '[^']*'(?:\ \(\d+\))?\ panicked | fatal:\ 
+  | Traceback\ \(most\ recent\ call\ last\) | panic:\  | fatal:\ 
+  | thread\ '[^']*'(?:\ \(\d+\))?\ panicked
   | [\-=>*\#|\ ]*(?:FAIL|FAILED|FAILURE)\b | (?:[✕✗✘×]|●|not\ ok)\  | npm\ ERR!
   | \d+:\d+\ +error\ {2}                                             # eslint stylish
   | [\w./\\-]+:\d+:\d+:?\ [A-Z]{1,5}\d{2,4}\b                       # lint concise
