@@ -201,6 +201,18 @@ def test_diff_r_only_in_lines_and_every_file_are_accounted_for(counter):
     assert sum(int(n) if n else 1 for _, n in listed) == len(files)
 
 
+def test_a_file_only_in_one_tree_says_which(counter):
+    """`diff -ru` of Python 3.8's and 3.12's json package: each `Only in DIR: NAME` file listed
+    says the tree DIR is in, told by where the compared paths part ways."""
+    result = clip(RECURSIVE, 800, counter)
+    only = re.findall(r"^Only in (.+?): (.+)$", RECURSIVE, re.M)
+    side = {f"{folder}/{name}": "new" if "/3.12.1/" in folder else "old" for folder, name in only}
+    assert set(side.values()) == {"old", "new"}
+    listed = re.findall(r"^(\S+) \(only in the (old|new) tree\)$", result.text, re.M)
+    assert listed
+    assert all(side[path] == tree for path, tree in listed)
+
+
 def test_a_log_that_quotes_a_diff_is_not_a_diff(corpus_dir):
     log = (corpus_dir / "pip-install-v-build-failure-cchardet" / "output.txt").read_text()
     rows = log.splitlines()

@@ -49,6 +49,7 @@ _COMMIT = re.compile(r"(?:commit [0-9a-f]{7,64}|From [0-9a-f]{40} )\b")
 _COMMIT_BODY = re.compile(r"(?:Author|AuthorDate|Commit|CommitDate|Date|Merge|From|Subject):"
                           r"|\s|$")
 _STAT = re.compile(r" .+ \| +(?:\d+ ?[+-]*|Bin .*)$| \d+ files? changed")
+_ONE_SIDE = "only on one side"
 _MINUS = "−"  # U+2212: a count reads `−3`, never a removed line `-3`
 CONTEXT_SHARE = 0.3  # commit headers and stray lines get at most this share of the budget
 _MAX_MISSES = 32  # bodies tried in vain before the rest are left out untried
@@ -115,7 +116,32 @@ def parse(rows: list[str]) -> Parsed:
             strays += 1
         context.extend(range(index, end))
         index = end
+    _name_sides(rows, files)
     return Parsed(files, context, strays)
+
+
+def _name_sides(rows: list[str], files: list[FileDiff]) -> None:
+    """`diff -r OLD NEW` says which tree an `Only in DIR: NAME` file is in: the one whose
+    folder (up to where OLD and NEW part ways) holds it, as git says "new file" or "deleted
+    file"."""
+    trees = next((_trees(m["old"], m["new"]) for f in files
+                  if (m := _DIFF_COMMAND.match(rows[f.start]))), None)
+    if trees is None:
+        return
+    for f in files:
+        if f.notes == [_ONE_SIDE]:
+            f.notes = [next((side for tree, side in zip(trees, ("only in the old tree",
+                                                               "only in the new tree"))
+                             if f.path.startswith(tree + "/")), _ONE_SIDE)]
+
+
+def _trees(old: str, new: str) -> tuple[str, str] | None:
+    """The two folders compared: each path up to its first part that differs from the other's."""
+    old_parts, new_parts = old.split("/"), new.split("/")
+    for depth, (a, b) in enumerate(zip(old_parts, new_parts)):
+        if a != b:
+            return "/".join(old_parts[:depth + 1]), "/".join(new_parts[:depth + 1])
+    return None
 
 
 def _commit_end(rows: list[str], index: int) -> int:
@@ -132,7 +158,7 @@ def _file_at(rows: list[str], index: int) -> FileDiff | None:
     row = rows[index]
     if m := _ONLY_IN.match(row):
         return FileDiff(index, index + 1, f"{m['dir'].rstrip('/')}/{m['name']}",
-                        notes=["only on one side"])
+                        notes=[_ONE_SIDE])
     if m := _BINARY_NOTICE.match(row):
         return FileDiff(index, index + 1, m["new"], notes=["binary"])
     path = None
