@@ -23,7 +23,7 @@ _ONELINE = re.compile(rf"{_GRAPH}?\*?{_GRAPH}\b[0-9a-f]{{7,40}}\b(?: \((?P<refs>
                       r" ?(?P<subject>.*)$")
 _GRAPH_ONLY = re.compile(rf"{_GRAPH}$")
 _COMMIT = re.compile(r"commit [0-9a-f]{40}\b(?: \((?P<refs>[^)]*)\))?")
-_MERGE = re.compile(r"Merge\b|Merge:")
+_MERGE = re.compile(r"Merge\b")
 _SHARE = 0.9  # of the non-empty lines, for a one-line-per-commit history
 _MIN_COMMITS = 10
 

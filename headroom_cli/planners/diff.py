@@ -128,11 +128,13 @@ def _name_sides(rows: list[str], files: list[FileDiff]) -> None:
                   if (m := _DIFF_COMMAND.match(rows[f.start]))), None)
     if trees is None:
         return
+    old, new = trees
     for f in files:
         if f.notes == [_ONE_SIDE]:
-            f.notes = [next((side for tree, side in zip(trees, ("only in the old tree",
-                                                               "only in the new tree"))
-                             if f.path.startswith(tree + "/")), _ONE_SIDE)]
+            if f.path.startswith(new + "/"):
+                f.notes = ["only in the new tree"]
+            elif f.path.startswith(old + "/"):
+                f.notes = ["only in the old tree"]
 
 
 def _trees(old: str, new: str) -> tuple[str, str] | None:

@@ -484,7 +484,8 @@ def _plan_table(job: _Job, table: Table) -> Plan | None:
         middle = body[len(head):len(body) - len(tail)]
         biggest = _biggest(job, table, middle, biggest_room) if biggest_room else []
         first = middle[0]
-        note = (_folders_note(job, table, [i for i in middle if i not in set(biggest)], note_room)
+        shown = set(biggest)
+        note = (_folders_note(job, table, [i for i in middle if i not in shown], note_room)
                 if table.path_of else None)
         used = job.costs.note(note) if note else 0
         if note_room - used < 0.1 * note_room:

@@ -28,14 +28,14 @@ def entries(rows: list[str]) -> list[tuple[int, int]]:
     branch leads to is a root (depth 0) when a branch follows it or it lies among the
     branches (`pipdeptree` prints one per package); before or after the tree it is a note
     (npm's warnings)."""
-    branches = [(index, len(match.group(1))) for index, match in
-                ((index, _ENTRY.match(row)) for index, row in enumerate(rows)) if match]
+    matches = [_ENTRY.match(row) for row in rows]
+    branches = [(index, len(match.group(1))) for index, match in enumerate(matches) if match]
     if not branches:
         return []
     first, last = branches[0][0], branches[-1][0]
     below = {index - 1 for index, _ in branches}
     roots = [(index, -1) for index, row in enumerate(rows)
-             if row[:1].strip() and not _ENTRY.match(row)
+             if row[:1].strip() and not matches[index]
              and (index in below or first < index < last)]
     columns = {column: depth for depth, column in enumerate(sorted({c for _, c in branches}), 1)}
     columns[-1] = 0
