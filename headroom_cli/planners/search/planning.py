@@ -108,12 +108,14 @@ def _context(files: list[FileHits], picks: dict[str, list[int]], left: int,
     if left <= 0 or not any(f.context for f in files):
         return extra
     taken: set[int] = set()
+    printed = {hits.path: set(hits.context) for hits in files
+               if hits.context and picks[hits.path]}
     for distance in range(1, MAX_CONTEXT + 1):
         added = False
         for hits in files:
-            if not hits.context or not picks[hits.path]:
+            known = printed.get(hits.path)
+            if known is None:
                 continue
-            known = set(hits.context)
             for index in picks[hits.path]:
                 for row in (index - distance, index + distance):
                     if row in taken or row not in known:
