@@ -44,10 +44,25 @@ def test_a_clipper_that_prints_nothing_keeps_no_needle(tmp_path):
                     "--cmd", "true", "--budget", "1000", "--markdown")
     assert done.returncode == 1, done.stderr
     assert "FAIL  tests/corpus: mean needle recall, all shapes, at 1000 >= 0.75: 0.000" in done.stdout
-    assert "gap in mean recall at 1000 (shared minus grown) < 0.05: +0.000" in done.stdout
+    assert "PASS  gap in mean recall at 1000 (shared minus grown, either way) < 0.05: +0.000" \
+        in done.stdout
     # an empty output is a clipped run (it is not the input) using 0% of its budget
     assert "| all | 1000 | 0.00 / 0.00 / 100% / 2 of 2 | 0.00 / - / 100% / 1 of 1 | +0.00 |" in done.stdout
     assert "n/a   a failing pytest --tb=long log is sniffed as a log: not measured (--cmd)" in done.stdout
+
+
+def test_a_gap_either_way_fails(tmp_path):
+    """A clipper that keeps the shared cases' needles and loses the grown ones fails the gap,
+    and so does the reverse: planners should do alike on outputs they were not tuned on."""
+    small, large = _corpus(tmp_path / "a", SMALL), _corpus(tmp_path / "b", LARGE)
+    # Loses every needle of the toolz search and none of the Go build's.
+    drop_merge = "sed '/toolz/d;/merge/d'"
+    for grown, shared, gap in [(small, large, "-1.000"), (large, small, "+1.000")]:
+        done = _quality("--grown", str(grown), "--shared", str(shared), "--cmd", drop_merge,
+                        "--budget", "1000")
+        assert done.returncode == 1, done.stderr
+        assert f"FAIL  gap in mean recall at 1000 (shared minus grown, either way) < 0.05: {gap}" \
+            in done.stdout
 
 
 def test_a_missing_corpus_is_one_line_on_stderr(tmp_path):

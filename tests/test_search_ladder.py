@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from headroom_cli.api import compress
-from headroom_cli.planners.search.sites import aside, rank, symbols
+from headroom_cli.planners.search.sites import aside, entry, private, rank, symbols
 
 GROWN = Path(__file__).resolve().parent / "corpus"
 
@@ -93,3 +93,48 @@ def test_context_lines_spend_what_the_matches_leave(counter):
         at = rows.index(line)
         near = {rows[at - 1], rows[at + 1]}
         assert near & set(out.split("\n")), line
+
+
+SEARCHES = [("shared", "grep-rn-express-req"), ("shared", "rg-context-tornado-io-loop"),
+            ("shared", "rg-vimgrep-spaced-underscore-isobject"), ("shared", "rg-flood-black-def"),
+            ("shared", "rg-heading-tornado-def-test"), ("grown", "rg-n-go-stdlib-func-new"),
+            ("grown", "rg-context-boltons-raise-valueerror"),
+            ("grown", "rg-n-cpython-lib-error-classes")]
+
+
+@pytest.mark.parametrize("folder, name", SEARCHES)
+@pytest.mark.parametrize("budget", [500, 1000])
+def test_the_output_s_first_match_leads_at_any_budget(corpus_dir, counter, folder, name, budget):
+    """What a reader meets first stays, whatever the ladder picks after it (a minified line
+    cut inside, with its character count)."""
+    meta, text = case(corpus_dir if folder == "shared" else GROWN, name)
+    first = next(line for line in text.split("\n")
+                 if re.match(r"^(?:.+?:\d+:|\d+:)", line))  # rg's -C context lines use `-`
+    out = compress(text, tool=meta["tool"], budget=budget, counter=counter).text
+    assert first[:300] in out
+
+
+def test_a_flood_of_definitions_leads_with_the_package_s_entry_module(corpus_dir, counter):
+    """`rg -n 'def '` in a project: every line is a definition, so no symbol tells them apart;
+    the entry module's public top-level definitions come first, tests and data files last."""
+    meta, text = case(corpus_dir, "rg-flood-black-def")
+    out = compress(text, tool=meta["tool"], budget=1000, counter=counter).text
+    shown = [line for line in out.split("\n") if re.match(r"^[^ ]+\.py:\d+:", line)]
+    entry_lines = [line for line in shown if line.startswith("src/black/__init__.py:")]
+    assert len(entry_lines) >= 10
+    assert all(":def " in line and ":def _" not in line for line in entry_lines)
+    assert not [line for line in shown if line.startswith("tests/")]
+
+
+@pytest.mark.parametrize("path, is_entry", [
+    ("src/black/__init__.py", True), ("index.js", True), ("src/lib.rs", True),
+    ("cmd/tool/main.go", True), ("pkg/errors/errors.go", True), ("src/black/linegen.py", False),
+    ("src/mainline.py", False),
+])
+def test_an_entry_module_is_a_package_s_front_door(path, is_entry):
+    assert entry(path) == is_entry
+
+
+def test_a_private_name_is_one_with_a_leading_underscore():
+    assert private("def _format_str_once(") and private("    async def _run(self):")
+    assert not private("def format_str(") and not private("class Mode:")

@@ -15,7 +15,7 @@ HEADER = re.compile(
     r"^(?P<path>.+) \((?P<total>[\d,]+) match(?:es)?(?:, showing (?P<shown>[\d,]+))?\)$")
 ROLLED = re.compile(
     r"^(?P<key>.+?) \((?:(?P<files>[\d,]+) (?P<more>more )?files?, )?(?P<matches>[\d,]+) "
-    r"match(?:es)?\)$")
+    r"match(?:es)?(?:, showing [\d,]+)?\)$")
 CLOSING = re.compile(r"\[…headroom: (?P<omitted>[\d,]+) of (?P<total>[\d,]+) matched lines "
                      r"omitted \((?P<cut>[\d,]+) of (?P<files>[\d,]+) files cut short")
 
@@ -235,9 +235,13 @@ def test_definition_sites_are_shown_before_call_sites(counter, budget):
         files[f"src/mod_{f}.py"] = hits
     output = compress(grep_n(files), tool="Grep", budget=budget, counter=counter).text
     definitions = ("def handler", "class Handler", "function handlerJs", "handler_table =")
+    first = f"    print(handler(x, y), 'call site 0')"
     shown_somewhere = 0
-    for path in files:
+    for n, path in enumerate(files):
         shown = [line.split(":", 2)[2] for line in shown_for(output, path)]
+        if n == 0:  # the output's first match leads whatever it is
+            assert shown[0] == first
+            shown.remove(first)
         n_defs = sum(body.startswith(definitions) for body in shown)
         # A call site is shown only once every definition site of that file is.
         if any(not body.startswith(definitions) for body in shown):
@@ -300,22 +304,28 @@ def test_context_lines_do_not_count_as_matches(counter):
 
 
 def check_rolled_up(output: str, files: dict[str, int]) -> list[re.Match]:
-    """Every entry is a file or a folder with counts; the counts add up; every file is under
-    exactly one entry."""
-    entries = [ROLLED.match(line) for line in body_lines(output)]
-    assert all(entries), [line for line in body_lines(output) if not ROLLED.match(line)]
+    """Every entry is a file or a folder with counts, or a match the ladder pinned (the
+    output's first, under its file's `showing` header); the counts add up; every file is
+    under exactly one entry."""
+    body = body_lines(output)
+    first = grep_n(make_files(files)).splitlines()[0]
+    shown = [line for line in body if line == first]
+    entries = [ROLLED.match(line) for line in body if line not in shown]
+    assert all(entries), [line for line in body if line not in shown and not ROLLED.match(line)]
+    whole = [line for line in shown if all(e["key"] != line.split(":")[0] for e in entries)]
     total = sum(files.values())
-    assert sum(num(e["matches"]) for e in entries) == total
-    assert sum(num(e["files"] or "1") for e in entries) == len(files)
+    assert sum(num(e["matches"]) for e in entries) + len(whole) == total
+    assert sum(num(e["files"] or "1") for e in entries) + len(whole) == len(files)
     for path in files:
         owners = [e for e in entries if e["key"] == path or e["key"] == "./"
                   or (e["key"].endswith("/") and path.startswith(e["key"]))]
-        assert owners, f"{path} silently vanished"
+        assert owners or any(line.startswith(path + ":") for line in whole), \
+            f"{path} silently vanished"
     m = re.search(r"([\d,]+) of ([\d,]+) matched lines omitted \(([\d,]+) files in ([\d,]+) "
                   r"groups", output)
     assert m, output[-300:]
-    assert (num(m[1]), num(m[2]), num(m[3]), num(m[4])) == (total, total, len(files),
-                                                            len(entries))
+    assert (num(m[1]), num(m[2]), num(m[3]), num(m[4])) == (
+        total - len(shown), total, len(files), len(entries) + len(whole))
     return entries
 
 

@@ -1,7 +1,7 @@
 """search: a map beats matches.
 
-Every matching file stays named with its exact match count, then its first few matches
-(definition sites first). The budget goes to fewer matches per file before fewer files; when even
+Every matching file stays named with its exact match count, then its first few matches (the
+output's first match and definition sites first). The budget goes to fewer matches per file before fewer files; when even
 one line per file does not fit, files roll up under their directories with counts, so no part of
 the tree silently vanishes.
 

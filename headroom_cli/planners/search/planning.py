@@ -58,9 +58,9 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool,
         if picks is None:
             return _rolled_up(files, rows, lines, room, costs, strays, parsed, {}, narrower)
         return _listing(files, picks, rows, lines, strays, parsed, {}, narrower)
-    # The ladder: definition sites of the searched symbol first, then every file with its
-    # count, then a roll-up of the rest under folders.
-    sites = definition_sites(files, rows)
+    # The ladder: the output's first match (what a reader meets first), definition sites of
+    # the searched symbol, then every file with its count, then a roll-up under folders.
+    sites = _first_match(files) + definition_sites(files, rows)
     bare = _total_within(files, _NONE_SHOWN, 0, costs, room)  # every file named, no line
     share = int(SITE_SHARE * room)
     if bare <= room - SITE_FLOOR * room:
@@ -73,6 +73,14 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool,
     return _listing(files, picks, rows, lines, strays, parsed, extra, narrower)
 
 
+def _first_match(files: list[FileHits]) -> list[tuple[int, int]]:
+    """(file position, line index) of the output's first matched line, if any."""
+    for position, hits in enumerate(files):
+        if hits.matches and not hits.folder:
+            return [(position, min(hits.matches))]
+    return []
+
+
 def _pin(files: list[FileHits], sites: list[tuple[int, int]], share: int,
          costs: LineCosts) -> dict[str, list[int]]:
     """The definition sites shown first: best first while their lines and their files'
@@ -82,6 +90,8 @@ def _pin(files: list[FileHits], sites: list[tuple[int, int]], share: int,
     for position, index in sites:
         hits = files[position]
         shown = pinned.get(hits.path, [])
+        if index in shown:
+            continue  # the first match, pinned already as a definition site
         grown = _file_cost(hits, shown + [index], costs) - (
             _file_cost(hits, shown, costs) if shown else 0)
         if used + grown > share:
@@ -135,14 +145,12 @@ def _context(files: list[FileHits], picks: dict[str, list[int]], left: int,
 
 
 def _priority(hits: FileHits, rows: list[str]) -> list[int]:
-    """Matches to show first: top-level definitions, then nested ones, then the rest."""
+    """Matches to show first: top-level definitions (a file's outline), then the rest in
+    input order (a nested `var x = req.y` defines nothing the search was after)."""
 
     def rank(index: int) -> int:
         body = rows[index][hits.text_start[index]:]
-        stripped = body.lstrip()
-        if not DEFINITION.match(stripped):
-            return 2
-        return 0 if len(stripped) == len(body) else 1
+        return 0 if body[:1] not in " \t" and DEFINITION.match(body) else 1
 
     return sorted(hits.matches, key=lambda i: (rank(i), i))
 

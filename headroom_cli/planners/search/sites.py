@@ -8,7 +8,9 @@ object (`def`, `class`, `self`) aside. A definition site is a matched line that 
 as a definition whose head — the part before its parameters, body or value — names the symbol:
 `def select(`, `class BaseModel(`, `req.get =`, `impl FromStr for Version {`; not
 `x = select(…)` nor `class Foo(BaseModel)`. A search whose lines share no such word (`rg 'def '`,
-`rg 'func New'`: the pattern is the definition keyword) takes every definition as a site.
+`rg 'func New'`: the pattern is the definition keyword) takes every definition as a site, and
+then a package's entry module (`__init__.py`, `index.js`, `lib.rs`, `main.go`, a file named
+after its folder) and public names come first: that is the surface a reader is after.
 """
 
 from __future__ import annotations
@@ -32,6 +34,9 @@ _HEAD_END = re.compile(r"\w\(|[{=:;]")
 # definitions more than they make them.
 _ASIDE = re.compile(r"(?:^|[/\\])(?:tests?|testing|testdata|__tests__|spec|specs|docs?|examples?"
                     r"|fixtures?)[/\\]|(?:^|[/\\])test_[^/\\]*$|_test\.\w+$|\.(?:test|spec)\.\w+$")
+# A package's entry module: its stem, or a stem that repeats its folder's name.
+_ENTRY = re.compile(r"(?:^|[/\\])(?:__init__|index|main|lib|mod|core|app|cli)\.\w+$"
+                    r"|(?:^|[/\\])([^/\\]+)[/\\]\1\.\w+$")
 
 
 def symbols(texts: list[str]) -> frozenset[str]:
@@ -69,6 +74,17 @@ def rank(body: str, symbols: frozenset[str], aside: bool) -> tuple[int, int, int
     return exact, int(len(stripped) != len(body[:_JUDGED])), int(aside)
 
 
+def entry(path: str) -> bool:
+    """Whether a path is a package's entry module."""
+    return _ENTRY.search(path) is not None
+
+
+def private(body: str) -> bool:
+    """Whether a definition's name is private by convention (`def _helper`)."""
+    name = next((w for w in _IDENT.findall(body, 0, _JUDGED) if w not in _WORDS), "")
+    return name.startswith("_")
+
+
 def aside(path: str) -> bool:
     """Whether a path is a test's, a document's or an example's."""
     return _ASIDE.search(path) is not None
@@ -85,8 +101,14 @@ def definition_sites(files: list[FileHits], rows: list[str]) -> list[tuple[int, 
         if hits.folder:
             continue
         side = aside(hits.path)
-        ranked = sorted((r, i) for i in hits.matches
-                        if (r := rank(rows[i][hits.text_start[i]:], wanted, side)) is not None)
+        outer = int(not entry(hits.path))
+        ranked = []
+        for i in hits.matches:
+            body = rows[i][hits.text_start[i]:]
+            if (r := rank(body, wanted, side)) is None:
+                continue
+            ranked.append((r if wanted else r + (outer, int(private(body))), i))
+        ranked.sort()
         found += [(r, nth, position, i) for nth, (r, i) in enumerate(ranked)]
     found.sort()
     return [(position, i) for _, _, position, i in found]
