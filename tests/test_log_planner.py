@@ -425,3 +425,50 @@ def test_a_rust_panic_with_a_thread_id_is_an_error_and_keeps_its_message(cl100k)
     for i in panics:
         assert lines[i] in kept
         assert kept[kept.index(lines[i]) + 1] == lines[i + 1]
+
+
+GROWN = Path(__file__).resolve().parent / "corpus"
+
+
+def grown(name: str) -> tuple[dict, str]:
+    meta = json.loads((GROWN / name / "meta.json").read_text(encoding="utf-8"))
+    return meta, (GROWN / name / "output.txt").read_bytes().decode("utf-8", "surrogateescape")
+
+
+@pytest.mark.parametrize("line, progress", [
+    ("[ 13%] Linking C executable cJSON_test", True),
+    ("   Compiling semver v1.0.27 (/tmp/hc/src/semver)", True),
+    ("Downloading cchardet-2.1.7.tar.gz (653 kB)", True),
+    ("tests/test_make.py ..................................................... [ 29%]", True),
+    ("test_parse (tests.test_x.T.test_parse) ... ok", True),
+    ("=== RUN   TestEqual", True),
+    ("tests/test_funcs.py ..........................................FFF.F..... [ 14%]", False),
+    ("  Building wheel for cchardet (pyproject.toml): finished with status 'error'", True),
+    ("Building wheel for cchardet: error: command 'gcc' failed", False),
+    ("make[2]: *** [CMakeFiles/cjson_utils.dir/build.make:76] Error 1", False),
+    ("warning: unused variable `x`", False),
+])
+def test_progress_lines_say_only_that_work_goes_on(line, progress):
+    assert log.signals.is_progress(line) == progress
+
+
+def test_the_head_passes_over_a_run_of_progress_lines(cl100k):
+    """A cmake build's `[ 42%] Building …` lines are the ladder's last rung: at a tight budget
+    the make error survives instead of them."""
+    meta, text = grown("make-k-cjson-utils-undeclared")
+    _, out = clip(text, 500, cl100k)
+    assert cl100k.count(out) <= 500
+    assert "error: ‘length’ undeclared (first use in this function)" in out
+    assert "make[2]: *** [CMakeFiles/cjson_utils.dir/build.make:76: " in out
+
+
+@pytest.mark.parametrize("budget", [500, 1000, 2000])
+def test_the_omitted_errors_note_keeps_to_its_share_of_a_small_budget(cl100k, budget):
+    """The note names fewer kinds at a small budget (at least one), so the errors it would
+    count are kept instead."""
+    meta, text = grown("mypy-strict-toolz-1316-errors")
+    _, out = clip(text, budget, cl100k)
+    note = next(line for line in out.split("\n") if line.startswith("[omitted errors by kind:"))
+    assert cl100k.count(note) <= 0.06 * budget or ", " not in note.split(" (and ")[0]
+    if budget == 500:  # 8 kinds are omitted: naming them all takes ~60 tokens
+        assert re.search(r"\(and [\d,]+ more kinds\)\]$", note)

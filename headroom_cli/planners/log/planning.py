@@ -15,7 +15,7 @@ from ...tokens import Counter
 from ...tools import Tool
 from .signals import (BUG_WEIGHT, BUG_WORDS, CAUSE, classify_why, CONTINUATION_RUN, DIGITS,
                       END_SIGNAL, ENDS_CHARS, ERROR, ERROR_END, ERROR_START, FAILING_SUMMARY,
-                      has_error_word, HEX_DIGITS, KIND_CODE, label_prefix, LINT_SIGNAL,
+                      has_error_word, HEX_DIGITS, is_progress, KIND_CODE, label_prefix, LINT_SIGNAL,
                       LOCATED_SIGNAL, LOCATION_PREFIX, LOG_RECORD, NOTHING_FAILED, PATH_TAIL, PY_EXCEPTION,
                       RESULT_TAIL, RULE_HEADED, SELF_CONTAINED, SHAPE_CHARS, START_SIGNAL,
                       SUMMARY, TRIGGER_PATTERNS, UNINFORMATIVE, WARNING)
@@ -29,7 +29,10 @@ _NEAR, _FAR = 3, 12  # block lines this close to a key line come early / late
 _WHOLE_BLOCK_SHARE = 0.25  # a block at most this big is kept whole rather than trimmed
 MAX_BLOCK = 3000  # lines one error block may grow to (a runaway trace)
 _OWNER_REACH = 50  # lines to look back for the unindented line an indented error sits under
-_NOTE_KINDS = 8  # kinds named in the omitted-errors note
+_NOTE_KINDS = 8  # kinds named in the omitted-errors note, at most
+_NOTE_SHARE = 0.06  # of the budget: a note past it names fewer kinds (the errors come first)
+_PROGRESS_RUN = 3  # progress lines in a row the head passes over
+_HEAD_READ = 5000  # lines the head looks through for what is not progress
 _MIN_ROOM = 4  # tokens: below this nothing more fits
 _CHARS_PER_TOKEN_MAX = 32  # longer lines than this many characters per budget token are skipped
 _MAX_MISSES = 40  # failed additions in a row before a tier gives up (each costs a count)
@@ -386,7 +389,7 @@ def _choose(scan: _Scan, picker: _Picker, budget: int, focus: frozenset[int]) ->
     """Spend the budget tier by tier, most important first."""
     total = scan.total
     picker.add_run(range(total - 1, -1, -1), int(budget * _TAIL_SHARE))
-    picker.add_run(range(total), int(budget * _HEAD_SHARE))
+    picker.add_run(_head(picker), int(budget * _HEAD_SHARE))
     late_summaries = _keep_summaries(scan, picker, int(budget * _SUMMARY_SHARE))
     chosen, rest = _instances_by_priority(scan, picker.line, focus)
     _keep_cores(scan, picker, chosen)
@@ -397,6 +400,24 @@ def _choose(scan: _Scan, picker: _Picker, budget: int, focus: frozenset[int]) ->
     _keep_blocks(scan, picker, rest, _NEAR)
     _keep_each(picker, ((i,) for i in late_summaries))
     _keep_blocks(scan, picker, chosen + rest, _FAR)
+
+
+def _head(picker: _Picker):
+    """The head's lines, runs of progress lines passed over (the ladder's last rung, kept only
+    when the rest is in); a run of fewer than _PROGRESS_RUN costs less than its gap marker.
+    Past _HEAD_READ lines the head is given up: a log of nothing but progress has none."""
+    index, total = 0, min(picker.total, _HEAD_READ)
+    while index < total:
+        end = index
+        while end < total and end - index < _PROGRESS_RUN and is_progress(picker.line(end)):
+            end += 1
+        if end - index < _PROGRESS_RUN:
+            yield from range(index, min(end + 1, total))
+            index = end + 1
+            continue
+        while end < total and is_progress(picker.line(end)):
+            end += 1
+        index = end
 
 
 def _keep_each(picker: _Picker, groups) -> None:
@@ -648,9 +669,14 @@ def _omitted_note(scan: _Scan, line, picker: _Picker) -> str:
         first_line.setdefault(scan.kind[key], key)
     named = [f"{_label(kind, line(first_line[kind]))} ×{count:,}"
              for kind, count in omitted.most_common(_NOTE_KINDS)]
-    more = len(omitted) - len(named)
-    tail = f" (and {more:,} more kinds)" if more > 0 else ""
-    return f"[omitted errors by kind: {', '.join(named)}{tail}]"
+    cap = int(picker.budget * _NOTE_SHARE)
+    while True:
+        more = len(omitted) - len(named)
+        tail = f" (and {more:,} more kinds)" if more > 0 else ""
+        note = f"[omitted errors by kind: {', '.join(named)}{tail}]"
+        if len(named) <= 1 or picker.counter.count(note) <= cap:
+            return note
+        named.pop()
 
 
 def _label(kind: str | bytes, first_line: str) -> str:

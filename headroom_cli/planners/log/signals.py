@@ -59,6 +59,17 @@ _PASSED_END = re.compile(r" (?:PASSED|SKIPPED|XFAIL|XPASS|PASS|SKIP)(?:\s+\[\s*\
                          r"| \.\.\. (?:ok|skipped\b.*|expected failure)\s*$")
 _PASSED_START = re.compile(r"\s*+(?:--- (?:PASS|SKIP)|=== (?:RUN|PAUSE|CONT)|[✓✔√] )")
 
+# Progress: a line that says work goes on and nothing about how it went (a build step, a
+# download, a passing test's dots). It is the log ladder's last rung.
+_PROGRESS = re.compile(r"""[ \t]*+(?:
+    \[\s*\d{1,3}%\]\ |                                    # cmake/make: [ 42%] Building C object
+    (?:Compiling|Checking|Downloading|Downloaded|Fetching|Collecting|Installing|Building
+      |Linking|Resolving|Unpacking|Preparing|Obtaining|Using\ cached
+      |Requirement\ already\ satisfied)\b |
+    \S+\ [.sx]+\s+\[\s*\d{1,3}%\]\s*$                      # pytest: a.py ....s   [ 40%]
+)""", re.VERBOSE)
+
+
 _SUMMARY = re.compile(r"""[ \t]*+(?:\[(?:INFO|ERROR|WARNING)\]\ *)?(?:
     =+\ .*\b(?:passed|failed|errors?|skipped|xfailed|xpassed|deselected|warnings?
               |no\ tests\ ran)\b.*=+
@@ -351,6 +362,15 @@ def _level(line: str) -> str | None:
         return named.group(1).upper()
     glog = _GLOG.match(line)
     return glog.group(1) if glog else None
+
+
+def is_progress(line: str) -> bool:
+    """Whether a line only says that work goes on (see _PROGRESS), or reports a passing test."""
+    head = line[:JUDGED_CHARS]
+    if _PASSED_END.search(line, len(line) - RESULT_TAIL) or _PASSED_START.match(head):
+        return True
+    return bool(_PROGRESS.match(head)) and not has_error_word(head) and \
+        not _WARNING_WORD.search(head)
 
 
 def has_error_word(line: str) -> bool:
