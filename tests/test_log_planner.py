@@ -472,3 +472,21 @@ def test_the_omitted_errors_note_keeps_to_its_share_of_a_small_budget(cl100k, bu
     assert cl100k.count(note) <= 0.06 * budget or ", " not in note.split(" (and ")[0]
     if budget == 500:  # 8 kinds are omitted: naming them all takes ~60 tokens
         assert re.search(r"\(and [\d,]+ more kinds\)\]$", note)
+
+
+def test_a_trace_s_frames_nearest_the_error_come_before_its_outermost():
+    """The ladder's rung after each error's first line: the frames nearest it (for a Python
+    traceback, the lines just above the exception), then the trace's far end."""
+    from headroom_cli.planners.log.planning import _by_distance, _line_reader, _scan
+    text = (CORPUS / "tox-unittest-more-itertools-failures" / "output.txt").read_text()
+    lines = Lines(text)
+    scan = _scan(text, lines, _line_reader(lines))
+    rows = text.split("\n")
+    exception = rows.index("AttributeError: type object 'ValueError' has no attribute "
+                           "'with_message'")
+    header = max(i for i in range(exception) if rows[i].startswith("Traceback ("))
+    order = _by_distance(scan.block(exception), 3)
+    assert order[0] == exception
+    innermost = [exception - 1, exception - 2, exception - 3]
+    assert order[1:4] == innermost, [rows[i] for i in order]
+    assert order.index(header) > 3

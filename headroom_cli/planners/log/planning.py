@@ -548,17 +548,22 @@ def _blocks_in_order(scan: _Scan, picker: _Picker, keys: list[int]) -> list[_Blo
 
 
 def _by_distance(block: _Block, reach: int) -> list[int]:
-    """Block lines (and its context line) within `reach` of a key line or the block's ends."""
-    anchors = sorted(set(block.keys) | {block.first, block.last})
+    """Block lines (and its context line) within `reach` of a key line, nearest first (a
+    trace's frames nearest the error), then those within `reach` of the block's ends."""
+    keys = sorted(block.keys)
+    ends = (block.first, block.last)
     first = block.context if block.context is not None else block.first
     found = []
     for index in range(first, block.last + 1):
-        position = bisect_left(anchors, index)
-        nearest = min(abs(anchors[p] - index) for p in (position - 1, position)
-                      if 0 <= p < len(anchors))
-        if nearest <= reach:
-            found.append((nearest, index))
-    return [index for _, index in sorted(found)]
+        position = bisect_left(keys, index)
+        near_key = min((abs(keys[p] - index) for p in (position - 1, position)
+                        if 0 <= p < len(keys)), default=reach + 1)
+        near_end = min(abs(end - index) for end in ends)
+        if near_key <= reach:
+            found.append((0, near_key, index))
+        elif near_end <= reach:
+            found.append((1, near_end, index))
+    return [index for *_, index in sorted(found)]
 
 
 def _keep_warnings(scan: _Scan, picker: _Picker) -> None:
