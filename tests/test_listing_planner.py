@@ -132,6 +132,21 @@ def test_middle_directories_show_their_biggest_files_first(counter):
         assert all(entry in result.text for entry in biggest)
 
 
+@pytest.mark.parametrize("budget", [400, 1000, 2000])
+def test_the_first_directory_shares_a_small_budget_with_the_others(counter, budget):
+    """At a small budget the first directory's head no longer takes everything: the shallow
+    directories shown show their largest files too, never more entries than the first one."""
+    text = (Path(__file__).parent / "corpus" / "ls-laR-go-stdlib-net" / "output.txt").read_text()
+    out = clip(text, budget, counter).text
+    shown = [(m[1], number(m[2])) for m in re.finditer(
+        r"^(\S+):  \([\d,]+ entr(?:y|ies)(?:; [^)]*)?, (?:first|last|) ?([\d,]+)(?: largest)? shown\)",
+        out, re.M)]
+    first = next(count for path, count in shown if path == "net")
+    assert all(count <= first for _, count in shown)
+    if budget >= 1000:  # net/http's largest file, a section in the middle
+        assert "h2_bundle.go" in out
+
+
 def test_a_long_listing_keeps_total_head_its_largest_rows_and_tail(counter):
     result = clip(LS_L, 500, counter)
     rows = LS_L.rstrip("\n").split("\n")

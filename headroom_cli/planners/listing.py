@@ -2,9 +2,11 @@
 
 - `ls -R` and `ls -laR` print one section per directory (`dir:`, `total N`, entries). Every
   section header stays with its entry count; when they do not all fit, deep ones roll up under
-  their parents (planners/rollup.py). Then the entries: the first section's (the head of the
-  output), the last section's last ones (the tail), and with what is left head and tail entries
-  of every section shown, shallow sections first. `total`, `.` and `..` lines are left out.
+  their parents (planners/rollup.py). Then the entries: the last section's last ones (the
+  tail), the first section's (the head of the output) within FIRST_SHARE, the largest (or head
+  and tail) entries of every section shown, shallow sections first and never more than the
+  first shows, and what is left lengthens the head, then the tail. `total`, `.` and `..` lines
+  are left out.
 - Column tables (`ls -l`, `ps`, `docker ps`, `kubectl get`, `pip list`, `du`, `wc -l`,
   `find -ls`) and CSV/TSV: the header row(s), head rows and tail rows, the middle one gap; when
   the rows are sized (`ls -l`, `du`), the largest rows of the middle stay too (the one huge
@@ -42,6 +44,7 @@ _SAMPLE = 4000  # rows from each end that decide a table's kind
 MIN_SHARE = 0.9
 MAP_SHARE = 0.6  # of the room, the most section headers may take before deep ones roll up
 TAIL_SHARE = 0.15  # of what the map leaves, for the last section's last entries
+FIRST_SHARE = 0.4  # of what the tail leaves, for the first section's head before the others
 NOTE_SHARE = 0.25  # of the room, for the by-directory count of omitted table rows
 STRAY_SHARE = 0.1  # of the room, for `ls:` error lines
 HEAD_SHARE = 2 / 3  # of a table's rows budget, for the head; the tail gets the rest
@@ -251,32 +254,39 @@ def _which(job: _Job, sections: list[Section], section: Section) -> str:
 
 def _pick_entries(job: _Job, sections: list[Section], shown: dict[int, Section],
                   ends: set[int], room: int) -> dict[int, list[int]]:
-    """Entries per shown header: the last section's tail, the first section's head, then
-    head-and-tail entries of the others, shallow sections first, the same cap within a depth."""
+    """Entries per shown header: the last section's tail, the first section's head (within
+    FIRST_SHARE), then the others' (_priority), shallow sections first, the same cap within a
+    depth and none past the first's count; what is left lengthens the head, then the tail."""
     picks: dict[int, list[int]] = {}
     last = sections[-1]
     if last is not sections[0]:
         picks[last.header] = _fit(job, last.entries[::-1], int(room * TAIL_SHARE))
         room -= _lines_cost(job, picks[last.header])
     first = sections[0]
-    picks[first.header] = _fit(job, first.entries, room)
+    picks[first.header] = _fit(job, first.entries, int(room * FIRST_SHARE))
     room -= _lines_cost(job, picks[first.header])
     others = sorted((s for h, s in shown.items() if h not in ends), key=lambda s: s.depth)
+    most = len(picks[first.header])  # no section shows more than the first one
     for depth in sorted({s.depth for s in others}):
-        room, complete = _capped(job, [s for s in others if s.depth == depth], picks, room)
+        room, complete = _capped(job, [s for s in others if s.depth == depth], picks, room,
+                                 most)
         if not complete:
             break
-    if last is not sections[0]:  # what no section could take lengthens the tail
+    # What the other sections left lengthens the first section's head, then the tail.
+    room += _lines_cost(job, picks[first.header])
+    picks[first.header] = _fit(job, first.entries, room)
+    room -= _lines_cost(job, picks[first.header])
+    if last is not sections[0]:
         room += _lines_cost(job, picks[last.header])
         picks[last.header] = _fit(job, last.entries[::-1], room)
     return picks
 
 
 def _capped(job: _Job, tier: list[Section], picks: dict[int, list[int]],
-            room: int) -> tuple[int, bool]:
-    """The largest per-section cap that fits for the tier: the room left, and whether the
-    whole tier fit (if not, deeper tiers get nothing)."""
-    orders = {s.header: _priority(job, s) for s in tier}
+            room: int, most: int) -> tuple[int, bool]:
+    """The largest per-section cap (at most `most`) that fits for the tier: the room left, and
+    whether the whole tier fit (if not, deeper tiers get nothing)."""
+    orders = {s.header: _priority(job, s)[:most] for s in tier}
     cap, used = 0, 0
     while True:
         grown = sum(job.costs.line(i) for s in tier for i in orders[s.header][cap:cap + 1])
