@@ -11,13 +11,11 @@ import re
 
 from functools import partial
 
-from ..plan import Gap, Keep, Lines, Note, Plan, gap
+from . import outline
+from ..plan import Lines, Plan
 from ..tokens import Counter
 from ..tools import Tool
 from .costs import JUDGED_CHARS
-from .outline import body as _body
-from .outline import numbered as _numbered
-from .outline import spread as _spread
 
 _DEFINITION = re.compile(
     r"""(?x) \s*+
@@ -61,12 +59,12 @@ _LOG_RECORD = re.compile(r"\s*+(?:\[?\d{4}-\d\d-\d\d|\[?(?:INFO|WARN|WARNING|ERR
 _RUNNER_SECTION = re.compile(r"=+ (?:FAILURES|ERRORS) =+$")
 MIN_DEFINITIONS = 3
 MIN_CODE_SHARE = 0.6
-_HEAD_SHARE, _TAIL_SHARE = 0.2, 0.1
+_HEAD_SHARE = 0.2  # a source file's head (imports, module docs) is worth more than a document's
 
 
 def looks_like(sample: list[str], tool: Tool) -> bool:
-    numbered = _numbered(sample)
-    rows = [_body(row, numbered) for row in sample]
+    numbered = outline.numbered(sample)
+    rows = [outline.body(row, numbered) for row in sample]
     non_empty = [row for row in rows if row.strip()]
     if len(non_empty) < 20 or any(_RUNNER_SECTION.match(row) for row in non_empty):
         return False
@@ -103,51 +101,22 @@ def _indent(body: str) -> int:
 
 
 def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> Plan | None:
-    total = len(lines)
+    """The head, an outline of the definitions in the omitted lines (containers, then public
+    names, then private ones, each tier spread over the file), the tail: outline.py's plan."""
     rows = list(lines)
-    numbered = _numbered(rows[:2000])
-    bodies = [_body(row, numbered) for row in rows]
-    head_end = _lines_within(rows, range(total), int(budget * _HEAD_SHARE), counter)
-    tail_start = total - _lines_within(rows, range(total - 1, -1, -1), int(budget * _TAIL_SHARE),
-                                       counter)
-    if head_end >= tail_start:
+    is_numbered = outline.numbered(rows[:2000])
+    bodies = [outline.body(row, is_numbered) for row in rows]
+    found = _outline(bodies)
+    if not found:
         return None
-    outline = _outline(bodies, head_end, tail_start)
-    if not outline:
-        return None
-    room = budget - _cost(rows[:head_end], counter) - _cost(rows[tail_start:], counter) - 140
-    shown = _fit_outline(outline, rows, bodies, numbered, room, counter)
-    if not shown:
-        return None
-    notes = [Note(_outline_row(i, rows, numbered)) for i in shown]
-    header = Note(f"[outline of the omitted lines: {len(shown):,} of {len(outline):,} "
-                  f"definitions, with their line numbers]")
-    items = [Keep(0, lines.start(head_end)),
-             Gap(lines.start(head_end), lines.start(tail_start), head_end + 1, tail_start),
-             header, *notes,
-             Keep(lines.start(tail_start), len(text))]
-    return Plan("code", tuple(i for i in items if not isinstance(i, Keep) or i.end > i.start),
-                total, tail_start - head_end, regap=partial(gap, lines))
+    return outline.plan("code", "definitions", text, lines, budget, counter,
+                        [(i, _rank(bodies[i])) for i in found], head_share=_HEAD_SHARE,
+                        deeper_after_a_miss=True)
 
 
-def _lines_within(rows: list[str], order, budget: int, counter: Counter) -> int:
-    """How many rows, taken in `order`, fit in budget tokens."""
-    used = taken = 0
-    for index in order:
-        used += counter.count(rows[index] + "\n")
-        if used > budget:
-            break
-        taken += 1
-    return taken
-
-
-def _cost(rows: list[str], counter: Counter) -> int:
-    return counter.count("\n".join(rows) + "\n") if rows else 0
-
-
-def _outline(bodies: list[str], start: int, end: int) -> list[int]:
-    """Definitions between start and end at the top level, or one level inside a container."""
-    found = [i for i in range(start, end) if _is_definition(bodies[i])]
+def _outline(bodies: list[str]) -> list[int]:
+    """Definitions at the top level, or one level inside a container."""
+    found = [i for i, body in enumerate(bodies) if _is_definition(body)]
     if not found:
         return []
     levels = sorted({_indent(bodies[i]) for i in found})
@@ -163,36 +132,8 @@ def _share(found: list[int], bodies: list[str], level: int) -> float:
     return sum(1 for i in found if _indent(bodies[i]) == level) / len(found)
 
 
-def _outline_row(index: int, rows: list[str], numbered: bool) -> str:
-    row = rows[index]
-    return row if numbered else f"{index + 1:>6}\t{row}"
-
-
-def _fit_outline(outline: list[int], rows: list[str], bodies: list[str], numbered: bool,
-                 room: int, counter: Counter) -> list[int]:
-    """All definitions if they fit; else containers and public names first, spread evenly."""
-    costs = {i: counter.count(_outline_row(i, rows, numbered) + "\n") for i in outline}
-    if sum(costs.values()) <= room:
-        return outline
-    ranked = sorted(outline, key=lambda i: (_rank(bodies[i]), i))
-    chosen, used = set(), 0
-    for tier in _tiers(ranked, bodies):
-        for i in _spread(tier):
-            if used + costs[i] <= room:
-                chosen.add(i)
-                used += costs[i]
-    return sorted(chosen)
-
-
 def _rank(body: str) -> int:
     if _CONTAINER.match(body):
         return 0
     name = re.search(r"[\w$]+(?=\s*(?:\(|=|<|:|\{|$))", body.strip())
     return 2 if name and name.group().startswith("_") else 1
-
-
-def _tiers(ranked: list[int], bodies: list[str]) -> list[list[int]]:
-    tiers: dict[int, list[int]] = {}
-    for i in ranked:
-        tiers.setdefault(_rank(bodies[i]), []).append(i)
-    return [sorted(tiers[key]) for key in sorted(tiers)]

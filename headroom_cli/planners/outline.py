@@ -1,7 +1,7 @@
 """Outlines of documents: the head, then every heading of the omitted lines with its line
 number (the shallowest levels first when not all fit, spread over the document), then the tail.
-Shared by the document planners (markdown, html, yaml_doc, toml_doc); code.py outlines source
-the same way with its own definitions.
+Shared by the document planners (markdown, html, yaml_doc, toml_doc), code.py (definitions),
+tree.py and commits.py.
 
 Works on plain text and on numbered listings (`cat -n`, an agent's Read: `   12→text`), whose
 numbers are the document's own.
@@ -50,11 +50,14 @@ def row_of(index: int, rows: list[str], is_numbered: bool) -> str:
 
 
 def plan(kind: str, noun: str, text: str, lines: Lines, budget: int, counter: Counter,
-         headings: list[tuple[int, int]]) -> Plan | None:
-    """headings: (0-based line, level) of every heading; level 1 is the shallowest."""
+         headings: list[tuple[int, int]], head_share: float = HEAD_SHARE,
+         deeper_after_a_miss: bool = False) -> Plan | None:
+    """headings: (0-based line, level) of every heading; the lowest level is the shallowest.
+    `deeper_after_a_miss`: what a level leaves goes on to the next ones (a public function
+    may stand in for a class left out; a subsection never stands in for a missing chapter)."""
     rows = list(lines)
     total = len(rows)
-    head_end = _within(rows, range(total), int(budget * HEAD_SHARE), counter)
+    head_end = _within(rows, range(total), int(budget * head_share), counter)
     tail_start = total - _within(rows, range(total - 1, -1, -1), int(budget * TAIL_SHARE), counter)
     inside = [(i, level) for i, level in headings if head_end <= i < tail_start]
     if head_end >= tail_start or not inside:
@@ -62,7 +65,7 @@ def plan(kind: str, noun: str, text: str, lines: Lines, budget: int, counter: Co
     is_numbered = numbered(rows[:2000])
     room = (budget - CLOSING_MARKER_TOKENS - counter.count(_header(len(inside), len(inside), noun))
             - _cost(rows[:head_end], counter) - _cost(rows[tail_start:], counter))
-    shown = _fit(inside, rows, is_numbered, room, counter)
+    shown = _fit(inside, rows, is_numbered, room, counter, deeper_after_a_miss)
     if not shown:
         return None
     header = Note(_header(len(shown), len(inside), noun))
@@ -95,9 +98,9 @@ def _cost(rows: list[str], counter: Counter) -> int:
 
 
 def _fit(inside: list[tuple[int, int]], rows: list[str], is_numbered: bool, room: int,
-         counter: Counter) -> list[int]:
+         counter: Counter, deeper_after_a_miss: bool) -> list[int]:
     """Every heading if all fit; else level by level, each level spread over the document,
-    down to the first level that does not fit whole."""
+    down to the first level that does not fit whole (or on, `deeper_after_a_miss`)."""
     costs = {i: counter.count(row_of(i, rows, is_numbered) + "\n") for i, _ in inside}
     if sum(costs.values()) <= room:
         return [i for i, _ in inside]
@@ -110,8 +113,8 @@ def _fit(inside: list[tuple[int, int]], rows: list[str], is_numbered: bool, room
                 used += costs[i]
             else:
                 missed = True
-        if missed:
-            break  # a deeper heading never stands in for a shallower one left out
+        if missed and not deeper_after_a_miss:
+            break
     return sorted(chosen)
 
 
