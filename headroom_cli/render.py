@@ -122,6 +122,24 @@ def _with_long_lines(summary: str, long_lines: int, line_chars: int) -> str:
 _LONGEST = 9_999_999  # the figures SEARCH_MARKER_TOKENS is counted with
 
 
+def search_file_header(path: str, matches: int, shown: int = 0) -> str:
+    """A search map's line for one file: its exact match count, and how many are shown below
+    it when not all are (`lib/request.js (38 matches, showing 8)`)."""
+    noun = "match" if matches == 1 else "matches"
+    return f"{path} ({n(matches)} {noun}, showing {n(shown)})" if shown else \
+        f"{path} ({n(matches)} {noun})"
+
+
+def search_folder_label(folder: str, files: int, matches: int | None, more: bool = False) -> str:
+    """A search map's line for files rolled up under a folder (`test/ (40 files, 379
+    matches)`); `more`: beside files of the folder named on their own lines; `matches` None
+    for a file list (`rg -l`)."""
+    counts = f"{n(files)} {'more ' if more else ''}file{'' if files == 1 else 's'}"
+    if matches is not None:
+        counts += f", {n(matches)} {'match' if matches == 1 else 'matches'}"
+    return f"{folder or './'} ({counts})"
+
+
 def search_marker_reserve(counter: Counter, total: int, files: int, long_lines: int,
                           line_chars: int) -> int:
     """SEARCH_MARKER_TOKENS less what this output's figures save on the longest wording (a

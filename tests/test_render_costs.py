@@ -68,3 +68,15 @@ def test_the_reserve_for_an_outputs_figures_covers_its_longest_search_marker(cou
         marker = closing_marker(plan, "x\n" * 10, counter,
                                 Context(lookup("WebFetch"), "3f2a9c1b7d4e", 255, None))
         assert counter.count(marker + "\n") <= reserve
+
+
+def test_search_map_lines_are_worded_in_render():
+    from headroom_cli.render import search_file_header, search_folder_label
+    assert search_file_header("lib/request.js", 38, 8) == "lib/request.js (38 matches, showing 8)"
+    assert search_file_header("a.py", 1) == "a.py (1 match)"
+    assert search_file_header("big.c", 12345) == "big.c (12,345 matches)"
+    assert search_folder_label("test/", 40, 379) == "test/ (40 files, 379 matches)"
+    assert search_folder_label("", 2, 3) == "./ (2 files, 3 matches)"
+    assert search_folder_label("node_modules/", 1319, None, more=True) == \
+        "node_modules/ (1,319 more files)"
+    assert search_folder_label("src/", 1, 1, more=True) == "src/ (1 more file, 1 match)"

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 
 from ...plan import Keep, Lines, Narrowing, Note, Plan
-from ...render import (search_lines_summary, search_marker_reserve, search_narrowing,
-                       search_roll_up_summary, search_summary)
+from ...render import (search_file_header, search_folder_label, search_lines_summary,
+                       search_marker_reserve, search_narrowing, search_roll_up_summary,
+                       search_summary)
 from ...tokens import Counter
 from ...tools import Tool
 from ..costs import MAX_LINE_CHARS, LineCosts, cut_note, fit_in_order
@@ -156,13 +157,9 @@ def _priority(hits: FileHits, rows: list[str]) -> list[int]:
 
 
 def _header(hits: FileHits, shown: int) -> str:
-    total = hits.count
-    noun = "match" if total == 1 else "matches"
     if hits.folder:  # files past the scanner's cap, beyond those named
-        return (f"{hits.path} ({hits.files:,} more file{'' if hits.files == 1 else 's'}, "
-                f"{total:,} {noun})")
-    return f"{hits.path} ({total:,} {noun}, showing {shown:,})" if shown else \
-        f"{hits.path} ({total:,} {noun})"
+        return search_folder_label(hits.path, hits.files, hits.count, more=True)
+    return search_file_header(hits.path, hits.count, shown)
 
 
 def _pick_matches(files: list[FileHits], room: int, costs: LineCosts, file_list: bool,
@@ -299,18 +296,15 @@ def _rolled_up(files: list[FileHits], rows: list[str], lines: Lines, room: int, 
         hits = [others[i] for i in members]
         if len(hits) == 1 and hits[0].path == key:
             return key if parsed.file_list else _header(hits[0], 0)
-        if beside(key):
-            return rest(key, members)
-        matches = sum(h.count for h in hits)
-        counts = f"{sum(h.files for h in hits):,} files" + (
-            "" if parsed.file_list else f", {matches:,} matches")
-        return f"{key or './'} ({counts})"
+        return folder(key, members, beside(key))
 
-    def rest(key: str, members: list[int]) -> str:
-        matches = sum(others[i].count for i in members)
-        counts = f"{sum(others[i].files for i in members):,} more files" + (
-            "" if parsed.file_list else f", {matches:,} matches")
-        return f"{key or './'} ({counts})"
+    def folder(key: str, members: list[int], more: bool) -> str:
+        hits = [others[i] for i in members]
+        matches = None if parsed.file_list else sum(h.count for h in hits)
+        return search_folder_label(key, sum(h.files for h in hits), matches, more)
+
+    def rest(key: str, members: list[int]) -> str:  # beside the folder's files named alone
+        return folder(key, members, True)
 
     # Thousands of files: estimate each line's tokens while rolling up (counting them all
     # would cost more than the clip); fit.py checks the rendered result exactly.
