@@ -138,13 +138,29 @@ def test_the_first_directory_shares_a_small_budget_with_the_others(counter, budg
     directories shown show their largest files too, never more entries than the first one."""
     text = (Path(__file__).parent / "corpus" / "ls-laR-go-stdlib-net" / "output.txt").read_text()
     out = clip(text, budget, counter).text
-    shown = [(m[1], number(m[2])) for m in re.finditer(
-        r"^(\S+):  \([\d,]+ entr(?:y|ies)(?:; [^)]*)?, (?:first|last|) ?([\d,]+)(?: largest)? shown\)",
-        out, re.M)]
+    shown = [(m[1], sum(number(k) for k in re.findall(r"\d[\d,]*", m[2])))
+             for m in re.finditer(r"^(\S+):  \([\d,]+ entr(?:y|ies), ((?:first |last )?[\d,]+"
+                                  r"(?: and [\d,]+)?(?: largest)?) shown\)", out, re.M)]
     first = next(count for path, count in shown if path == "net")
-    assert all(count <= first for _, count in shown)
+    assert len(shown) > 1 and all(count <= first for _, count in shown)
     if budget >= 1000:  # net/http's largest file, a section in the middle
         assert "h2_bundle.go" in out
+
+
+def test_the_first_directory_keeps_its_largest_file_beside_its_head(counter):
+    """A root directory's head is alphabetical; its largest file (a lock file, a bundle) is
+    kept beside it, and the header says which entries are shown."""
+    text = (Path(__file__).parent / "corpus" / "ls-laR-flask-3.1.3-sdist" / "output.txt"
+            ).read_text()
+    root = sections_of(text)["flask-3.1.3"]
+    largest = max((row for row in root if not row.startswith("d")),
+                  key=lambda row: int(row.split()[4]))
+    out = clip(text, 500, counter).text
+    assert largest in out
+    m = re.match(r"flask-3\.1\.3:  \(([\d,]+) entries, first ([\d,]+) and ([\d,]+) largest "
+                 r"shown\)$", out.split("\n")[0])
+    assert m and number(m[1]) == len(root)
+    assert root[:number(m[2])] == [line for line in out.split("\n")[1:1 + number(m[2])]]
 
 
 def test_a_long_listing_keeps_total_head_its_largest_rows_and_tail(counter):

@@ -3,7 +3,8 @@
 - `ls -R` and `ls -laR` print one section per directory (`dir:`, `total N`, entries). Every
   section header stays with its entry count; when they do not all fit, deep ones roll up under
   their parents (planners/rollup.py). Then the entries: the last section's last ones (the
-  tail), the first section's (the head of the output) within FIRST_SHARE, the largest (or head
+  tail), the first section's (the head of the output, and its largest files in turn) within
+  FIRST_SHARE, the largest (or head
   and tail) entries of every section shown, shallow sections first and never more than the
   first shows, and what is left lengthens the head, then the tail. `total`, `.` and `..` lines
   are left out.
@@ -144,8 +145,9 @@ def _plan_sections(job: _Job, parsed: Sections) -> Plan | None:
     for text, members in labels:
         head = sections[members[0]]
         if len(members) == 1:
-            kept[head.header] = _count_suffix(head, len(picks.get(head.header, ())),
-                                              _which(job, sections, head))
+            chosen = picks.get(head.header, ())
+            kept[head.header] = _count_suffix(head, len(chosen),
+                                              _which(job, sections, head, set(chosen)))
         elif (root := _root_of(sections, members)) is not None:
             header = sections[root].header
             kept[header] = text[len(job.rows[header]):]
@@ -241,10 +243,13 @@ def _count_suffix(section: Section, shown: int, which: str) -> str:
     return f"  ({_entries(total)}, {which.format(f'{shown:,}')} shown)"
 
 
-def _which(job: _Job, sections: list[Section], section: Section) -> str:
+def _which(job: _Job, sections: list[Section], section: Section, picked: set[int]) -> str:
     """Which entries of a section are shown, as _pick_entries chose them."""
-    if section is sections[0]:
-        return "first {}"
+    if section is sections[0]:  # its head, and its largest files when they are apart
+        head = next((n for n, i in enumerate(section.entries) if i not in picked),
+                    len(section.entries))
+        largest = len(picked) - head
+        return f"first {head:,} and {largest:,} largest" if largest else "first {}"
     if section is sections[-1]:
         return "last {}"
     if all(_LONG.match(job.rows[i]) for i in section.entries):
@@ -263,7 +268,8 @@ def _pick_entries(job: _Job, sections: list[Section], shown: dict[int, Section],
         picks[last.header] = _fit(job, last.entries[::-1], int(room * TAIL_SHARE))
         room -= _lines_cost(job, picks[last.header])
     first = sections[0]
-    picks[first.header] = _fit(job, first.entries, int(room * FIRST_SHARE))
+    head_first = _head_and_largest(job, first)
+    picks[first.header] = _fit(job, head_first, int(room * FIRST_SHARE))
     room -= _lines_cost(job, picks[first.header])
     others = sorted((s for h, s in shown.items() if h not in ends), key=lambda s: s.depth)
     most = len(picks[first.header])  # no section shows more than the first one
@@ -274,7 +280,7 @@ def _pick_entries(job: _Job, sections: list[Section], shown: dict[int, Section],
             break
     # What the other sections left lengthens the first section's head, then the tail.
     room += _lines_cost(job, picks[first.header])
-    picks[first.header] = _fit(job, first.entries, room)
+    picks[first.header] = _fit(job, head_first, room)
     room -= _lines_cost(job, picks[first.header])
     if last is not sections[0]:
         room += _lines_cost(job, picks[last.header])
@@ -314,6 +320,20 @@ def _priority(job: _Job, section: Section) -> list[int]:
         return _head_and_tail(section.entries)
     sizes = {i: -1 if row.startswith("d") else _size(row) for i, row in zip(section.entries, rows)}
     return sorted(section.entries, key=lambda i: -sizes[i])
+
+
+def _head_and_largest(job: _Job, section: Section) -> list[int]:
+    """The first section's entries to show first: its head and its largest files in turn (a
+    long listing; a bare one by its head)."""
+    if not all(_LONG.match(job.rows[i]) for i in section.entries):
+        return section.entries  # no sizes: the head of the output
+    order, seen = [], set()
+    for pair in zip(section.entries, _priority(job, section)):
+        for index in pair:
+            if index not in seen:
+                seen.add(index)
+                order.append(index)
+    return order
 
 
 def _size(row: str) -> float:
