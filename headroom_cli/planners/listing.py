@@ -4,10 +4,9 @@
   section header stays with its entry count; when they do not all fit, deep ones roll up under
   their parents (planners/rollup.py). Then the entries: the last section's last ones (the
   tail), the first section's (the head of the output, and its largest files in turn) within
-  FIRST_SHARE, the largest (or head
-  and tail) entries of every section shown, shallow sections first and never more than the
-  first shows, and what is left lengthens the head, then the tail. `total`, `.` and `..` lines
-  are left out.
+  FIRST_SHARE, the largest (or head and tail) entries of every section shown, shallow sections
+  first and never more than the first shows, and what is left lengthens the head, then the
+  tail. `total`, `.` and `..` lines are left out.
 - Column tables (`ls -l`, `ps`, `docker ps`, `kubectl get`, `pip list`, `du`, `wc -l`,
   `find -ls`) and CSV/TSV: the header row(s), head rows and tail rows, the middle one gap; when
   the rows are sized (`ls -l`, `du`), the largest rows of the middle stay too (the one huge
