@@ -74,8 +74,8 @@ class Plan:
     # its gaps may shrink to spend what the plan leaves of the budget (spend.py); None: they
     # may not (the plan's notes or summary count what they hold).
     regap: "Callable[[int, int], Gap] | None" = field(default=None, compare=False, repr=False)
-    # 0-based lines a note of the plan counts as omitted (the log's omitted errors by kind):
-    # spending never shows them.
+    # 0-based lines a note of the plan counts as omitted or lists (the log's omitted errors by
+    # kind, an outline's entries): spending never shows them.
     counted: frozenset = field(default=frozenset(), compare=False, repr=False)
     narrowing: Narrowing | None = None  # a search plan's narrower searches that would fit
 

@@ -3,8 +3,11 @@ part's headings with their line numbers, like code outlines."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
+
+import pytest
 
 from headroom_cli.api import compress
 from headroom_cli.plan import Lines
@@ -76,3 +79,34 @@ def test_numbered_rows_keep_their_numbers_and_plain_rows_get_them():
     rows = ["# A", "text"]
     assert outline.row_of(0, rows, False) == "     1\t# A"
     assert outline.row_of(0, ["    12\t# A"], True) == "    12\t# A"
+
+
+@pytest.mark.parametrize("name", ["read-attrs-pyproject-toml", "npm-ls-all-commander-tree",
+                                  "curl-v-localhost-cjson-readme", "read-boltons-iterutils-py",
+                                  "git-log-decorate-commander-120"])
+@pytest.mark.parametrize("budget", [500, 1000, 2000, 4000])
+def test_an_outline_lists_only_lines_it_omits(counter, name, budget):
+    """Every line the outline lists lies in the omitted range its marker names, and the
+    header counts them: what the head or tail grew to show leaves the outline (it was printed
+    twice: `305 [[tool.towncrier.type]]` listed, then the tail's own line 305)."""
+    text = _read(name)
+    out = compress(text, tool=json.loads((CORPUS / name / "meta.json").read_text())["tool"],
+                   budget=budget, counter=counter).text
+    rows = out.split("\n")
+    header = next((i for i, row in enumerate(rows)
+                   if row.startswith("[outline of the omitted lines:")), None)
+    if header is None:
+        return  # not outlined at this budget
+    first, last = (int(x.replace(",", "")) for x in
+                   re.search(r"lines ([\d,]+)–([\d,]+) of", out).groups())
+    listed = []
+    for row in rows[header + 1:]:
+        m = re.match(r"\s*(\d+)\t", row)
+        if not m or not first <= int(m[1]) <= last:
+            break
+        listed.append(int(m[1]))
+    after = [int(m[1]) for row in rows[header + 1 + len(listed):]
+             if (m := re.match(r"\s*(\d+)\t", row)) and first <= int(m[1]) <= last]
+    assert not after, (after, listed)  # a listed line outside the omitted range ends the list
+    count = re.match(r"\[outline of the omitted lines: ([\d,]+) of", rows[header])
+    assert int(count[1].replace(",", "")) == len(listed)

@@ -3,6 +3,10 @@ number (the shallowest levels first when not all fit, spread over the document),
 Shared by the document planners (markdown, html, yaml_doc, toml_doc), code.py (definitions),
 tree.py and commits.py.
 
+What the outline leaves of the budget lengthens the head and the tail; a listed line they
+reach leaves the outline (printed once), and the lines still listed stay omitted when spend.py
+grows the gap's edges.
+
 Works on plain text and on numbered listings (`cat -n`, an agent's Read: `   12→text`), whose
 numbers are the document's own.
 """
@@ -68,13 +72,47 @@ def plan(kind: str, noun: str, text: str, lines: Lines, budget: int, counter: Co
     shown = _fit(inside, rows, is_numbered, room, counter, deeper_after_a_miss)
     if not shown:
         return None
+    left = room - sum(counter.count(row_of(i, rows, is_numbered) + "\n") for i in shown)
+    head_end, tail_start, shown = _grow(rows, head_end, tail_start, shown, left, counter,
+                                        is_numbered)
+    inside = [(i, level) for i, level in inside if head_end <= i < tail_start]
+    if head_end >= tail_start or not shown:
+        return None
     header = Note(_header(len(shown), len(inside), noun))
     items = [Keep(0, lines.start(head_end)),
              Gap(lines.start(head_end), lines.start(tail_start), head_end + 1, tail_start),
              header, *(Note(row_of(i, rows, is_numbered)) for i in shown),
              Keep(lines.start(tail_start), len(text))]
+    # The listed lines stay omitted when spend.py shows more at the gap's edges: shown there
+    # too, they would be paid for twice (_grow has spent what the outline left).
     return Plan(kind, tuple(i for i in items if not isinstance(i, Keep) or i.end > i.start),
-                total, tail_start - head_end, regap=partial(gap, lines))
+                total, tail_start - head_end, regap=partial(gap, lines), counted=frozenset(shown))
+
+
+def _grow(rows: list[str], head_end: int, tail_start: int, shown: list[int], left: int,
+          counter: Counter, is_numbered: bool) -> tuple[int, int, list[int]]:
+    """What the outline left spent on the head and the tail, a line at a time in turn (the
+    tail first); a listed line reached this way leaves the outline, so it is printed once."""
+    listed = set(shown)
+    open_ends = [True, True]  # head, tail: whether that end still grows
+    turn = 1
+    while any(open_ends) and head_end < tail_start:
+        if open_ends[turn]:
+            index = tail_start - 1 if turn else head_end
+            cost = counter.count(rows[index][:MAX_LINE_CHARS * 8] + "\n")
+            if index in listed:
+                cost -= counter.count(row_of(index, rows, is_numbered) + "\n")
+            if cost <= left:
+                left -= cost
+                listed.discard(index)
+                if turn:
+                    tail_start -= 1
+                else:
+                    head_end += 1
+            else:
+                open_ends[turn] = False
+        turn = 1 - turn
+    return head_end, tail_start, [i for i in shown if i in listed]
 
 
 def _header(shown: int, total: int, noun: str) -> str:
