@@ -44,6 +44,20 @@ def test_a_definition_site_names_the_symbol_in_its_head(text, is_site):
     assert (rank(text, wanted, False) is not None) == is_site
 
 
+def test_a_package_s_re_export_is_a_site_after_the_definitions():
+    """`from .templating import render_template as render_template` in flask's __init__.py is
+    where the public name comes from; an import elsewhere, or from another package, is not."""
+    wanted = frozenset({"render_template"})
+    reexport = "from .templating import render_template as render_template"
+    assert rank(reexport, wanted, False, entry_module=True) is not None
+    assert rank(reexport, wanted, False) is None  # not in an entry module
+    assert rank("from flask import render_template", wanted, False, entry_module=True) is None
+    assert rank("export { isObject } from './isObject.js'", frozenset({"isobject"}), False,
+                entry_module=True) is not None
+    assert rank("def render_template(", wanted, False) < rank(reexport, wanted, False,
+                                                              entry_module=True)
+
+
 def test_exact_top_level_sites_outside_tests_rank_first():
     wanted = frozenset({"version"})
     order = sorted(["    pub struct VersionReq {", "pub struct VersionReq {", "pub struct Version {"],

@@ -34,6 +34,8 @@ _HEAD_END = re.compile(r"\w\(|[{=:;]")
 # definitions more than they make them.
 _ASIDE = re.compile(r"(?:^|[/\\])(?:tests?|testing|testdata|__tests__|spec|specs|docs?|examples?"
                     r"|fixtures?)[/\\]|(?:^|[/\\])test_[^/\\]*$|_test\.\w+$|\.(?:test|spec)\.\w+$")
+# Where a package's entry module takes a public name from one of its own modules.
+_REEXPORT = re.compile(r"from\s+\.[\w.]*\s+import\s|export\s+(?:\*|\{[^}]*\})\s+from\s")
 # A package's entry module: its stem, or a stem that repeats its folder's name.
 _ENTRY = re.compile(r"(?:^|[/\\])(?:__init__|index|main|lib|mod|core|app|cli)\.\w+$"
                     r"|(?:^|[/\\])([^/\\]+)[/\\]\1\.\w+$")
@@ -53,12 +55,17 @@ def symbols(texts: list[str]) -> frozenset[str]:
                      if seen >= least and len(word) >= _MIN_SYMBOL and word not in _WORDS)
 
 
-def rank(body: str, symbols: frozenset[str], aside: bool) -> tuple[int, int, int] | None:
+def rank(body: str, symbols: frozenset[str], aside: bool,
+         entry_module: bool = False) -> tuple[int, int, int] | None:
     """A matched text's rank as a definition site of the symbols (lower first): one naming a
     symbol exactly before one naming it inside a longer word, top-level before nested, outside
-    tests and docs before inside; None when it is no definition site."""
+    tests and docs before inside, and a package's re-export of it (`from .templating import
+    render_template` in its entry module) after both; None when it is no definition site."""
     stripped = body[:_JUDGED].lstrip()
     if not DEFINITION.match(stripped):
+        if entry_module and symbols and _REEXPORT.match(stripped) and \
+                symbols & {w.lower() for w in _IDENT.findall(stripped)}:
+            return 2, int(len(stripped) != len(body[:_JUDGED])), int(aside)
         return None
     exact = 0
     if symbols:
@@ -101,11 +108,12 @@ def definition_sites(files: list[FileHits], rows: list[str]) -> list[tuple[int, 
         if hits.folder:
             continue
         side = aside(hits.path)
-        outer = int(not entry(hits.path))
+        front = entry(hits.path)
+        outer = int(not front)
         ranked = []
         for i in hits.matches:
             body = rows[i][hits.text_start[i]:]
-            if (r := rank(body, wanted, side)) is None:
+            if (r := rank(body, wanted, side, front)) is None:
                 continue
             ranked.append((r if wanted else r + (outer, int(private(body))), i))
         ranked.sort()
