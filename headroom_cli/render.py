@@ -53,6 +53,11 @@ def n(value: int) -> str:
     return f"{value:,}"
 
 
+def counted(value: int, noun: str, plural: str = "") -> str:
+    """`1 file`, `2 files`, `1 match`, `1,203 matches`."""
+    return f"{value:,} {noun if value == 1 else plural or noun + 's'}"
+
+
 def render(plan: Plan, text: str, counter: Counter, context: Context) -> str:
     parts: list[str] = []
     gaps = [item for item in plan.items if isinstance(item, Gap)]
@@ -99,7 +104,8 @@ def search_roll_up_summary(omitted: int, total: int, files: int, groups: int, fi
     what = "paths" if file_list else "matched lines"
     named = "group named above with its count" if groups == 1 else \
         "groups named above with their counts"
-    return _with_long_lines(f"{n(omitted)} of {n(total)} {what} omitted ({n(files)} files in "
+    return _with_long_lines(f"{n(omitted)} of {n(total)} {what} omitted "
+                            f"({counted(files, 'file')} in "
                             f"{n(groups)} {named})",
                             long_lines, line_chars)
 
@@ -125,18 +131,17 @@ _LONGEST = 9_999_999  # the figures SEARCH_MARKER_TOKENS is counted with
 def search_file_header(path: str, matches: int, shown: int = 0) -> str:
     """A search map's line for one file: its exact match count, and how many are shown below
     it when not all are (`lib/request.js (38 matches, showing 8)`)."""
-    noun = "match" if matches == 1 else "matches"
-    return f"{path} ({n(matches)} {noun}, showing {n(shown)})" if shown else \
-        f"{path} ({n(matches)} {noun})"
+    count = counted(matches, "match", "matches")
+    return f"{path} ({count}, showing {n(shown)})" if shown else f"{path} ({count})"
 
 
 def search_folder_label(folder: str, files: int, matches: int | None, more: bool = False) -> str:
     """A search map's line for files rolled up under a folder (`test/ (40 files, 379
     matches)`); `more`: beside files of the folder named on their own lines; `matches` None
     for a file list (`rg -l`)."""
-    counts = f"{n(files)} {'more ' if more else ''}file{'' if files == 1 else 's'}"
+    counts = counted(files, "more file" if more else "file", "more files" if more else "")
     if matches is not None:
-        counts += f", {n(matches)} {'match' if matches == 1 else 'matches'}"
+        counts += f", {counted(matches, 'match', 'matches')}"
     return f"{folder or './'} ({counts})"
 
 
@@ -163,12 +168,11 @@ def search_narrowing(narrowing: Narrowing) -> str:
     ways = []
     if narrowing.where:
         if not narrowing.where_matches:  # a file list's folder
-            figures = f"{n(narrowing.where_files)} files"
+            figures = counted(narrowing.where_files, "file")
         else:
-            figures = (f"{n(narrowing.where_matches)} "
-                       f"match{'' if narrowing.where_matches == 1 else 'es'}")
+            figures = counted(narrowing.where_matches, "match", "matches")
             if narrowing.where.endswith(("/", "\\")):
-                figures += f" in {n(narrowing.where_files)} files"
+                figures += f" in {counted(narrowing.where_files, 'file')}"
         ways.append(f"only {narrowing.where} ({figures}, ~{n(narrowing.where_tokens)} tokens)")
     if narrowing.context >= 0:
         fewer = (f"-C {narrowing.context}" if narrowing.context
@@ -176,7 +180,7 @@ def search_narrowing(narrowing: Narrowing) -> str:
         ways.append(f"{fewer} ({n(narrowing.context_lines)} lines, "
                     f"~{n(narrowing.context_tokens)} tokens)")
     if narrowing.list_files:
-        ways.append(f"-l, the file list ({n(narrowing.list_files)} files, "
+        ways.append(f"-l, the file list ({counted(narrowing.list_files, 'file')}, "
                     f"~{n(narrowing.list_tokens)} tokens)")
     if not ways:
         return ""

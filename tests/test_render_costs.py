@@ -80,3 +80,12 @@ def test_search_map_lines_are_worded_in_render():
     assert search_folder_label("node_modules/", 1319, None, more=True) == \
         "node_modules/ (1,319 more files)"
     assert search_folder_label("src/", 1, 1, more=True) == "src/ (1 more file, 1 match)"
+
+
+def test_a_narrower_search_counts_one_file_as_one_file():
+    from headroom_cli.render import search_narrowing
+    hint = search_narrowing(Narrowing(where="examples/route-separation/", where_matches=11,
+                                      where_files=1, where_tokens=196, list_files=1,
+                                      list_tokens=9))
+    assert "only examples/route-separation/ (11 matches in 1 file, ~196 tokens)" in hint
+    assert "-l, the file list (1 file, ~9 tokens)" in hint
