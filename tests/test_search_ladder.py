@@ -135,7 +135,10 @@ def test_a_flood_of_definitions_leads_with_the_package_s_entry_module(corpus_dir
     out = compress(text, tool=meta["tool"], budget=1000, counter=counter).text
     shown = [line for line in out.split("\n") if re.match(r"^[^ ]+\.py:\d+:", line)]
     entry_lines = [line for line in shown if line.startswith("src/black/__init__.py:")]
-    assert len(entry_lines) >= 10
+    per_file = {}
+    for line in shown:
+        per_file[line.split(":")[0]] = per_file.get(line.split(":")[0], 0) + 1
+    assert len(entry_lines) >= 5 and len(entry_lines) == max(per_file.values())
     assert all(":def " in line and ":def _" not in line for line in entry_lines)
     assert not [line for line in shown if line.startswith("tests/")]
 
@@ -152,3 +155,14 @@ def test_an_entry_module_is_a_package_s_front_door(path, is_entry):
 def test_a_private_name_is_one_with_a_leading_underscore():
     assert private("def _format_str_once(") and private("    async def _run(self):")
     assert not private("def format_str(") and not private("class Mode:")
+
+
+def test_a_flood_of_definitions_leads_with_what_its_tests_are_named_after(corpus_dir, counter):
+    """`rg -n 'def '` over a project with its tests: a definition that tests are named after
+    (`def test_format_str…` → `def format_str(`) is its API, so it comes first."""
+    meta, text = case(corpus_dir, "rg-flood-black-def")
+    tests = " ".join(re.findall(r"def test_(\w+)", text)).lower()
+    out = compress(text, tool=meta["tool"], budget=500, counter=counter).text
+    shown = [m[1] for m in re.finditer(r"^src/[\w/.]+:\d+:(?:async )?def (\w+)\(", out, re.M)]
+    assert len(shown) >= 3
+    assert all(name.lower() in tests for name in shown), shown

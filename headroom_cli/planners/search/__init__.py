@@ -1,9 +1,9 @@
 """search: a map beats matches.
 
 Every matching file stays named with its exact match count, then its first few matches (the
-output's first match and definition sites first). The budget goes to fewer matches per file before fewer files; when even
-one line per file does not fit, files roll up under their directories with counts, so no part of
-the tree silently vanishes.
+output's first match and definition sites first). The budget goes to fewer matches per file
+before fewer files; when even one line per file does not fit, files roll up under their
+directories with counts, so no part of the tree silently vanishes.
 
 Understands `path:NN:text` (grep -n, rg -n), `path:NN:CC:text` (vimgrep), context lines
 `path-NN-text` with `--` separators, `rg --heading` groups, Windows paths, and plain file lists

@@ -9,8 +9,9 @@ as a definition whose head — the part before its parameters, body or value —
 `def select(`, `class BaseModel(`, `req.get =`, `impl FromStr for Version {`; not
 `x = select(…)` nor `class Foo(BaseModel)`. A search whose lines share no such word (`rg 'def '`,
 `rg 'func New'`: the pattern is the definition keyword) takes every definition as a site, and
-then a package's entry module (`__init__.py`, `index.js`, `lib.rs`, `main.go`, a file named
-after its folder) and public names come first: that is the surface a reader is after.
+then those the output's tests are named after (`def test_format_str…` → `def format_str(`),
+the package's entry module (`__init__.py`, `index.js`, `lib.rs`, `main.go`, a file named after
+its folder) and public names come first: that is the surface a reader is after.
 """
 
 from __future__ import annotations
@@ -86,10 +87,34 @@ def entry(path: str) -> bool:
     return _ENTRY.search(path) is not None
 
 
+def name(body: str) -> str:
+    """A definition's name: its first word that is no keyword."""
+    return next((w for w in _IDENT.findall(body, 0, _JUDGED) if w not in _WORDS), "")
+
+
 def private(body: str) -> bool:
     """Whether a definition's name is private by convention (`def _helper`)."""
-    name = next((w for w in _IDENT.findall(body, 0, _JUDGED) if w not in _WORDS), "")
-    return name.startswith("_")
+    return name(body).startswith("_")
+
+
+_TEST_NAME = re.compile(r"(?:def|func|function|fn)\s+[Tt]est_?([A-Za-z]\w*)")
+_PART = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
+
+
+def _tested(texts: list[str]) -> frozenset[str]:
+    """Names the tests name (`def test_format_str_basic`: format, format_str, str…), lower-cased
+    and without separators: a definition its tests are named after is the package's API."""
+    found = set()
+    for text in texts:
+        m = _TEST_NAME.search(text, 0, _JUDGED)
+        if not m:
+            continue
+        parts = [p.lower() for p in _PART.findall(m.group(1))]
+        for start in range(len(parts)):
+            for end in range(start + 1, min(len(parts), start + 4) + 1):
+                found.add("_".join(parts[start:end]))
+                found.add("".join(parts[start:end]))
+    return frozenset(found)
 
 
 def aside(path: str) -> bool:
@@ -103,6 +128,7 @@ def definition_sites(files: list[FileHits], rows: list[str]) -> list[tuple[int, 
     input order."""
     texts = [rows[i][f.text_start[i]:] for f in files for i in f.matches]
     wanted = symbols(texts)
+    tested = frozenset() if wanted else _tested(texts)
     found = []
     for position, hits in enumerate(files):
         if hits.folder:
@@ -115,7 +141,11 @@ def definition_sites(files: list[FileHits], rows: list[str]) -> list[tuple[int, 
             body = rows[i][hits.text_start[i]:]
             if (r := rank(body, wanted, side, front)) is None:
                 continue
-            ranked.append((r if wanted else r + (outer, int(private(body))), i))
+            if not wanted:  # a flood: names the tests are named after, the entry module, public
+                exact, nested, side_rank = r
+                r = (exact, nested, int(name(body).lower() not in tested), side_rank, outer,
+                     int(private(body)))
+            ranked.append((r, i))
         ranked.sort()
         found += [(r, nth, position, i) for nth, (r, i) in enumerate(ranked)]
     found.sort()
