@@ -15,10 +15,11 @@ from ...tokens import Counter
 from ...tools import Tool
 from .signals import (BUG_WEIGHT, BUG_WORDS, CAUSE, classify_why, CONTINUATION_RUN, DIGITS,
                       END_SIGNAL, ENDS_CHARS, ERROR, ERROR_END, ERROR_START, FAILING_SUMMARY,
-                      has_error_word, HEX_DIGITS, is_progress, KIND_CODE, label_prefix, LINT_SIGNAL,
-                      LOCATED_SIGNAL, LOCATION_PREFIX, LOG_RECORD, NOTHING_FAILED, PATH_TAIL, PY_EXCEPTION,
-                      RESULT_TAIL, RULE_HEADED, SELF_CONTAINED, SHAPE_CHARS, START_SIGNAL,
-                      SUMMARY, TRIGGER_PATTERNS, UNINFORMATIVE, WARNING)
+                      has_error_word, HEX_DIGITS, is_progress, KIND_CODE, label_prefix,
+                      LINT_SIGNAL, LOCATED_SIGNAL, LOCATION_PREFIX, LOG_RECORD, NOTHING_FAILED,
+                      PATH_TAIL, PY_EXCEPTION, RESULT_TAIL, RULE_HEADED, SELF_CONTAINED,
+                      SHAPE_CHARS, START_SIGNAL, SUMMARY, TRIGGER_PATTERNS, UNINFORMATIVE,
+                      WARNING)
 
 # Rendered sizes in tokens, measured on cl100k: an inline gap marker is 13-25 (an estimate while
 # choosing; counted exactly before the plan is returned); the closing marker's is render's.
