@@ -105,8 +105,7 @@ def search_roll_up_summary(omitted: int, total: int, files: int, groups: int, fi
     named = "group named above with its count" if groups == 1 else \
         "groups named above with their counts"
     return _with_long_lines(f"{n(omitted)} of {n(total)} {what} omitted "
-                            f"({counted(files, 'file')} in "
-                            f"{n(groups)} {named})",
+                            f"({counted(files, 'file')} in {n(groups)} {named})",
                             long_lines, line_chars)
 
 

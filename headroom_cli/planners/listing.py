@@ -251,7 +251,7 @@ def _which(job: _Job, sections: list[Section], section: Section, picked: set[int
         return f"first {head:,} and {largest:,} largest" if largest else "first {}"
     if section is sections[-1]:
         return "last {}"
-    if all(_LONG.match(job.rows[i]) for i in section.entries):
+    if _is_long(job, section):
         return "{} largest"
     return "first and last {}"
 
@@ -314,17 +314,22 @@ def _capped(job: _Job, tier: list[Section], picks: dict[int, list[int]],
 def _priority(job: _Job, section: Section) -> list[int]:
     """Long-format entries biggest first (a directory's own section already counts what it
     holds, so directories go last); bare names by head and tail."""
-    rows = [job.rows[i] for i in section.entries]
-    if not rows or not all(_LONG.match(row) for row in rows):
+    if not _is_long(job, section):
         return _head_and_tail(section.entries)
-    sizes = {i: -1 if row.startswith("d") else _size(row) for i, row in zip(section.entries, rows)}
+    sizes = {i: -1 if job.rows[i].startswith("d") else _size(job.rows[i])
+             for i in section.entries}
     return sorted(section.entries, key=lambda i: -sizes[i])
+
+
+def _is_long(job: _Job, section: Section) -> bool:
+    """Whether a section lists its entries in long format (with their sizes)."""
+    return bool(section.entries) and all(_LONG.match(job.rows[i]) for i in section.entries)
 
 
 def _head_and_largest(job: _Job, section: Section) -> list[int]:
     """The first section's entries to show first: its head and its largest files in turn (a
     long listing; a bare one by its head)."""
-    if not all(_LONG.match(job.rows[i]) for i in section.entries):
+    if not _is_long(job, section):
         return section.entries  # no sizes: the head of the output
     order, seen = [], set()
     for pair in zip(section.entries, _priority(job, section)):

@@ -69,12 +69,12 @@ def plan(kind: str, noun: str, text: str, lines: Lines, budget: int, counter: Co
     is_numbered = numbered(rows[:2000])
     room = (budget - CLOSING_MARKER_TOKENS - counter.count(_header(len(inside), len(inside), noun))
             - _cost(rows[:head_end], counter) - _cost(rows[tail_start:], counter))
-    shown = _fit(inside, rows, is_numbered, room, counter, deeper_after_a_miss)
+    costs = {i: counter.count(row_of(i, rows, is_numbered) + "\n") for i, _ in inside}
+    shown = _fit(inside, costs, room, deeper_after_a_miss)
     if not shown:
         return None
-    left = room - sum(counter.count(row_of(i, rows, is_numbered) + "\n") for i in shown)
-    head_end, tail_start, shown = _grow(rows, head_end, tail_start, shown, left, counter,
-                                        is_numbered)
+    left = room - sum(costs[i] for i in shown)
+    head_end, tail_start, shown = _grow(rows, head_end, tail_start, shown, costs, left, counter)
     inside = [(i, level) for i, level in inside if head_end <= i < tail_start]
     if head_end >= tail_start or not shown:
         return None
@@ -89,19 +89,18 @@ def plan(kind: str, noun: str, text: str, lines: Lines, budget: int, counter: Co
                 total, tail_start - head_end, regap=partial(gap, lines), counted=frozenset(shown))
 
 
-def _grow(rows: list[str], head_end: int, tail_start: int, shown: list[int], left: int,
-          counter: Counter, is_numbered: bool) -> tuple[int, int, list[int]]:
+def _grow(rows: list[str], head_end: int, tail_start: int, shown: list[int],
+          costs: dict[int, int], left: int, counter: Counter) -> tuple[int, int, list[int]]:
     """What the outline left spent on the head and the tail, a line at a time in turn (the
-    tail first); a listed line reached this way leaves the outline, so it is printed once."""
+    tail first); a listed line reached this way leaves the outline (its row's cost, `costs`,
+    comes back), so it is printed once."""
     listed = set(shown)
     open_ends = [True, True]  # head, tail: whether that end still grows
     turn = 1
     while any(open_ends) and head_end < tail_start:
         if open_ends[turn]:
             index = tail_start - 1 if turn else head_end
-            cost = counter.count(rows[index][:MAX_LINE_CHARS * 8] + "\n")
-            if index in listed:
-                cost -= counter.count(row_of(index, rows, is_numbered) + "\n")
+            cost = _row_cost(rows[index], counter) - (costs[index] if index in listed else 0)
             if cost <= left:
                 left -= cost
                 listed.discard(index)
@@ -122,24 +121,28 @@ def _header(shown: int, total: int, noun: str) -> str:
 def _within(rows: list[str], order, budget: int, counter: Counter) -> int:
     used = taken = 0
     for index in order:
-        row = rows[index]
-        used += counter.count((row if len(row) <= MAX_LINE_CHARS * 8 else row[:MAX_LINE_CHARS * 8])
-                              + "\n")
+        used += _row_cost(rows[index], counter)
         if used > budget:
             break
         taken += 1
     return taken
 
 
+def _row_cost(row: str, counter: Counter) -> int:
+    """A kept row's tokens (a row past MAX_LINE_CHARS * 8 is judged on its start: it cannot
+    fit anyway, and counting it whole would cost more than the plan)."""
+    return counter.count(row[:MAX_LINE_CHARS * 8] + "\n")
+
+
 def _cost(rows: list[str], counter: Counter) -> int:
     return counter.count("\n".join(rows) + "\n") if rows else 0
 
 
-def _fit(inside: list[tuple[int, int]], rows: list[str], is_numbered: bool, room: int,
-         counter: Counter, deeper_after_a_miss: bool) -> list[int]:
-    """Every heading if all fit; else level by level, each level spread over the document,
-    down to the first level that does not fit whole (or on, `deeper_after_a_miss`)."""
-    costs = {i: counter.count(row_of(i, rows, is_numbered) + "\n") for i, _ in inside}
+def _fit(inside: list[tuple[int, int]], costs: dict[int, int], room: int,
+         deeper_after_a_miss: bool) -> list[int]:
+    """Every heading if all fit (`costs`: each one's outline row); else level by level, each
+    level spread over the document, down to the first level that does not fit whole (or on,
+    `deeper_after_a_miss`)."""
     if sum(costs.values()) <= room:
         return [i for i, _ in inside]
     chosen, used = set(), 0

@@ -143,8 +143,9 @@ def definition_sites(files: list[FileHits], rows: list[str]) -> list[tuple[int, 
                 continue
             if not wanted:  # a flood: names the tests are named after, the entry module, public
                 exact, nested, side_rank = r
-                r = (exact, nested, int(name(body).lower() not in tested), side_rank, outer,
-                     int(private(body)))
+                called = name(body)
+                r = (exact, nested, int(called.lower() not in tested), side_rank, outer,
+                     int(called.startswith("_")))
             ranked.append((r, i))
         ranked.sort()
         found += [(r, nth, position, i) for nth, (r, i) in enumerate(ranked)]
