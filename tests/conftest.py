@@ -15,6 +15,7 @@ import pytest
 
 # The evaluation corpus lives beside the repository: <workspace>/shared/corpus/<case>/output.txt
 CORPUS_DIR = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+GROWN_DIR = Path(__file__).resolve().parent / "corpus"  # the repository's own cases
 
 # The installed console script: what `headroom init` writes into an agent's configuration.
 HEADROOM_SCRIPT = str(Path(sys.executable).with_name("headroom"))
@@ -100,6 +101,14 @@ def corpus_cases(kind: str) -> list[str]:
     return sorted(case.name for case in CORPUS_DIR.iterdir()
                   if (case / "meta.json").is_file()
                   and json.loads((case / "meta.json").read_text())["kind"] == kind)
+
+
+def corpus_case(folder: Path, name: str) -> tuple[dict, str]:
+    """A corpus case's meta.json and its output, undecodable bytes kept as lone surrogates."""
+    import json
+
+    meta = json.loads((folder / name / "meta.json").read_text(encoding="utf-8"))
+    return meta, (folder / name / "output.txt").read_bytes().decode("utf-8", "surrogateescape")
 
 
 @pytest.fixture(scope="session")

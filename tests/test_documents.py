@@ -3,12 +3,12 @@ part's headings with their line numbers, like code outlines."""
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 
 import pytest
 
+from conftest import corpus_case
 from headroom_cli.api import compress
 from headroom_cli.plan import Lines
 from headroom_cli.planners import markdown, outline, yaml_doc
@@ -89,9 +89,8 @@ def test_an_outline_lists_only_lines_it_omits(counter, name, budget):
     """Every line the outline lists lies in the omitted range its marker names, and the
     header counts them: what the head or tail grew to show leaves the outline (it was printed
     twice: `305 [[tool.towncrier.type]]` listed, then the tail's own line 305)."""
-    text = _read(name)
-    out = compress(text, tool=json.loads((CORPUS / name / "meta.json").read_text())["tool"],
-                   budget=budget, counter=counter).text
+    meta, text = corpus_case(CORPUS, name)
+    out = compress(text, tool=meta["tool"], budget=budget, counter=counter).text
     rows = out.split("\n")
     header = next((i for i, row in enumerate(rows)
                    if row.startswith("[outline of the omitted lines:")), None)

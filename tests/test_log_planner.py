@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import corpus_cases
+from conftest import GROWN_DIR, corpus_case, corpus_cases
 from headroom_cli.clean import clean
 from headroom_cli.fit import fit
 from headroom_cli.plan import Gap, Keep, Lines, Note
@@ -427,14 +427,6 @@ def test_a_rust_panic_with_a_thread_id_is_an_error_and_keeps_its_message(cl100k)
         assert kept[kept.index(lines[i]) + 1] == lines[i + 1]
 
 
-GROWN = Path(__file__).resolve().parent / "corpus"
-
-
-def grown(name: str) -> tuple[dict, str]:
-    meta = json.loads((GROWN / name / "meta.json").read_text(encoding="utf-8"))
-    return meta, (GROWN / name / "output.txt").read_bytes().decode("utf-8", "surrogateescape")
-
-
 @pytest.mark.parametrize("line, progress", [
     ("[ 13%] Linking C executable cJSON_test", True),
     ("   Compiling semver v1.0.27 (/tmp/hc/src/semver)", True),
@@ -455,7 +447,7 @@ def test_progress_lines_say_only_that_work_goes_on(line, progress):
 def test_the_head_passes_over_a_run_of_progress_lines(cl100k):
     """A cmake build's `[ 42%] Building …` lines are the ladder's last rung: at a tight budget
     the make error survives instead of them."""
-    meta, text = grown("make-k-cjson-utils-undeclared")
+    meta, text = corpus_case(GROWN_DIR, "make-k-cjson-utils-undeclared")
     _, out = clip(text, 500, cl100k)
     assert cl100k.count(out) <= 500
     assert "error: ‘length’ undeclared (first use in this function)" in out
@@ -466,7 +458,7 @@ def test_the_head_passes_over_a_run_of_progress_lines(cl100k):
 def test_the_omitted_errors_note_keeps_to_its_share_of_a_small_budget(cl100k, budget):
     """The note names fewer kinds at a small budget (at least one), so the errors it would
     count are kept instead."""
-    meta, text = grown("mypy-strict-toolz-1316-errors")
+    meta, text = corpus_case(GROWN_DIR, "mypy-strict-toolz-1316-errors")
     _, out = clip(text, budget, cl100k)
     note = next(line for line in out.split("\n") if line.startswith("[omitted errors by kind:"))
     assert cl100k.count(note) <= 0.06 * budget or ", " not in note.split(" (and ")[0]

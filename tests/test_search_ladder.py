@@ -4,22 +4,13 @@ outputs (tests/corpus and ../shared/corpus), never on corpus-specific rules."""
 
 from __future__ import annotations
 
-import json
 import re
-from pathlib import Path
 
 import pytest
 
+from conftest import GROWN_DIR, corpus_case
 from headroom_cli.api import compress
 from headroom_cli.planners.search.sites import aside, entry, private, rank, symbols
-
-GROWN = Path(__file__).resolve().parent / "corpus"
-
-
-def case(folder: Path, name: str) -> tuple[dict, str]:
-    meta = json.loads((folder / name / "meta.json").read_text(encoding="utf-8"))
-    text = (folder / name / "output.txt").read_bytes().decode("utf-8", "surrogateescape")
-    return meta, text
 
 
 def test_the_symbol_is_what_most_matched_lines_share_minus_definition_words():
@@ -79,7 +70,7 @@ def test_exact_top_level_sites_outside_tests_rank_first():
 ])
 def test_definition_sites_survive_small_budgets(corpus_dir, counter, folder, name, budget,
                                                 needles):
-    meta, text = case(corpus_dir if folder == "shared" else GROWN, name)
+    meta, text = corpus_case(corpus_dir if folder == "shared" else GROWN_DIR, name)
     out = compress(text, tool=meta["tool"], budget=budget, counter=counter).text
     assert counter.count(out) <= budget
     for needle in needles:
@@ -87,7 +78,7 @@ def test_definition_sites_survive_small_budgets(corpus_dir, counter, folder, nam
 
 
 def test_a_file_list_roll_up_folds_the_big_folder_and_keeps_the_small_ones_open(counter):
-    meta, text = case(GROWN, "rg-l-commander-require-with-node-modules")
+    meta, text = corpus_case(GROWN_DIR, "rg-l-commander-require-with-node-modules")
     out = compress(text, tool=meta["tool"], budget=1000, counter=counter).text
     assert counter.count(out) >= 0.85 * 1000  # the estimate's leftover is spent
     assert re.search(r"^node_modules/ \([\d,]+ more files\)$", out, re.M)
@@ -96,7 +87,7 @@ def test_a_file_list_roll_up_folds_the_big_folder_and_keeps_the_small_ones_open(
 
 
 def test_context_lines_spend_what_the_matches_leave(counter):
-    meta, text = case(GROWN, "rg-context-boltons-raise-valueerror")
+    meta, text = corpus_case(GROWN_DIR, "rg-context-boltons-raise-valueerror")
     out = compress(text, tool=meta["tool"], budget=4000, counter=counter).text
     used = counter.count(out)
     assert 0.85 * 4000 <= used <= 4000
@@ -121,7 +112,7 @@ SEARCHES = [("shared", "grep-rn-express-req"), ("shared", "rg-context-tornado-io
 def test_the_output_s_first_match_leads_at_any_budget(corpus_dir, counter, folder, name, budget):
     """What a reader meets first stays, whatever the ladder picks after it (a minified line
     cut inside, with its character count)."""
-    meta, text = case(corpus_dir if folder == "shared" else GROWN, name)
+    meta, text = corpus_case(corpus_dir if folder == "shared" else GROWN_DIR, name)
     first = next(line for line in text.split("\n")
                  if re.match(r"^(?:.+?:\d+:|\d+:)", line))  # rg's -C context lines use `-`
     out = compress(text, tool=meta["tool"], budget=budget, counter=counter).text
@@ -131,7 +122,7 @@ def test_the_output_s_first_match_leads_at_any_budget(corpus_dir, counter, folde
 def test_a_flood_of_definitions_leads_with_the_package_s_entry_module(corpus_dir, counter):
     """`rg -n 'def '` in a project: every line is a definition, so no symbol tells them apart;
     the entry module's public top-level definitions come first, tests and data files last."""
-    meta, text = case(corpus_dir, "rg-flood-black-def")
+    meta, text = corpus_case(corpus_dir, "rg-flood-black-def")
     out = compress(text, tool=meta["tool"], budget=1000, counter=counter).text
     shown = [line for line in out.split("\n") if re.match(r"^[^ ]+\.py:\d+:", line)]
     entry_lines = [line for line in shown if line.startswith("src/black/__init__.py:")]
@@ -160,7 +151,7 @@ def test_a_private_name_is_one_with_a_leading_underscore():
 def test_a_flood_of_definitions_leads_with_what_its_tests_are_named_after(corpus_dir, counter):
     """`rg -n 'def '` over a project with its tests: a definition that tests are named after
     (`def test_format_str…` → `def format_str(`) is its API, so it comes first."""
-    meta, text = case(corpus_dir, "rg-flood-black-def")
+    meta, text = corpus_case(corpus_dir, "rg-flood-black-def")
     tests = " ".join(re.findall(r"def test_(\w+)", text)).lower()
     out = compress(text, tool=meta["tool"], budget=500, counter=counter).text
     shown = [m[1] for m in re.finditer(r"^src/[\w/.]+:\d+:(?:async )?def (\w+)\(", out, re.M)]
