@@ -309,7 +309,7 @@ def budget_targets(runs: list[Run]) -> list[Verdict]:
     input line appears in it)."""
     clipped = [r for r in runs if r.use is not None]
     under = [r for r in clipped if r.use < LOW_USE]
-    low = [r for r in under if not r.only_repeats_out]
+    low = [r for r in under if low_use(r)]
     return [
         ("budget fit 100% (every run, every corpus, every budget)",
          f"{sum(r.fit for r in runs)}/{len(runs)}", all(r.fit for r in runs)),
@@ -385,7 +385,6 @@ def parse_args(argv):
 
 def main(argv=None) -> int:
     args = parse_args(argv)
-    shared = args.shared
     for folder in (args.tuning, args.sealed):
         if not folder.is_dir():
             print(f"quality.py: {folder}: not a directory", file=sys.stderr)
@@ -393,12 +392,12 @@ def main(argv=None) -> int:
     budgets = tuple(sorted(set(args.budget or BUDGETS)))
     template = args.cmd or default_command()
     corpora = [(TUNING_NAME, args.tuning), (SEALED_NAME, args.sealed)]
-    if shared.is_dir():
-        corpora.append((SHARED_NAME, shared))
+    if args.shared.is_dir():
+        corpora.append((SHARED_NAME, args.shared))
     print(f"command: {template}")
     print(f"budgets: {', '.join(map(str, budgets))}; tokens: cl100k_base")
-    if not shared.is_dir():
-        print(f"{shared} is missing: tuning and sealed alone are judged")
+    if not args.shared.is_dir():
+        print(f"{args.shared} is missing: tuning and sealed alone are judged")
 
     cells_of, all_cases, all_runs = {}, [], []
     for name, folder in corpora:
