@@ -136,3 +136,11 @@ def test_every_sealed_case_is_well_formed():
     kind is log, search or other; a search case names every file that matched."""
     problems = [f"{case.name}: {p}" for case in _sealed_cases() for p in _sealed_case_problems(case)]
     assert not problems, problems
+
+
+def test_at_least_a_third_of_the_corpus_is_sealed():
+    """Issue #22: tuning (tests/corpus) and sealed (tests/sealed) split the corpus, at least a
+    third of it sealed, so the gap between them says whether the rules fit shapes or cases."""
+    tuning = [p for p in (ROOT / "tests" / "corpus").iterdir() if (p / "meta.json").is_file()]
+    sealed = [p for p in _sealed_cases() if (p / "meta.json").is_file()]
+    assert 3 * len(sealed) >= len(tuning) + len(sealed), (len(sealed), len(tuning))
