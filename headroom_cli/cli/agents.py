@@ -3,7 +3,7 @@ integrations (headroom_cli/agents/, whose agents/cli.py has the bodies)."""
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import List, Optional
 
 import typer
 
@@ -11,6 +11,7 @@ from ..settings import DEFAULT_HOOK_BUDGET
 from .base import app, exit_status_help
 from .completion import complete_agent
 from .options import HOOK_NAMES
+from ..status import ExitStatus
 
 
 @app.command("init", short_help="Hook headroom into a coding agent.", help=f"""\
@@ -118,5 +119,44 @@ def hook_agent(
     status = hook_command(agent, budget, exit_status, max_bytes, tool, no_store,
                           max_failure_bytes, input_file, status_line, session, command, cwd,
                           context_tokens, context_window)
+    if status:
+        raise typer.Exit(status)
+
+
+@app.command("mcp", short_help="Run an MCP server behind a proxy that clips large results.",
+             help=f"""\
+Run an MCP server (stdio) behind a proxy that clips the text of its large tool results.
+
+Put `headroom mcp --` in front of the server's command in an MCP client's configuration (or
+let `headroom init mcp --config FILE` do it). Every message passes through unchanged, in
+order, except the text of a tools/call result over the budget: clipped like any tool output,
+kept whole in the store, with a marker naming `headroom show ID`. Images, resources, errors,
+notifications and the server's own requests (sampling, elicitation, roots) pass byte for byte.
+
+\b
+Examples:
+  headroom mcp -- npx -y @modelcontextprotocol/server-filesystem ~/src
+  headroom mcp --budget 4000 --skip-tool read_file -- uvx mcp-server-fetch
+
+\b
+Exit status:
+  N    the server's own exit status
+  {ExitStatus.NOT_FOUND:<4} the server's command was not found
+  {ExitStatus.CANNOT_EXECUTE:<4} the server's command cannot be run
+  {ExitStatus.USAGE:<4} usage error: bad option or argument
+""")
+def mcp_proxy(
+    server: List[str] = typer.Argument(..., metavar="-- SERVER_COMMAND [ARGS]...",
+                                       help="The MCP server's command line, after --."),
+    budget: int = typer.Option(DEFAULT_HOOK_BUDGET, "--budget", "-b", min=0, metavar="N",
+                               help="Token budget for a tool result's text; 0 = no clipping."),
+    skip_tool: List[str] = typer.Option([], "--skip-tool", metavar="NAME",
+                                        help="Leave this tool's results whole (repeatable)."),
+    no_store: bool = typer.Option(False, "--no-store", help="Keep no copy of clipped output."),
+) -> None:
+    from ..mcp_proxy import ProxyOptions, run_proxy
+
+    status = run_proxy(list(server), ProxyOptions(budget=budget, skip_tools=frozenset(skip_tool),
+                                                  store=not no_store))
     if status:
         raise typer.Exit(status)
