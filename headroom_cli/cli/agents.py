@@ -17,7 +17,9 @@ from ..status import ExitStatus
 @app.command("init", short_help="Hook headroom into a coding agent.", help=f"""\
 Hook headroom into a coding agent, so every shell command's output is clipped.
 
-AGENT is claude (Claude Code), codex (Codex CLI), gemini (Gemini CLI), opencode or pi.
+AGENT is claude (Claude Code), codex (Codex CLI), gemini (Gemini CLI), opencode or pi;
+or mcp: run the stdio servers of an MCP client's configuration (--config FILE: Claude
+Desktop, Cursor, VS Code, Claude Code's .mcp.json) through `headroom mcp`.
 With --history (opt-in; pi and opencode) the agent also sends its history aged: old tool
 results shrunk once, the last 3 verbatim (see `headroom history`). The agent's configuration is edited in place (a backup is kept as FILE.headroom-backup); running it
 twice leaves one entry. Nothing is ever asked: it runs the same without a terminal.
@@ -28,12 +30,13 @@ Examples:
   headroom init gemini --dry-run    show the change, write nothing
   headroom init opencode --uninstall
   headroom init pi --history        pi sends its history aged
+  headroom init mcp --config .mcp.json --server jira
 
 {exit_status_help("hooked in, or already hooked in (or out, with --uninstall)",
                    "the agent's configuration cannot be read or written")}""")
 def init_agent(
     agent: str = typer.Argument(..., metavar="AGENT", autocompletion=complete_agent,
-                                help="claude, codex, gemini, opencode or pi."),
+                                help="claude, codex, gemini, opencode, pi, or mcp."),
     uninstall: bool = typer.Option(False, "--uninstall", help="Remove headroom's hook."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Show what would change; write "
                                                           "nothing."),
@@ -41,11 +44,15 @@ def init_agent(
                                  help="pi, opencode: hook in age-aware history instead."),
     config_file: Optional[str] = typer.Option(None, "--config", metavar="FILE",
                                               help="Edit this file instead of the agent's "
-                                                   "default (e.g. a project's settings)."),
+                                                   "default (e.g. a project's settings); "
+                                                   "mcp: the MCP client's configuration."),
+    server: List[str] = typer.Option([], "--server", metavar="NAME",
+                                     help="mcp: proxy only this server (repeatable; default: "
+                                          "every stdio server)."),
 ) -> None:
     from ..agents.cli import init_command
 
-    status = init_command(agent, uninstall, dry_run, config_file, history)
+    status = init_command(agent, uninstall, dry_run, config_file, history, tuple(server))
     if status:
         raise typer.Exit(status)
 
@@ -140,14 +147,14 @@ Examples:
 
 \b
 Exit status:
-  N    the server's own exit status
+  0    the server ended (N: the server's own exit status, when not 0)
+  {ExitStatus.USAGE:<4} usage error: bad option or argument
   {ExitStatus.NOT_FOUND:<4} the server's command was not found
   {ExitStatus.CANNOT_EXECUTE:<4} the server's command cannot be run
-  {ExitStatus.USAGE:<4} usage error: bad option or argument
 """)
 def mcp_proxy(
-    server: List[str] = typer.Argument(..., metavar="-- SERVER_COMMAND [ARGS]...",
-                                       help="The MCP server's command line, after --."),
+    server: List[str] = typer.Argument(..., metavar="SERVER_COMMAND [ARGS]...",
+                                       help="The MCP server's command line, after `--`."),
     budget: int = typer.Option(DEFAULT_HOOK_BUDGET, "--budget", "-b", min=0, metavar="N",
                                help="Token budget for a tool result's text; 0 = no clipping."),
     skip_tool: List[str] = typer.Option([], "--skip-tool", metavar="NAME",
