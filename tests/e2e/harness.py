@@ -52,9 +52,14 @@ def _installed_version(prefix: Path, package: str) -> str | None:
 
 def agent_bin(agent: str) -> Path:
     """The agent's CLI, installed if needed; skips the test when that is not possible."""
-    package, version, command = PACKAGES[agent]
+    return npm_bin(agent, *PACKAGES[agent])
+
+
+def npm_bin(name: str, package: str, version: str, command: str) -> Path:
+    """`command` of the npm package, installed if needed into its own prefix `name`; skips
+    the test when that is not possible."""
     npm = shutil.which("npm")
-    prefix = install_dir() / agent
+    prefix = install_dir() / name
     binary = prefix / "node_modules" / ".bin" / command
     if binary.exists() and _installed_version(prefix, package) == version:
         return binary
