@@ -9,9 +9,14 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
+from conftest import isolated_environ
 from headroom_cli import mcp_proxy
 from headroom_cli.mcp_proxy import Calls, ProxyOptions, answer_line, clipped_result, relay
 
@@ -130,3 +135,43 @@ def test_a_line_too_long_to_hold_streams_past_in_pieces(monkeypatch):
     assert sink.getvalue() == data
     assert handled == [b'{"id":2}\n', b"partial"]  # the long line was never held whole
     assert Sink.largest <= 64 + 16
+
+
+# --- the command, end to end (a plain stdio server, no SDK) ---------------------------------
+
+SMALL_SERVER = [sys.executable, str(Path(__file__).parent / "e2e" / "mcp_server.py")]
+
+
+def proxy(args: list[str], requests: list[dict], tmp_path) -> subprocess.CompletedProcess:
+    env = isolated_environ(str(tmp_path))
+    return subprocess.run([sys.executable, "-m", "headroom_cli", "mcp", *args],
+                          input=b"".join(line(request) for request in requests),
+                          capture_output=True, env=env, timeout=120)
+
+
+def test_the_proxy_clips_a_large_result_and_passes_the_rest(tmp_path):
+    calls = [{"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+              "params": {"name": name}} for name in ("small", "search_issues")]
+    listing = {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}
+    requests = [calls[0], listing, dict(calls[1], id=3)]
+    direct = subprocess.run(SMALL_SERVER, input=b"".join(map(line, requests)),
+                            capture_output=True, timeout=60).stdout.splitlines(keepends=True)
+    done = proxy(["--budget", "1000", "--", *SMALL_SERVER], requests, tmp_path)
+    proxied = done.stdout.splitlines(keepends=True)
+    assert done.returncode == 0 and proxied[:2] == direct[:2]  # byte for byte
+    text = json.loads(proxied[2])["result"]["content"][0]["text"]
+    assert len(direct[2]) > 150_000 and len(text) < 10_000 and " show " in text
+
+
+def test_a_skipped_tool_passes_whole(tmp_path):
+    request = {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+               "params": {"name": "search_issues"}}
+    done = proxy(["--budget", "1000", "--skip-tool", "search_issues", "--", *SMALL_SERVER],
+                 [request], tmp_path)
+    assert len(done.stdout) > 150_000
+
+
+def test_a_server_that_cannot_start_is_one_line_and_its_status(tmp_path):
+    done = proxy(["--", str(tmp_path / "no-such-server")], [], tmp_path)
+    assert done.returncode == 127 and done.stderr.decode().count("\n") == 1
+    assert b"command not found" in done.stderr

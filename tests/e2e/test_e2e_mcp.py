@@ -16,7 +16,6 @@ Needs the mcp extra (`pip install -e '.[test,mcp]'`); skipped without it.
 from __future__ import annotations
 
 import json
-import os
 import re
 import shlex
 import subprocess
@@ -25,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import isolated_env
+from conftest import isolated_environ
 
 pytestmark = pytest.mark.e2e
 mcp = pytest.importorskip("mcp", reason="the conformance test needs the mcp extra")
@@ -95,19 +94,11 @@ def home(tmp_path_factory):
     return str(tmp_path_factory.mktemp("mcp"))
 
 
-def environment(home: str) -> dict:
-    env = dict(os.environ)
-    for name, value in isolated_env(home).items():
-        if value is None:
-            env.pop(name, None)
-        else:
-            env[name] = value
-    return env
 
 
 @pytest.fixture(scope="module")
 def both(home):
-    env = environment(home)
+    env = isolated_environ(home)
     return exchange(SERVER, env), exchange(PROXY + SERVER, env)
 
 
@@ -149,7 +140,7 @@ def test_the_clipped_text_fits_and_its_hint_gives_back_the_whole(both, home, cou
     assert hint, clipped[-400:]
     assert shlex.split(hint.group(1)) == [sys.executable, "-m", "headroom_cli"]
     shown = subprocess.run([*shlex.split(hint.group(1)), "show", hint.group(2)],
-                           capture_output=True, env=environment(home), timeout=60)
+                           capture_output=True, env=isolated_environ(home), timeout=60)
     assert shown.returncode == 0 and shown.stdout.decode() == whole
 
 
@@ -183,7 +174,7 @@ def client_run(command: list[str], home: str, script) -> dict:
 
     async def main():
         parameters = StdioServerParameters(command=command[0], args=command[1:],
-                                           env=environment(home))
+                                           env=isolated_environ(home))
         async with stdio_client(parameters) as (read, write):
             async with ClientSession(read, write, sampling_callback=sampling,
                                      elicitation_callback=elicitation,
@@ -281,5 +272,5 @@ def test_a_server_from_npm_through_the_proxy(home, counter):
     assert "hello" in json.dumps(direct["sampled"])  # the proxy carried the server's request
     hint = HINT.search(clipped)
     shown = subprocess.run([*shlex.split(hint.group(1)), "show", hint.group(2)],
-                           capture_output=True, env=environment(home), timeout=60)
+                           capture_output=True, env=isolated_environ(home), timeout=60)
     assert shown.returncode == 0 and shown.stdout.decode() == whole
