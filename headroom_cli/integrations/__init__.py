@@ -2,6 +2,7 @@
 its SDK only when used, so the command line never loads one (and never needs it installed).
 
     openai_agents.py    the OpenAI Agents SDK: a RunConfig call_model_input_filter
+    claude_sdk.py       the Claude Agent SDK: hook matchers for ClaudeAgentOptions
 """
 
 from __future__ import annotations

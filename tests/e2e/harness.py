@@ -107,8 +107,10 @@ class Run:
 
 
 def run_agent(agent: str, commands: list[str], work: Path, env: dict,
-              agent_args: tuple[str, ...] = (), context_tokens: int | None = None) -> Run:
-    binary = agent_bin(agent)
+              agent_args: tuple[str, ...] = (), context_tokens: int | None = None,
+              binary: Path | None = None) -> Run:
+    """`binary`: the agent's program when it is not an npm package (the SDK harnesses)."""
+    binary = binary or agent_bin(agent)
     namespace = unshare_argv()
     log = work / "log.jsonl"
     node_dir = os.path.dirname(shutil.which("node") or "")
