@@ -141,6 +141,30 @@ def test_an_mcp_tools_large_json_reaches_the_model_as_a_skeleton_with_a_working_
     assert small["text"] == '{"ok": true}'
 
 
+def test_a_server_that_init_mcp_put_behind_the_proxy_gets_its_large_result_clipped(e2e_home):
+    """No Claude Code hook at all: `headroom init mcp` wrapped the server in `headroom mcp`,
+    as for any MCP client; the proxy clips, the model follows the hint, the rest is whole."""
+    work, env = e2e_home
+    settings = work / "home" / ".claude" / "settings.json"
+    settings.parent.mkdir(parents=True)
+    settings.write_text(json.dumps({"permissions": {"allow": ["mcp__e2e", "Bash"]}}))
+    mcp_config = write_mcp_config(work)
+    done = headroom("init", "mcp", "--config", str(mcp_config), env=env)
+    assert done.returncode == 0, done.stderr
+    server = json.loads(mcp_config.read_text())["mcpServers"]["e2e"]
+    assert server["args"][-3:-1] == ["--", sys.executable]  # wrapped
+    run = run_agent("claude", [f"{TOOL_CALL}mcp__e2e__search_issues {{}}",
+                               f"{FOLLOW_HINT} --grep PROJ-250,",
+                               f"{TOOL_CALL}mcp__e2e__small {{}}"],
+                    work, env, agent_args=("--mcp-config", str(mcp_config)))
+    issues, hint, small = run.tool_results
+    text = issues["text"]
+    assert "<persisted-output>" not in text and len(text.encode()) < SUCCESS_CAP
+    assert "JSON skeleton" in text and re.search(r"headroom(?:_cli)? show [0-9a-f]{12}", text)
+    assert '"key": "PROJ-250"' not in text and "PROJ-250" in hint["text"]
+    assert small["text"] == '{"ok": true}'
+
+
 def test_without_headroom_a_large_mcp_result_is_a_preview_and_a_file(e2e_home):
     work, env = e2e_home
     settings = work / "home" / ".claude" / "settings.json"
