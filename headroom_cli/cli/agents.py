@@ -8,10 +8,10 @@ from typing import List, Optional
 import typer
 
 from ..settings import DEFAULT_HOOK_BUDGET
+from ..status import ExitStatus
 from .base import app, exit_status_help
 from .completion import complete_agent
 from .options import HOOK_NAMES
-from ..status import ExitStatus
 
 
 @app.command("init", short_help="Hook headroom into a coding agent.", help=f"""\
