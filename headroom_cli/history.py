@@ -25,6 +25,9 @@ Message formats, as their APIs define them (`role` tells them apart; others pass
                   "content": str | [blocks]}]}, the call a {"type": "tool_use", "id", "name"} block
   pi              {"role": "toolResult", "toolCallId", "toolName", "content": [blocks]}, the call
                   a {"type": "toolCall", "id", "name"} block
+  OpenAI          {"type": "function_call_output", "call_id", "output": str | [input_text
+  Responses       parts]}, the call a {"type": "function_call", "call_id", "name"} item (the
+                  OpenAI Agents SDK's items: integrations/openai_agents.py)
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ from .store import content_id
 from .tokens import DEFAULT_ENCODING, Counter, count_large
 
 DEFAULT_KEEP_RECENT = 3
+RESPONSES_RESULT = "function_call_output"  # an OpenAI Responses item holding a tool's output
 DEFAULT_AGE_BUDGET = 300
 # A result is aged only when that at least halves it: a result just over the budget would lose
 # most of what it says (the marker alone costs ~60 tokens) to save little, and its message
@@ -312,6 +316,8 @@ def _is_reply(message) -> bool:
 
 def _calls(message: dict) -> dict[str, str]:
     """Call id → tool name, for the calls an assistant message makes (any of the formats)."""
+    if message.get("type") == "function_call":
+        return {str(message.get("call_id")): message.get("name")}
     if message.get("role") != "assistant":
         return {}
     calls = {}
@@ -328,7 +334,9 @@ def _calls(message: dict) -> dict[str, str]:
 def _results(message: dict):
     """(block index or None, call id, content) for each tool result a message holds."""
     role, content = message.get("role"), message.get("content")
-    if role == "tool" and _is_text(content):
+    if message.get("type") == RESPONSES_RESULT and _is_text(message.get("output")):
+        yield None, str(message.get("call_id")), message["output"]
+    elif role == "tool" and _is_text(content):
         yield None, str(message.get("tool_call_id")), content
     elif role == "toolResult" and _is_text(content):
         yield None, str(message.get("toolCallId")), content
@@ -347,7 +355,7 @@ def _is_text(content) -> bool:
 
 
 def _text_block(block) -> bool:
-    return isinstance(block, dict) and block.get("type") == "text" \
+    return isinstance(block, dict) and block.get("type") in ("text", "input_text") \
         and isinstance(block.get("text"), str)
 
 
@@ -361,13 +369,14 @@ def _replace_text(message: dict, block: int | None, text: str) -> None:
     """Put `text` in place of a result's text: a string stays a string; in a list of blocks the
     text blocks become one, where the first was, and other blocks (images) stay."""
     holder = message if block is None else message["content"][block]
-    content = holder.get("content", "")
+    key = "output" if holder.get("type") == RESPONSES_RESULT else "content"
+    content = holder.get(key, "")
     if isinstance(content, str):
-        holder["content"] = text
+        holder[key] = text
         return
     first = next(i for i, part in enumerate(content) if _text_block(part))
     merged = {**content[first], "text": text}
-    holder["content"] = [merged if i == first else part for i, part in enumerate(content)
+    holder[key] = [merged if i == first else part for i, part in enumerate(content)
                          if i == first or not _text_block(part)]
 
 

@@ -48,6 +48,17 @@ def isolated_env(base_dir: str | None = None) -> dict:
     return env
 
 
+def isolated_environ(base_dir: str) -> dict:
+    """os.environ with isolated_env(base_dir) applied: for a subprocess of headroom."""
+    environ = dict(os.environ)
+    for name, value in isolated_env(base_dir).items():
+        if value is None:
+            environ.pop(name, None)
+        else:
+            environ[name] = value
+    return environ
+
+
 def _env(env: dict | None, base_dir: str | None) -> dict:
     return {**isolated_env(base_dir), **(env or {})}
 

@@ -145,3 +145,18 @@ def test_a_format_from_the_environment_wraps_output_that_fits():
 def test_a_bad_plain_value_is_an_error_even_when_the_output_fits(args):
     done = run_with_env(args, b"hi\n", {"HEADROOM_CONFIG": "/nonexistent"})
     assert done.returncode == 2 and done.stdout == b"" and done.stderr
+
+
+# The integrations' SDKs (optional extras) and their modules: never on the filter's path.
+SDKS = ("mcp", "agents", "claude_agent_sdk", "anyio", "pydantic", "headroom_cli.mcp_proxy",
+        "headroom_cli.integrations")
+
+
+@pytest.mark.parametrize("args, data", [([], b"hi\n"), (["--budget", "100", "--no-store"],
+                                                        b"word " * 2000),
+                                        (["--help"], b""), (["mcp", "--help"], b""),
+                                        (["hook", "claude"], b"{}")])
+def test_no_path_of_the_command_line_loads_an_integrations_sdk(args, data):
+    status, out, loaded = run_probe(args, data)
+    assert status == 0 and (out or args[0] == "hook")  # the hook's empty reply: no change
+    assert not [name for name in SDKS if name in loaded]

@@ -69,10 +69,7 @@ def install(path: Path, headroom: list[str], uninstall: bool = False) -> list[co
     from . import config  # only init edits files: the hook, run before every command, does not
 
     hook = [{"type": "command", "command": config.hook_command(NAME, headroom), "timeout": 30}]
-    matcher = claude_post.MCP_MATCHER
-    if claude_post.settings_from_config().read_over:
-        matcher += "|" + claude_post.READ_MATCHER
-    post = {"matcher": matcher, "hooks": hook}
+    post = {"matcher": claude_post.matcher(), "hooks": hook}
     rules = show_rules(headroom)
 
     def ours(entry: dict) -> bool:

@@ -130,6 +130,13 @@ def _head_lines(lines: list[str], kept: list[str]) -> int:
     return count
 
 
+def matcher() -> str:
+    """The tools the PostToolUse hook is on: MCP tools, and Read when `read_over` is set."""
+    if settings_from_config().read_over:
+        return MCP_MATCHER + "|" + READ_MATCHER
+    return MCP_MATCHER
+
+
 def settings_from_config() -> PostSettings:
     """The [hooks] settings (config file, HEADROOM_MCP_SKIP / HEADROOM_READ_OVER); the
     defaults when the file cannot be read — a hook never fails for want of its config."""

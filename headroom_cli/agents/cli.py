@@ -16,6 +16,7 @@ from ..sink import write
 from .clip import clip, headroom_argv, note
 
 FILTER = "filter"
+MCP = "mcp"  # `init mcp`: an MCP client's servers (mcp_clients.py), not an agent's hook
 STALE_SECONDS = 24 * 3600  # output files of wrapped commands that never ran (declined)
 
 
@@ -24,7 +25,12 @@ HISTORY = {"pi": "pi-history", "opencode": "opencode-history"}
 
 
 def init_command(agent: str, uninstall: bool, dry_run: bool, config_path: str | None,
-                 history: bool = False) -> int:
+                 history: bool = False, servers: tuple[str, ...] = ()) -> int:
+    if agent.strip().lower() == MCP:
+        return _init_mcp(uninstall, dry_run, config_path, servers)
+    if servers:
+        note("--server: only `headroom init mcp` takes it")
+        return 2
     name = canonical(agent)
     if name is None:
         note(f"unknown agent {agent!r}: use one of {', '.join(AGENTS)}")
@@ -35,14 +41,35 @@ def init_command(agent: str, uninstall: bool, dry_run: bool, config_path: str | 
                  "opencode have one); `headroom init " + name + "` clips each output instead")
             return 2
         name = HISTORY[name]
-    from . import config  # only init edits files: the hooks, run before every command, do not
-
     from pathlib import Path
 
     module = load(name)
     path = Path(os.path.expanduser(config_path)) if config_path else module.default_path()
+    return _install(lambda: module.install(path, headroom_argv(), uninstall=uninstall), path,
+                    AGENTS[name], module.NOTES, uninstall, dry_run)
+
+
+def _init_mcp(uninstall: bool, dry_run: bool, config_path: str | None,
+              servers: tuple[str, ...]) -> int:
+    from pathlib import Path
+
+    from . import mcp_clients
+
+    if not config_path:
+        note("init mcp: --config FILE is required: the MCP client's configuration (e.g. "
+             ".mcp.json, ~/.cursor/mcp.json, Claude Desktop's claude_desktop_config.json)")
+        return 2
+    path = Path(os.path.expanduser(config_path))
+    return _install(lambda: mcp_clients.install(path, headroom_argv(), uninstall, servers),
+                    path, f"the MCP servers of {path}", mcp_clients.NOTES, uninstall, dry_run)
+
+
+def _install(changes_of, path, what: str, notes: str, uninstall: bool, dry_run: bool) -> int:
+    """Make and apply an installer's changes (`changes_of()`), and say what happened."""
+    from . import config  # only init edits files: the hooks, run before every command, do not
+
     try:
-        changes = module.install(path, headroom_argv(), uninstall=uninstall)
+        changes = changes_of()
         config.apply(changes, dry_run=dry_run)
     except config.ConfigError as err:
         note(str(err))
@@ -53,12 +80,12 @@ def init_command(agent: str, uninstall: bool, dry_run: bool, config_path: str | 
     if dry_run:
         print("(dry run: nothing was written)")
     elif uninstall:
-        print(f"headroom is no longer hooked into {AGENTS[name]}.")
+        print(f"headroom is no longer hooked into {what}.")
     elif any(change.changed for change in changes):
-        print(module.NOTES)
+        print(notes)
         _check_path(headroom_argv())
     else:
-        print(f"headroom is already hooked into {AGENTS[name]}.")
+        print(f"headroom is already hooked into {what}.")
     return 0
 
 

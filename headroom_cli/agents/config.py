@@ -274,6 +274,14 @@ def install_hook(path: Path, agent: str, event: str, group: dict, uninstall: boo
         data = edit_hooks(path, data, event, group if install else None, ours, comments)
         return also(data, install) if also else data
 
+    return install_edit(path, edit, uninstall)
+
+
+def install_edit(path: Path, edit: Callable[[bytes | None, bool], bytes | None],
+                 uninstall: bool = False) -> list[Change]:
+    """The change `edit(data, install)` makes to the file at `path`: installing, or taking
+    out what an install made — by restoring the backed-up original when the file is exactly
+    what the install made of it, else by `edit(data, False)`."""
     before = read_bytes(path)
     if not uninstall:
         return [Change(path, before, edit(before, True))]
@@ -283,9 +291,17 @@ def install_hook(path: Path, agent: str, event: str, group: dict, uninstall: boo
             return [Change(path, before, backup, drop_backup=True)]
     except ConfigError:
         pass  # a backup that is not JSON: take out our entries instead
-    if backup is None and before is not None and before == edit(None, True):
+    if backup is None and before is not None and before == _edited(edit, None):
         return [Change(path, before, None)]  # the file only ever held what init wrote
     return [Change(path, before, edit(before, False))]
+
+
+def _edited(edit: Callable[[bytes | None, bool], bytes | None], data: bytes | None):
+    """What an install makes of `data`; None when it cannot (nothing there to edit)."""
+    try:
+        return edit(data, True)
+    except ConfigError:
+        return None
 
 
 def edit_hooks(path: Path, data: bytes | None, event: str, group: dict | None,

@@ -125,6 +125,26 @@ def append(text: str, path: Path, value: object) -> str:
     return _insert(text, root, node, None, value)
 
 
+def set_value(text: str, path: Path, value: object) -> str:
+    """`text` with the value at `path` replaced by `value` (laid out on one line when the old
+    one was, else indented like it), or added as the last member of the object holding it.
+    ValueError when that object is missing or not an object."""
+    root = parse(text)
+    node = find(root, path)
+    if node is None:
+        parent = find(root, path[:-1])
+        if parent is None or parent.kind != "object" or not isinstance(path[-1], str):
+            raise ValueError(f"{'.'.join(map(str, path[:-1])) or 'the file'} is not an object")
+        return _insert(text, root, parent, json.dumps(path[-1]), value)
+    if "\n" not in text[node.start:node.end]:
+        rendered = json.dumps(value, ensure_ascii=False)
+    else:
+        newline = "\r\n" if "\r\n" in text else "\n"
+        rendered = _render(None, value, _line_indent(text, node.start), indent_unit(text, root),
+                           newline)
+    return text[:node.start] + rendered + text[node.end:]
+
+
 def _insert(text: str, root: Node, container: Node, key: str | None, value: object) -> str:
     unit = indent_unit(text, root)
     newline = "\r\n" if "\r\n" in text else "\n"

@@ -3,11 +3,12 @@ integrations (headroom_cli/agents/, whose agents/cli.py has the bodies)."""
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import List, Optional
 
 import typer
 
 from ..settings import DEFAULT_HOOK_BUDGET
+from ..status import ExitStatus
 from .base import app, exit_status_help
 from .completion import complete_agent
 from .options import HOOK_NAMES
@@ -16,7 +17,9 @@ from .options import HOOK_NAMES
 @app.command("init", short_help="Hook headroom into a coding agent.", help=f"""\
 Hook headroom into a coding agent, so every shell command's output is clipped.
 
-AGENT is claude (Claude Code), codex (Codex CLI), gemini (Gemini CLI), opencode or pi.
+AGENT is claude (Claude Code), codex (Codex CLI), gemini (Gemini CLI), opencode or pi;
+or mcp: run the stdio servers of an MCP client's configuration (--config FILE: Claude
+Desktop, Cursor, VS Code, Claude Code's .mcp.json) through `headroom mcp`.
 With --history (opt-in; pi and opencode) the agent also sends its history aged: old tool
 results shrunk once, the last 3 verbatim (see `headroom history`). The agent's configuration is edited in place (a backup is kept as FILE.headroom-backup); running it
 twice leaves one entry. Nothing is ever asked: it runs the same without a terminal.
@@ -27,12 +30,13 @@ Examples:
   headroom init gemini --dry-run    show the change, write nothing
   headroom init opencode --uninstall
   headroom init pi --history        pi sends its history aged
+  headroom init mcp --config .mcp.json --server jira
 
 {exit_status_help("hooked in, or already hooked in (or out, with --uninstall)",
                    "the agent's configuration cannot be read or written")}""")
 def init_agent(
     agent: str = typer.Argument(..., metavar="AGENT", autocompletion=complete_agent,
-                                help="claude, codex, gemini, opencode or pi."),
+                                help="claude, codex, gemini, opencode, pi, or mcp."),
     uninstall: bool = typer.Option(False, "--uninstall", help="Remove headroom's hook."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Show what would change; write "
                                                           "nothing."),
@@ -40,11 +44,15 @@ def init_agent(
                                  help="pi, opencode: hook in age-aware history instead."),
     config_file: Optional[str] = typer.Option(None, "--config", metavar="FILE",
                                               help="Edit this file instead of the agent's "
-                                                   "default (e.g. a project's settings)."),
+                                                   "default (e.g. a project's settings); "
+                                                   "mcp: the MCP client's configuration."),
+    server: List[str] = typer.Option([], "--server", metavar="NAME",
+                                     help="mcp: proxy only this server (repeatable; default: "
+                                          "every stdio server)."),
 ) -> None:
     from ..agents.cli import init_command
 
-    status = init_command(agent, uninstall, dry_run, config_file, history)
+    status = init_command(agent, uninstall, dry_run, config_file, history, tuple(server))
     if status:
         raise typer.Exit(status)
 
@@ -118,5 +126,44 @@ def hook_agent(
     status = hook_command(agent, budget, exit_status, max_bytes, tool, no_store,
                           max_failure_bytes, input_file, status_line, session, command, cwd,
                           context_tokens, context_window)
+    if status:
+        raise typer.Exit(status)
+
+
+@app.command("mcp", short_help="Run an MCP server behind a proxy that clips large results.",
+             help=f"""\
+Run an MCP server (stdio) behind a proxy that clips the text of its large tool results.
+
+Put `headroom mcp --` in front of the server's command in an MCP client's configuration (or
+let `headroom init mcp --config FILE` do it). Every message passes through unchanged, in
+order, except the text of a tools/call result over the budget: clipped like any tool output,
+kept whole in the store, with a marker naming `headroom show ID`. Images, resources, errors,
+notifications and the server's own requests (sampling, elicitation, roots) pass byte for byte.
+
+\b
+Examples:
+  headroom mcp -- npx -y @modelcontextprotocol/server-filesystem ~/src
+  headroom mcp --budget 4000 --skip-tool read_file -- uvx mcp-server-fetch
+
+\b
+Exit status:
+  0    the server ended (N: the server's own exit status, when not 0)
+  {ExitStatus.USAGE:<4} usage error: bad option or argument
+  {ExitStatus.NOT_FOUND:<4} the server's command was not found
+  {ExitStatus.CANNOT_EXECUTE:<4} the server's command cannot be run
+""")
+def mcp_proxy(
+    server: List[str] = typer.Argument(..., metavar="SERVER_COMMAND [ARGS]...",
+                                       help="The MCP server's command line, after `--`."),
+    budget: int = typer.Option(DEFAULT_HOOK_BUDGET, "--budget", "-b", min=0, metavar="N",
+                               help="Token budget for a tool result's text; 0 = no clipping."),
+    skip_tool: List[str] = typer.Option([], "--skip-tool", metavar="NAME",
+                                        help="Leave this tool's results whole (repeatable)."),
+    no_store: bool = typer.Option(False, "--no-store", help="Keep no copy of clipped output."),
+) -> None:
+    from ..mcp_proxy import ProxyOptions, run_proxy
+
+    status = run_proxy(list(server), ProxyOptions(budget=budget, skip_tools=frozenset(skip_tool),
+                                                  store=not no_store))
     if status:
         raise typer.Exit(status)

@@ -58,6 +58,13 @@ def claude(args, port: int, env: dict) -> list[str]:
     return [args.bin, "-p", PROMPT, "--output-format", "json"]
 
 
+def claude_sdk(args, port: int, env: dict) -> list[str]:
+    """A Python harness on the Claude Agent SDK (claude_sdk_harness.py; --bin: its Python)."""
+    claude(args, port, env)
+    return [args.bin, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                   "claude_sdk_harness.py"), PROMPT]
+
+
 def pi(args, port: int, env: dict) -> list[str]:
     agent_dir = os.path.join(args.work, "pi-agent")
     os.makedirs(agent_dir, exist_ok=True)
@@ -146,7 +153,7 @@ def opencode(args, port: int, env: dict) -> list[str]:
     return [args.bin, "run", "--model", "e2e/scripted", PROMPT]
 
 
-AGENTS = {"claude": (claude, "Bash"), "pi": (pi, "bash"), "codex": (codex, "exec_command"),
+AGENTS = {"claude": (claude, "Bash"), "claude-sdk": (claude_sdk, "Bash"), "pi": (pi, "bash"), "codex": (codex, "exec_command"),
           "gemini": (gemini, "run_shell_command"), "opencode": (opencode, "bash")}
 
 

@@ -52,9 +52,14 @@ def _installed_version(prefix: Path, package: str) -> str | None:
 
 def agent_bin(agent: str) -> Path:
     """The agent's CLI, installed if needed; skips the test when that is not possible."""
-    package, version, command = PACKAGES[agent]
+    return npm_bin(agent, *PACKAGES[agent])
+
+
+def npm_bin(name: str, package: str, version: str, command: str) -> Path:
+    """`command` of the npm package, installed if needed into its own prefix `name`; skips
+    the test when that is not possible."""
     npm = shutil.which("npm")
-    prefix = install_dir() / agent
+    prefix = install_dir() / name
     binary = prefix / "node_modules" / ".bin" / command
     if binary.exists() and _installed_version(prefix, package) == version:
         return binary
@@ -102,8 +107,10 @@ class Run:
 
 
 def run_agent(agent: str, commands: list[str], work: Path, env: dict,
-              agent_args: tuple[str, ...] = (), context_tokens: int | None = None) -> Run:
-    binary = agent_bin(agent)
+              agent_args: tuple[str, ...] = (), context_tokens: int | None = None,
+              binary: Path | None = None) -> Run:
+    """`binary`: the agent's program when it is not an npm package (the SDK harnesses)."""
+    binary = binary or agent_bin(agent)
     namespace = unshare_argv()
     log = work / "log.jsonl"
     node_dir = os.path.dirname(shutil.which("node") or "")

@@ -121,24 +121,49 @@ def test_without_headroom_claude_code_cuts_the_end_of_a_failing_log(e2e_home):
     assert "characters truncated" in text and "headroom" not in text
 
 
+# The model calls the large tool, follows the marker's hint for an item the skeleton left out,
+# then calls the small tool.
+MCP_SCRIPT = [f"{TOOL_CALL}mcp__e2e__search_issues {{}}", f"{FOLLOW_HINT} --grep PROJ-250,",
+              f"{TOOL_CALL}mcp__e2e__small {{}}"]
+
+
+def check_mcp_clip(run) -> tuple[str, dict]:
+    """The large result reached the model as a skeleton with a hint that got the left-out
+    item back; the small one whole. (The large result's text, the hint's result.)"""
+    issues, hint, small = run.tool_results
+    text = issues["text"]
+    assert "<persisted-output>" not in text and len(text.encode()) < SUCCESS_CAP
+    assert "JSON skeleton" in text and re.search(r"headroom(?:_cli)? show [0-9a-f]{12}", text)
+    assert '"key": "PROJ-250"' not in text  # left out of the skeleton …
+    assert "PROJ-250" in hint["text"]  # … and got back
+    assert small["text"] == '{"ok": true}'
+    return text, hint
+
+
 def test_an_mcp_tools_large_json_reaches_the_model_as_a_skeleton_with_a_working_hint(e2e_home):
     work, env = e2e_home
     install(work, env, {"permissions": {"allow": ["mcp__e2e"]}})
     mcp_config = write_mcp_config(work)
-    run = run_agent("claude", [f"{TOOL_CALL}mcp__e2e__search_issues {{}}",
-                               f"{FOLLOW_HINT} --grep PROJ-250,",
-                               f"{TOOL_CALL}mcp__e2e__small {{}}"],
-                    work, env, agent_args=("--mcp-config", str(mcp_config)))
-    issues, hint, small = run.tool_results
+    run = run_agent("claude", MCP_SCRIPT, work, env, agent_args=("--mcp-config", str(mcp_config)))
+    text, hint = check_mcp_clip(run)
+    assert '"key": "PROJ-1"' in text and '"id": 400' in text
+    assert hint["is_error"] is False and "requires approval" not in hint["text"]
 
-    text = issues["text"]
-    assert "<persisted-output>" not in text and len(text.encode()) < SUCCESS_CAP
-    assert "JSON skeleton" in text and '"key": "PROJ-1"' in text and '"id": 400' in text
-    assert re.search(r"headroom(?:_cli)? show [0-9a-f]{12}", text)
-    assert '"key": "PROJ-250"' not in text  # left out of the skeleton …
-    assert "PROJ-250" in hint["text"] and hint["is_error"] is False  # … and got back
-    assert "requires approval" not in hint["text"]
-    assert small["text"] == '{"ok": true}'
+
+def test_a_server_that_init_mcp_put_behind_the_proxy_gets_its_large_result_clipped(e2e_home):
+    """No Claude Code hook at all: `headroom init mcp` wrapped the server in `headroom mcp`,
+    as for any MCP client; the proxy clips, the model follows the hint, the rest is whole."""
+    work, env = e2e_home
+    settings = work / "home" / ".claude" / "settings.json"
+    settings.parent.mkdir(parents=True)
+    settings.write_text(json.dumps({"permissions": {"allow": ["mcp__e2e", "Bash"]}}))
+    mcp_config = write_mcp_config(work)
+    done = headroom("init", "mcp", "--config", str(mcp_config), env=env)
+    assert done.returncode == 0, done.stderr
+    server = json.loads(mcp_config.read_text())["mcpServers"]["e2e"]
+    assert server["args"][-3:-1] == ["--", sys.executable]  # wrapped
+    run = run_agent("claude", MCP_SCRIPT, work, env, agent_args=("--mcp-config", str(mcp_config)))
+    check_mcp_clip(run)
 
 
 def test_without_headroom_a_large_mcp_result_is_a_preview_and_a_file(e2e_home):

@@ -1,0 +1,29 @@
+"""A minimal Python harness on the Claude Agent SDK with headroom's hooks, for
+test_e2e_claude_sdk.py (run by driver.py, which points Claude Code at the scripted model).
+
+    python claude_sdk_harness.py PROMPT
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import anyio
+from claude_agent_sdk import ClaudeAgentOptions, ResultMessage, query
+
+from headroom_cli.integrations.claude_sdk import hook_matchers
+
+
+async def main(prompt: str) -> int:
+    options = ClaudeAgentOptions(hooks=hook_matchers(), permission_mode="bypassPermissions",
+                                 cwd=os.getcwd(), env=dict(os.environ))
+    status = 1
+    async for message in query(prompt=prompt, options=options):
+        if isinstance(message, ResultMessage):
+            status = 1 if message.is_error else 0
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(anyio.run(main, sys.argv[1]))

@@ -1,0 +1,276 @@
+"""`headroom mcp`'s conformance test: real MCP servers, directly and behind the proxy.
+
+Two servers: one built with the `mcp` SDK for the cases a proxy must get right
+(mcp_sdk_server.py: a 320 KB result, images, structured content, a failing tool, a tool that
+logs, reports progress and asks the client to sample, elicit and list its roots), and
+@modelcontextprotocol/server-everything from npm. Each runs twice, directly and behind
+`headroom mcp --`, and the proxy must change nothing but the text of a tools/call result
+over the budget — checked line by line speaking raw JSON-RPC (every line the client gets is
+byte-identical but that one), and through the SDK's own client (every request type, the
+server's requests answered by its callbacks, its notifications; the clip's `headroom show`
+hint run for real). Marked e2e: each start of an SDK server costs seconds.
+
+Needs the mcp extra (`pip install -e '.[test,mcp]'`); skipped without it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import isolated_environ
+
+pytestmark = pytest.mark.e2e
+mcp = pytest.importorskip("mcp", reason="the conformance test needs the mcp extra")
+
+SERVER = [sys.executable, str(Path(__file__).with_name("mcp_sdk_server.py"))]
+BUDGET = 2000
+PROXY = [sys.executable, "-m", "headroom_cli", "mcp", "--budget", str(BUDGET), "--"]
+HINT = re.compile(r"To retrieve: (.+?) show ([0-9a-f]+)\b")
+EVERYTHING = ("@modelcontextprotocol/server-everything", "2026.8.31", "mcp-server-everything")
+
+
+def line(message: dict) -> bytes:
+    return json.dumps(message).encode() + b"\n"
+
+
+def exchange(command: list[str], env: dict) -> list[bytes]:
+    """Speak raw JSON-RPC to `command`: each request in turn, answering the server's own
+    requests on the way; every line the client gets, in order."""
+    progress = {"_meta": {"progressToken": "p1"}}
+    requests = [
+        {"method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "clientInfo": {"name": "raw", "version": "1"},
+            "capabilities": {"sampling": {}, "elicitation": {}, "roots": {"listChanged": True}}}},
+        {"method": "notifications/initialized"},
+        {"method": "logging/setLevel", "params": {"level": "debug"}},
+        {"method": "tools/list"}, {"method": "resources/list"},
+        {"method": "resources/templates/list"}, {"method": "prompts/list"},
+        {"method": "resources/read", "params": {"uri": "res://readme"}},
+        {"method": "resources/read", "params": {"uri": "res://missing"}},
+        {"method": "prompts/get", "params": {"name": "review", "arguments": {"path": "a.py"}}},
+        {"method": "ping"}, {"method": "no/such/method"},
+        *({"method": "tools/call", "params": {"name": name, "arguments": {}, **progress}}
+          for name in ("small", "structured", "image", "fails", "chatty", "export_issues",
+                       "mixed", "small")),
+    ]
+    answers = {"sampling/createMessage": {"role": "assistant", "model": "scripted",
+                                          "content": {"type": "text", "text": "hello"}},
+               "elicitation/create": {"action": "accept", "content": {"confirm": True}},
+               "roots/list": {"roots": [{"uri": "file:///work", "name": "work"}]}}
+    got = []
+    with subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                          stderr=subprocess.DEVNULL, env=env) as process:
+        for ident, request in enumerate(requests):
+            message = {"jsonrpc": "2.0", **request}
+            if not request["method"].startswith("notifications/"):
+                message["id"] = ident
+            process.stdin.write(line(message))
+            process.stdin.flush()
+            while "id" in message:
+                received = process.stdout.readline()
+                assert received, f"the server ended before answering {request['method']}"
+                got.append(received)
+                reply = json.loads(received)
+                if reply.get("method") in answers:
+                    process.stdin.write(line({"jsonrpc": "2.0", "id": reply["id"],
+                                              "result": answers[reply["method"]]}))
+                    process.stdin.flush()
+                elif reply.get("id") == ident and "method" not in reply:
+                    break
+        process.stdin.close()
+        assert process.wait(timeout=30) == 0
+    return got
+
+
+@pytest.fixture(scope="module")
+def home(tmp_path_factory):
+    return str(tmp_path_factory.mktemp("mcp"))
+
+
+
+
+@pytest.fixture(scope="module")
+def both(home):
+    env = isolated_environ(home)
+    return exchange(SERVER, env), exchange(PROXY + SERVER, env)
+
+
+def tool_result(lines: list[bytes], name_index: int) -> dict:
+    return json.loads(lines[name_index])
+
+
+def test_every_line_but_the_large_results_text_is_byte_identical(both):
+    direct, proxied = both
+    assert len(direct) == len(proxied) > 20
+    different = [index for index, (a, b) in enumerate(zip(direct, proxied)) if a != b]
+    texts = [json.loads(direct[index])["result"]["content"] for index in different]
+    # export_issues, and mixed's text between its two images: nothing else
+    assert len(different) == 2, [direct[index][:200] for index in different]
+    assert [block["type"] for block in texts[1]] == ["image", "text", "image"]
+    for index in different:
+        before = json.loads(direct[index])["result"]
+        after = json.loads(proxied[index])["result"]
+        assert len(direct[index]) > 320_000
+        assert [block for block in after["content"] if block["type"] != "text"] == \
+            [block for block in before["content"] if block["type"] != "text"]
+    kinds = {json.loads(each).get("method") for each in direct}
+    assert {"notifications/message", "notifications/progress", "sampling/createMessage",
+            "elicitation/create", "roots/list"} <= kinds  # the server did talk to the client
+    errors = [json.loads(each) for each in direct if b'"error"' in each[:60] or
+              b'"isError":true' in each]
+    # logging/setLevel (FastMCP has no logging capability), the unknown resource, the unknown
+    # method: JSON-RPC errors; the failing tool: an isError result
+    assert len(errors) == 4
+
+
+def test_the_clipped_text_fits_and_its_hint_gives_back_the_whole(both, home, counter):
+    direct, proxied = both
+    index = next(index for index, (a, b) in enumerate(zip(direct, proxied)) if a != b)
+    whole = json.loads(direct[index])["result"]["content"][0]["text"]
+    clipped = json.loads(proxied[index])["result"]["content"][0]["text"]
+    assert counter.count(clipped) <= BUDGET
+    hint = HINT.search(clipped)
+    assert hint, clipped[-400:]
+    assert shlex.split(hint.group(1)) == [sys.executable, "-m", "headroom_cli"]
+    shown = subprocess.run([*shlex.split(hint.group(1)), "show", hint.group(2)],
+                           capture_output=True, env=isolated_environ(home), timeout=60)
+    assert shown.returncode == 0 and shown.stdout.decode() == whole
+
+
+def client_run(command: list[str], home: str, script) -> dict:
+    """Run `script(session, seen)` in a session of the SDK's client with `command`, whose
+    callbacks answer the server's requests (sampling, elicitation, roots) and note its
+    notifications (logs, progress) in `seen`; `seen`."""
+    import anyio
+    from mcp import ClientSession, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+    from mcp.types import (CreateMessageResult, ElicitResult, ListRootsResult, Root,
+                           TextContent)
+
+    seen = {"logs": [], "progress": []}
+
+    async def sampling(context, params):
+        return CreateMessageResult(role="assistant", model="scripted",
+                                   content=TextContent(type="text", text="hello"))
+
+    async def elicitation(context, params):
+        return ElicitResult(action="accept", content={"confirm": True})
+
+    async def roots(context):
+        return ListRootsResult(roots=[Root(uri="file:///work", name="work")])
+
+    async def logged(params):
+        seen["logs"].append(params.data)
+
+    async def progressed(progress, total, message):
+        seen["progress"].append((progress, total, message))
+
+    async def main():
+        parameters = StdioServerParameters(command=command[0], args=command[1:],
+                                           env=isolated_environ(home))
+        async with stdio_client(parameters) as (read, write):
+            async with ClientSession(read, write, sampling_callback=sampling,
+                                     elicitation_callback=elicitation,
+                                     list_roots_callback=roots,
+                                     logging_callback=logged) as session:
+                init = await session.initialize()
+                seen["server"] = (init.serverInfo.name, init.capabilities.model_dump())
+                await script(session, seen, progressed)
+
+    anyio.run(main)
+    return seen
+
+
+def error_of(call):
+    """The JSON-RPC error a request got, as data."""
+    from mcp.shared.exceptions import McpError
+
+    async def run():
+        try:
+            await call
+        except McpError as err:
+            return err.error.model_dump()
+        return None
+
+    return run()
+
+
+def test_the_sdks_client_sees_the_same_server_through_the_proxy(home):
+    async def script(session, seen, progressed):
+        seen["tools"] = (await session.list_tools()).model_dump()
+        seen["resources"] = (await session.list_resources()).model_dump()
+        seen["read"] = (await session.read_resource("res://readme")).model_dump()
+        seen["prompt"] = (await session.get_prompt("review", {"path": "a.py"})).model_dump()
+        seen["error"] = await error_of(session.read_resource("res://missing"))
+        for name in ("small", "structured", "image", "fails", "export_issues"):
+            seen[name] = (await session.call_tool(name, {})).model_dump()
+        seen["chatty"] = (await session.call_tool("chatty", {}, progress_callback=progressed)
+                          ).model_dump()
+
+    direct = client_run(SERVER, home, script)
+    proxied = client_run(PROXY + SERVER, home, script)
+    big = proxied.pop("export_issues")["content"][0]["text"]
+    assert HINT.search(big)
+    assert direct.pop("export_issues") != big
+    assert proxied == direct
+    assert json.loads(direct["chatty"]["content"][0]["text"]) == {
+        "sampled": "hello", "elicited": "accept", "confirm": True, "roots": ["file:///work"]}
+    assert direct["structured"]["structuredContent"]["city"] == "Lisbon"
+    assert direct["progress"] == [(1.0, 2.0, "half way"), (2.0, 2.0, "done")]
+    assert "starting" in direct["logs"] and direct["error"]["message"]
+
+
+def test_a_server_from_npm_through_the_proxy(home, counter):
+    """@modelcontextprotocol/server-everything: its tools, resources, prompts, progress,
+    sampling and errors unchanged; a 320 KB echo clipped, its hint giving back the whole."""
+    from harness import npm_bin
+
+    server = [str(npm_bin("mcp-everything", *EVERYTHING)), "stdio"]
+    big = json.dumps([{"row": number, "path": f"src/module_{number}.py", "status": "passed"}
+                      for number in range(5000)])
+    assert 320_000 <= len(big) < 330_000
+
+    async def script(session, seen, progressed):
+        tools = (await session.list_tools()).model_dump()
+        seen["tools"] = sorted(tool["name"] for tool in tools["tools"])
+        seen["prompts"] = (await session.list_prompts()).model_dump()
+        resources = (await session.list_resources()).model_dump()["resources"]
+        seen["resources"] = resources[:5]
+        seen["read"] = (await session.read_resource(resources[0]["uri"])).model_dump()
+        seen["missing"] = await error_of(session.read_resource("demo://nothing/here"))
+        for name, arguments in (("get-sum", {"a": 2, "b": 3}), ("get-tiny-image", {}),
+                                ("get-structured-content", {"location": "Chicago"}),
+                                ("get-annotated-message", {"messageType": "error",
+                                                           "includeImage": True}),
+                                ("get-resource-links", {"count": 2}),
+                                ("no-such-tool", {})):
+            seen[name] = (await session.call_tool(name, arguments)).model_dump()
+        seen["long"] = (await session.call_tool(
+            "trigger-long-running-operation", {"duration": 0.2, "steps": 2},
+            progress_callback=progressed)).model_dump()
+        if "trigger-sampling-request" in seen["tools"]:
+            seen["sampled"] = (await session.call_tool(
+                "trigger-sampling-request", {"prompt": "hi?", "maxTokens": 5})).model_dump()
+        seen["echo"] = (await session.call_tool("echo", {"message": big})).model_dump()
+
+    direct = client_run(server, home, script)
+    proxied = client_run(PROXY + server, home, script)
+    whole = direct.pop("echo")["content"][0]["text"]
+    clipped = proxied.pop("echo")["content"][0]["text"]
+    assert big in whole and clipped != whole and counter.count(clipped) <= BUDGET
+    assert proxied == direct
+    assert "image" in [block["type"] for block in direct["get-tiny-image"]["content"]]
+    assert direct["no-such-tool"]["isError"] and direct["missing"]
+    assert len(direct["progress"]) == 2
+    assert "hello" in json.dumps(direct["sampled"])  # the proxy carried the server's request
+    hint = HINT.search(clipped)
+    shown = subprocess.run([*shlex.split(hint.group(1)), "show", hint.group(2)],
+                           capture_output=True, env=isolated_environ(home), timeout=60)
+    assert shown.returncode == 0 and shown.stdout.decode() == whole
