@@ -282,6 +282,78 @@ def test_post_tool_use_events_left_alone(event):
     assert reply(event) is None
 
 
+def saved_event(tmp_path, text: str, name: str = "mcp-e2e-build_log-1-x.txt") -> dict:
+    """The recorded event of a result Claude Code 2.1.330 saved past its MCP limit, moved
+    under tmp_path, with `text` in the saved file."""
+    event = json.loads(json.dumps(EVENTS["mcp_saved"]).replace("/tmp/hc/exp/work",
+                                                                str(tmp_path)))
+    recorded = re.search(r"saved to (.+?)\.\nFormat", event["tool_response"]).group(1)
+    path = Path(recorded).with_name(name)
+    event["tool_response"] = event["tool_response"].replace(recorded, str(path))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return event
+
+
+def saved_reply_text(event) -> str:
+    out = reply(event)["hookSpecificOutput"]
+    assert set(out) == {"hookEventName", "updatedMCPToolOutput"}
+    [block] = out["updatedMCPToolOutput"]
+    assert block["type"] == "text" and len(block["text"]) < 30_000
+    assert "sequential chunks" not in block["text"] and "You MUST" not in block["text"]
+    return block["text"]
+
+
+def shown(text: str) -> str:
+    item_id = re.search(r"headroom(?:_cli)? show ([0-9a-f]{12})", text).group(1)
+    return subprocess.run([*HEADROOM, "show", item_id], capture_output=True,
+                          timeout=120).stdout.decode()
+
+
+def test_a_log_saved_past_the_mcp_limit_reaches_the_model_clipped(tmp_path):
+    log = mcp_server.build_log()
+    event = saved_event(tmp_path, log)
+    path = re.search(r"saved to (.+?)\.\nFormat", event["tool_response"]).group(1)
+    text = saved_reply_text(event)
+    assert text.startswith(f"[headroom: the whole result is in {path};")
+    assert "INFO  build finished: 20000 steps, 2 errors\n" in text  # its last line
+    assert "ERROR cc: module_7777.c" in text and "ERROR cc: module_15001.c" in text
+    assert shown(text) == log and Path(path).read_text() == log  # stored; the file stays
+
+
+def test_json_saved_past_the_mcp_limit_becomes_a_skeleton_with_every_item_counted(tmp_path):
+    export = mcp_server.export()
+    event = saved_event(tmp_path, export, "mcp-e2e-dump_issues-1-x.txt")
+    text = saved_reply_text(event)
+    assert "all 400 items" in text and '"key": "PROJ-400"' in text and "JSON skeleton" in text
+    assert shown(text) == export
+
+
+def test_a_saved_file_larger_than_the_intake_holds_streams(tmp_path, monkeypatch):
+    from headroom_cli import intake
+
+    monkeypatch.setattr(intake, "HOLD", 64 << 10)  # the build log is 2 MB: streamed
+    log = mcp_server.build_log()
+    text = saved_reply_text(saved_event(tmp_path, log))
+    assert "build finished: 20000 steps, 2 errors" in text
+    assert shown(text) == log
+
+
+@pytest.mark.parametrize("where", ["elsewhere/x.txt", "tool-results/../../x.txt"])
+def test_a_notice_naming_a_file_outside_the_sessions_tool_results_is_left_alone(tmp_path,
+                                                                                 where):
+    event = saved_event(tmp_path, mcp_server.build_log())
+    folder = Path(event["transcript_path"]).with_suffix("")
+    outside = folder / where
+    outside.parent.mkdir(parents=True, exist_ok=True)
+    outside.write_text(mcp_server.build_log())
+    recorded = re.search(r"saved to (.+?)\.\nFormat", event["tool_response"]).group(1)
+    event["tool_response"] = event["tool_response"].replace(recorded, str(outside))
+    assert reply(event) is None
+    del event["transcript_path"]
+    assert reply(event) is None
+
+
 def test_an_mcp_server_the_config_skips_is_left_alone(monkeypatch):
     monkeypatch.setenv("HEADROOM_MCP_SKIP", "jira, e2e")
     assert reply(mcp_event()) is None

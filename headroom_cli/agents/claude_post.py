@@ -10,8 +10,17 @@ scripted model, see tests/e2e/test_e2e_claude_code.py):
   and may answer
       {"hookSpecificOutput": {"hookEventName": "PostToolUse",
                               "updatedMCPToolOutput": [{"type": "text", "text": CLIPPED}]}}
-  which the model then gets instead. Without it, an output over Claude Code's limit reaches
-  the model as a 2 KB preview of the JSON-encoded content and a path to a file.
+  which the model then gets instead.
+- MCP results past Claude Code's own MCP limit (MAX_MCP_OUTPUT_TOKENS, 25,000 tokens: its
+  bundle's `hor` counts the result's tokens, asking the API when the estimate is between half
+  and 4x the limit). Those are saved to a file *before* the hook runs, and `tool_response` is
+  then a string, the notice the bundle's `bGa` writes (2.1.330, quoted):
+      `Error: result (${R}) exceeds maximum allowed tokens. Output has been saved to ${e}.
+      Format: ${r}` … `You MUST read the content from the file at … in sequential chunks
+      until 100% of the content has been read.`
+  (R: "2,075,768 characters across 20,001 lines"; e: SESSION_DIR/tool-results/mcp-….txt).
+  The hook reads that file (bounded: clip.clip_file), clips it, and answers
+  `updatedMCPToolOutput` with the clip instead of the notice. The file stays where it is.
 - Read (only when `[hooks] read_over` is set: a file just read is usually wanted whole). The
   hook gets `"tool_response": {"type": "text", "file": {"filePath", "content", "numLines",
   "startLine", "totalLines"}}`; `updatedToolOutput` must keep that shape (a plain string is
@@ -26,10 +35,11 @@ gets no answer: the output reaches the model exactly as the tool gave it.
 from __future__ import annotations
 
 import os
+import re
 
 from . import HookOptions
 from ..context import claude_fill
-from .clip import clip_text, in_session
+from .clip import clip_file, clip_text, in_session
 
 EVENT = "PostToolUse"
 MCP_MATCHER = "mcp__.*"
@@ -37,6 +47,12 @@ READ_MATCHER = "Read"
 # Claude Code persists a tool result over its own limit and shows the model a 2 KB preview;
 # a clip stays under the same 28,000 bytes as a Bash clip.
 MAX_BYTES = 28_000
+# The notice of a result saved past the MCP limit (bGa in 2.1.330's bundle; an optional line
+# about Artifact content may come first).
+_SAVED = re.compile(r"Error: result \(([\d,]+) characters(?: across [\d,]+ lines?)?\) exceeds "
+                    r"maximum allowed tokens\. Output has been saved to (.+?)\.\nFormat: ")
+# …and its note when the file holds only the first part (the persist byte limit).
+_PARTIAL = "the saved file contains only the first"
 
 
 class PostSettings:
@@ -76,6 +92,8 @@ def _mcp(event: dict, tool: str, options: HookOptions, settings: PostSettings) -
     if name in settings.mcp_skip:
         return None
     blocks = event.get("tool_response")
+    if isinstance(blocks, str):
+        return _saved_mcp(event, tool, blocks, options)
     if not (isinstance(blocks, list) and blocks and all(
             isinstance(block, dict) and block.get("type") == "text"
             and isinstance(block.get("text"), str) for block in blocks)):
@@ -91,6 +109,46 @@ def _mcp(event: dict, tool: str, options: HookOptions, settings: PostSettings) -
         return None
     return {"hookSpecificOutput": {"hookEventName": EVENT,
                                    "updatedMCPToolOutput": [{"type": "text", "text": clipped}]}}
+
+
+def _saved_mcp(event: dict, tool: str, notice: str, options: HookOptions) -> dict | None:
+    """The clip of a result Claude Code saved past its MCP limit, in place of its notice."""
+    path = saved_path(notice, event)
+    if path is None:
+        return None
+    arguments = event.get("tool_input") if isinstance(event.get("tool_input"), dict) else {}
+    cwd = event.get("cwd") if isinstance(event.get("cwd"), str) else None
+    clipped = clip_file(path, budget=options.budget, max_bytes=MAX_BYTES, store=options.store,
+                        context=None if options.budget_given else claude_fill(event),
+                        **in_session(event.get("session_id"), tool, arguments, cwd))
+    if clipped is None:
+        return None
+    text = clipped.decode("utf-8", "surrogateescape")
+    partial = " (Claude Code saved only its first part)" if _PARTIAL in notice else ""
+    head = f"[headroom: the whole result is in {path}{partial}; clipped here to the budget]\n"
+    return {"hookSpecificOutput": {"hookEventName": EVENT,
+                                   "updatedMCPToolOutput": [{"type": "text",
+                                                             "text": head + text}]}}
+
+
+def saved_path(notice: str, event: dict) -> str | None:
+    """The file a notice of Claude Code's says the result was saved to — only when it is in
+    this session's own tool-results folder (SESSION_DIR/tool-results, SESSION_DIR being the
+    transcript's path without .jsonl): a tool's own text that merely looks like the notice
+    never makes the hook read another file."""
+    found = _SAVED.search(notice)
+    transcript, session = event.get("transcript_path"), event.get("session_id")
+    if found is None or not (isinstance(transcript, str) and isinstance(session, str)):
+        return None
+    path = found.group(2)
+    folder = os.path.join(os.path.dirname(transcript), session, "tool-results")
+    try:
+        real = os.path.realpath(path)
+        if os.path.dirname(real) != os.path.realpath(folder) or not os.path.isfile(real):
+            return None
+    except (OSError, ValueError):
+        return None
+    return path
 
 
 def _read(event: dict, options: HookOptions, settings: PostSettings) -> dict | None:

@@ -205,7 +205,9 @@ class Handler(BaseHTTPRequestHandler):
         elif path.endswith("/responses"):
             self._responses(body)
         elif path.endswith("/messages/count_tokens"):
-            self._json(200, {"input_tokens": 100})
+            # About what a tokenizer counts (characters / 4): Claude Code asks this of an MCP
+            # result near its limit, to decide whether to save it to a file.
+            self._json(200, {"input_tokens": max(1, len(raw) // 4)})
         elif path.endswith("/messages"):
             self._anthropic(body)
         elif path.endswith("/chat/completions"):

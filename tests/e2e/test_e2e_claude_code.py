@@ -2,9 +2,10 @@
 against a scripted model, inside `unshare -n`.
 
 Without headroom, Claude Code shows the model a 2 KB preview of a successful output over
-30,000 bytes and cuts a failing one to its first and last 5,000 characters; a large MCP result
-becomes a 2 KB preview of its JSON and a file path. With the hooks, the model gets headroom's
-clip — the end of the log, the exit status — and the marker's `headroom show` runs unprompted.
+30,000 bytes and cuts a failing one to its first and last 5,000 characters; an MCP result
+over its 25,000-token limit is saved to a file, and the model is told to read it in chunks.
+With the hooks, the model gets headroom's clip — the end of the log, the exit status — and
+the marker's `headroom show` runs unprompted.
 
 The matrix runs in the permission modes users run: default with allow rules, acceptEdits and
 bypassPermissions; a run in default mode with no rules but headroom's checks that Claude Code's
@@ -24,6 +25,7 @@ from harness import e2e_home, headroom, run_agent  # noqa: F401 - e2e_home is a 
 from matrix import (COMMANDS, COMPLEX_OUTPUT, FAILING, FIFTY_THOUSAND, FITS_OUTPUT,
                     check_failing, check_fifty_thousand, check_hint_followed)
 
+import mcp_server
 from fake_model import FOLLOW_HINT, TOOL_CALL
 
 pytestmark = pytest.mark.e2e
@@ -141,15 +143,47 @@ def test_an_mcp_tools_large_json_reaches_the_model_as_a_skeleton_with_a_working_
     assert small["text"] == '{"ok": true}'
 
 
-def test_without_headroom_a_large_mcp_result_is_a_preview_and_a_file(e2e_home):
+def test_mcp_results_past_claude_codes_own_limit_reach_the_model_clipped(e2e_home):
+    """A 320 KB JSON export (400 issues, 10,006 lines) and a 2 MB log: Claude Code saves
+    each to a file before the hook runs (over its 25,000-token MCP limit) and hands the hook
+    its notice; the model gets headroom's clip of the saved file instead — every item
+    counted, the last item, the log's errors and last line, a hint that works — and the
+    file stays where Claude Code put it."""
+    work, env = e2e_home
+    install(work, env, {"permissions": {"allow": ["mcp__e2e"]}})
+    mcp_config = write_mcp_config(work)
+    run = run_agent("claude", [f"{TOOL_CALL}mcp__e2e__dump_issues {{}}",
+                               f"{FOLLOW_HINT} --grep PROJ-250",
+                               f"{TOOL_CALL}mcp__e2e__build_log {{}}"],
+                    work, env, agent_args=("--mcp-config", str(mcp_config)))
+    export, hint, log = run.tool_results
+    saved = sorted((work / "home" / ".claude" / "projects").rglob("tool-results/mcp-e2e-*"))
+    assert [path.read_text() for path in saved] == [mcp_server.build_log(),
+                                                     mcp_server.export()]
+    for result in (export, log):
+        text = result["text"]
+        assert result["is_error"] is False and len(text) < 30_000
+        assert "exceeds maximum allowed tokens" not in text and "chunks" not in text
+        assert text.startswith("[headroom: the whole result is in /")
+        assert re.search(r"headroom(?:_cli)? show [0-9a-f]{12}", text)
+    assert "all 400 items" in export["text"] and '"key": "PROJ-400"' in export["text"]
+    assert '"key": "PROJ-250"' in hint["text"] and hint["is_error"] is False
+    assert "INFO  build finished: 20000 steps, 2 errors" in log["text"]
+    assert "ERROR cc: module_15001.c" in log["text"]
+
+
+def test_without_headroom_mcp_results_past_the_limit_are_a_notice_to_read_in_chunks(e2e_home):
     work, env = e2e_home
     settings = work / "home" / ".claude" / "settings.json"
     settings.parent.mkdir(parents=True)
     settings.write_text(json.dumps({"permissions": {"allow": ["mcp__e2e"]}}))
-    mcp_config = write_mcp_config(work)
-    run = run_agent("claude", [f"{TOOL_CALL}mcp__e2e__search_issues {{}}"], work, env,
-                    agent_args=("--mcp-config", str(mcp_config)))
-    assert "<persisted-output>" in run.tool_results[0]["text"]
+    run = run_agent("claude", [f"{TOOL_CALL}mcp__e2e__search_issues {{}}",
+                               f"{TOOL_CALL}mcp__e2e__dump_issues {{}}",
+                               f"{TOOL_CALL}mcp__e2e__build_log {{}}"], work, env,
+                    agent_args=("--mcp-config", str(write_mcp_config(work))))
+    for result in run.tool_results:
+        assert "exceeds maximum allowed tokens. Output has been saved to" in result["text"]
+        assert "in sequential chunks until 100% of the content has been read" in result["text"]
 
 
 def test_a_large_read_keeps_its_first_lines_and_the_outline_reaches_the_model(e2e_home):
