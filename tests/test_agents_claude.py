@@ -354,6 +354,51 @@ def test_a_notice_naming_a_file_outside_the_sessions_tool_results_is_left_alone(
     assert reply(event) is None
 
 
+def bash_event(tmp_path, output: str, saved: bool = True) -> dict:
+    """The recorded PostToolUse of a Bash command whose output Claude Code 2.1.330 saved whole
+    (`seq 1 300000`: stdout its first 30,000 characters, persistedOutputPath the whole), moved
+    under tmp_path with `output` in the saved file."""
+    event = json.loads(json.dumps(EVENTS["bash_persisted"]).replace("/tmp/hc/exp/work",
+                                                                     str(tmp_path)))
+    response = event["tool_response"]
+    response["stdout"] = output[:30_000]
+    path = Path(response["persistedOutputPath"])
+    if saved:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(output)
+        response["persistedOutputSize"] = len(output.encode())
+    else:
+        del response["persistedOutputPath"], response["persistedOutputSize"]
+    return event
+
+
+def test_a_bash_output_claude_code_saved_whole_reaches_the_model_clipped_in_bashs_shape(
+        tmp_path):
+    output = "".join(f"{n}\n" for n in range(1, 300_001))
+    event = bash_event(tmp_path, output)
+    out = reply(event)["hookSpecificOutput"]
+    assert set(out) == {"hookEventName", "updatedToolOutput"}
+    updated = out["updatedToolOutput"]
+    # Bash's own shape, without the saved path (Claude Code would show its 2 KB preview again)
+    assert set(updated) == {"stdout", "stderr", "interrupted", "isImage", "noOutputExpected"}
+    text = updated["stdout"]
+    assert len(text.encode()) <= 28_000 and text.startswith("1\n2\n")
+    assert "\n300000\n" in text  # the end, which Claude Code's preview and its copy both lack
+    assert shown(text) == output
+    assert Path(event["tool_response"]["persistedOutputPath"]).read_text() == output
+
+
+def test_a_bash_output_claude_code_kept_whole_or_a_missing_file_is_left_alone(tmp_path):
+    assert reply(bash_event(tmp_path, "short\n", saved=False)) is None
+    event = bash_event(tmp_path, "x\n" * 20_000)
+    Path(event["tool_response"]["persistedOutputPath"]).unlink()
+    assert reply(event) is None
+    event = bash_event(tmp_path, "x\n" * 20_000)
+    event["tool_response"]["persistedOutputPath"] = str(tmp_path / "elsewhere.txt")
+    (tmp_path / "elsewhere.txt").write_text("x\n" * 20_000)
+    assert reply(event) is None
+
+
 def test_an_mcp_server_the_config_skips_is_left_alone(monkeypatch):
     monkeypatch.setenv("HEADROOM_MCP_SKIP", "jira, e2e")
     assert reply(mcp_event()) is None
@@ -399,7 +444,7 @@ def test_init_adds_the_mcp_hook_and_the_show_rules_and_uninstall_takes_them_out(
     assert settings["permissions"]["allow"] == [
         "Bash(npm test:*)", "Bash(headroom show:*)", "Bash(/opt/hr/bin/headroom show:*)"]
     [post] = settings["hooks"]["PostToolUse"]
-    assert post["matcher"] == "mcp__.*"
+    assert post["matcher"] == "mcp__.*|Bash"
     assert post["hooks"][0]["command"] == "/opt/hr/bin/headroom hook claude"
     assert claude.install(path, argv)[0].changed is False  # twice: the same file
     (tmp_path / "settings.json.headroom-backup").unlink()  # not restorable: entries removed
@@ -411,7 +456,7 @@ def test_init_hooks_read_when_the_config_asks_for_it(tmp_path, monkeypatch):
     monkeypatch.setenv("HEADROOM_READ_OVER", "8000")
     changes = claude.install(tmp_path / "settings.json", ["headroom"])
     settings = json.loads(changes[0].after)
-    assert settings["hooks"]["PostToolUse"][0]["matcher"] == "mcp__.*|Read"
+    assert settings["hooks"]["PostToolUse"][0]["matcher"] == "mcp__.*|Bash|Read"
 
 
 def test_the_filter_names_headroom_as_the_hook_was_started_so_the_allow_rule_matches(

@@ -69,7 +69,7 @@ def install(path: Path, headroom: list[str], uninstall: bool = False) -> list[co
     from . import config  # only init edits files: the hook, run before every command, does not
 
     hook = [{"type": "command", "command": config.hook_command(NAME, headroom), "timeout": 30}]
-    matcher = claude_post.MCP_MATCHER
+    matcher = f"{claude_post.MCP_MATCHER}|{claude_post.BASH_MATCHER}"
     if claude_post.settings_from_config().read_over:
         matcher += "|" + claude_post.READ_MATCHER
     post = {"matcher": matcher, "hooks": hook}

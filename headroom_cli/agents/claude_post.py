@@ -44,6 +44,9 @@ from .clip import clip_file, clip_text, in_session
 EVENT = "PostToolUse"
 MCP_MATCHER = "mcp__.*"
 READ_MATCHER = "Read"
+BASH_MATCHER = "Bash"
+# What Claude Code adds to a Bash result it saved whole; the model then gets a 2 KB preview.
+_PERSISTED = ("persistedOutputPath", "persistedOutputSize")
 # Claude Code persists a tool result over its own limit and shows the model a 2 KB preview;
 # a clip stays under the same 28,000 bytes as a Bash clip.
 MAX_BYTES = 28_000
@@ -79,6 +82,8 @@ def reply(event: dict, options: HookOptions, settings: PostSettings) -> dict | N
         return None
     if tool.startswith("mcp__"):
         return _mcp(event, tool, options, settings)
+    if tool == BASH_MATCHER:
+        return _bash(event, options)
     if tool == "Read" and settings.read_over > 0:
         return _read(event, options, settings)
     return None
@@ -132,15 +137,19 @@ def _saved_mcp(event: dict, tool: str, notice: str, options: HookOptions) -> dic
 
 
 def saved_path(notice: str, event: dict) -> str | None:
-    """The file a notice of Claude Code's says the result was saved to — only when it is in
-    this session's own tool-results folder (SESSION_DIR/tool-results, SESSION_DIR being the
-    transcript's path without .jsonl): a tool's own text that merely looks like the notice
-    never makes the hook read another file."""
+    """The file a notice of Claude Code's says the result was saved to (see session_file)."""
     found = _SAVED.search(notice)
+    return session_file(found.group(2), event) if found else None
+
+
+def session_file(path: object, event: dict) -> str | None:
+    """`path`, when it is a file in this session's own tool-results folder (SESSION_DIR/
+    tool-results, SESSION_DIR being the transcript's path without .jsonl), where Claude Code
+    saves what it keeps out of the context: a tool's own text that merely looks like its
+    notice never makes the hook read another file."""
     transcript, session = event.get("transcript_path"), event.get("session_id")
-    if found is None or not (isinstance(transcript, str) and isinstance(session, str)):
+    if not (isinstance(path, str) and isinstance(transcript, str) and isinstance(session, str)):
         return None
-    path = found.group(2)
     folder = os.path.join(os.path.dirname(transcript), session, "tool-results")
     try:
         real = os.path.realpath(path)
@@ -149,6 +158,32 @@ def saved_path(notice: str, event: dict) -> str | None:
     except (OSError, ValueError):
         return None
     return path
+
+
+def _bash(event: dict, options: HookOptions) -> dict | None:
+    """A Bash output Claude Code saved whole (over 30,000 characters, the command exited 0:
+    PostToolUse runs only then) reaches the model as a 2 KB preview and the file's path. A
+    command the PreToolUse hook did not wrap (one Claude Code asks about, auto mode's, one
+    whose syntax the wrapper leaves alone) gets headroom's clip of the saved file instead, in
+    Bash's own shape — a plain string is ignored (2.1.330). Anything else: no answer."""
+    response = event.get("tool_response")
+    if not isinstance(response, dict) or not isinstance(response.get("stdout"), str) \
+            or response.get("isImage"):
+        return None
+    path = session_file(response.get("persistedOutputPath"), event)
+    if path is None:
+        return None
+    arguments = event.get("tool_input") if isinstance(event.get("tool_input"), dict) else {}
+    cwd = event.get("cwd") if isinstance(event.get("cwd"), str) else None
+    clipped = clip_file(path, tool=BASH_MATCHER, budget=options.budget, max_bytes=MAX_BYTES,
+                        exit_status=0, store=options.store,
+                        context=None if options.budget_given else claude_fill(event),
+                        **in_session(event.get("session_id"), BASH_MATCHER, arguments, cwd))
+    if clipped is None:
+        return None
+    output = {key: value for key, value in response.items() if key not in _PERSISTED}
+    output["stdout"] = clipped.decode("utf-8", "surrogateescape")
+    return {"hookSpecificOutput": {"hookEventName": EVENT, "updatedToolOutput": output}}
 
 
 def _read(event: dict, options: HookOptions, settings: PostSettings) -> dict | None:

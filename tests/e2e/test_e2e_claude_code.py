@@ -186,6 +186,34 @@ def test_without_headroom_mcp_results_past_the_limit_are_a_notice_to_read_in_chu
         assert "in sequential chunks until 100% of the content has been read" in result["text"]
 
 
+# eval: a command the PreToolUse hook leaves as written (it may change the shell itself).
+UNWRAPPED = f"eval \"{FIFTY_THOUSAND}\""
+
+
+def test_a_large_output_the_wrapper_left_alone_is_clipped_after_the_fact(e2e_home):
+    """Claude Code saves a Bash output over 30,000 characters whole and shows the model a
+    2 KB preview; for a command headroom did not wrap, the PostToolUse hook answers with its
+    clip of the saved file in Bash's shape: the end of the output and a hint that works."""
+    work, env = e2e_home
+    install(work, env, {"permissions": {"allow": ["Bash"]}})
+    run = run_agent("claude", [UNWRAPPED, FOLLOW_HINT], work, env)
+    big, hint = run.tool_results
+    assert big["is_error"] is False and "<persisted-output>" not in big["text"]
+    assert len(big["text"].encode()) < SUCCESS_CAP
+    check_fifty_thousand(big["text"])
+    check_hint_followed(hint["text"], big["text"])
+
+
+def test_without_headroom_a_large_bash_output_is_a_2_kb_preview(e2e_home):
+    work, env = e2e_home
+    settings = work / "home" / ".claude" / "settings.json"
+    settings.parent.mkdir(parents=True)
+    settings.write_text(json.dumps({"permissions": {"allow": ["Bash"]}}))
+    text = run_agent("claude", [UNWRAPPED], work, env).tool_results[0]["text"]
+    assert "<persisted-output>" in text and "Preview (first 2KB)" in text
+    assert "row 50000" not in text
+
+
 def test_a_large_read_keeps_its_first_lines_and_the_outline_reaches_the_model(e2e_home):
     work, env = e2e_home
     config = work / "home" / ".config" / "headroom" / "config.toml"
