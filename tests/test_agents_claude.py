@@ -141,6 +141,15 @@ def test_dont_ask_mode_wraps_only_what_rules_allow(tmp_path):
     assert reply(payload("ls", mode="dontAsk", cwd=str(tmp_path))) is None
 
 
+def test_auto_mode_is_never_answered_before_the_command_runs(private, tmp_path):
+    """Not even for a read-only command or one an allow rule covers: "allow" would skip auto
+    mode's check, and a rewrite voids it (tests/e2e: Claude Code then refuses the call)."""
+    (private / ".claude" / "settings.json").write_text('{"permissions": {"allow": ["Bash"]}}')
+    for command in ("ls", "seq 1 50000 | sed 's/^/row /'", "npm test"):
+        assert reply(payload(command, mode="auto", cwd=str(tmp_path))) is None
+        assert reply(payload(command, mode="default", cwd=str(tmp_path)))  # the rule's
+
+
 def test_permission_helpers():
     assert [c.words for c in permissions.split("a && b || c; d | e\ng")] == \
         [(w,) for w in "abcdeg"]

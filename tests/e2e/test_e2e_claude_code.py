@@ -26,7 +26,7 @@ from matrix import (COMMANDS, COMPLEX_OUTPUT, FAILING, FIFTY_THOUSAND, FITS_OUTP
                     check_failing, check_fifty_thousand, check_hint_followed)
 
 import mcp_server
-from fake_model import FOLLOW_HINT, TOOL_CALL
+from fake_model import FLAGGED, FOLLOW_HINT, TOOL_CALL
 
 pytestmark = pytest.mark.e2e
 
@@ -212,6 +212,47 @@ def test_without_headroom_a_large_bash_output_is_a_2_kb_preview(e2e_home):
     text = run_agent("claude", [UNWRAPPED], work, env).tool_results[0]["text"]
     assert "<persisted-output>" in text and "Preview (first 2KB)" in text
     assert "row 50000" not in text
+
+
+AUTO = ("--permission-mode", "auto")
+
+
+def test_auto_mode_checks_every_command_as_written_and_clips_what_it_lets_through(e2e_home):
+    """Auto mode, the scripted model answering its server-side check: a command it lets
+    through runs as the model wrote it (headroom answers nothing before), and its large
+    output reaches the model clipped after the fact, with a hint that works; a command it
+    flags stays blocked."""
+    work, env = e2e_home
+    install(work, env, {})
+    run = run_agent("claude", [FIFTY_THOUSAND, FOLLOW_HINT,
+                               f"{FLAGGED}touch made-by-the-agent"], work, env, agent_args=AUTO)
+    big, hint, flagged = run.tool_results
+    assert big["is_error"] is False and "<persisted-output>" not in big["text"]
+    assert len(big["text"].encode()) < SUCCESS_CAP
+    check_fifty_thousand(big["text"])
+    check_hint_followed(hint["text"], big["text"])
+    assert flagged["is_error"] is True and "denied by the Claude Code auto mode classifier" \
+        in flagged["text"] and not (work / "proj" / "made-by-the-agent").exists()
+    transcript = "".join(path.read_text() for path in
+                         (work / "home" / ".claude" / "projects").rglob("*.jsonl"))
+    assert "hook filter" not in transcript  # nothing was rewritten: the check saw each as is
+
+
+def test_auto_mode_refuses_a_command_a_hook_rewrote(e2e_home):
+    """Why headroom does not wrap in auto mode: a PreToolUse rewrite with no decision voids
+    the check's review, and Claude Code refuses the call and asks the model to send the
+    rewritten command itself (which the check would then judge instead of the user's)."""
+    work, env = e2e_home
+    rewrite = ("import json, sys; e = json.load(sys.stdin); print(json.dumps({'hookSpecificOutput'"
+               ": {'hookEventName': 'PreToolUse', 'updatedInput': dict(e['tool_input'], "
+               "command=e['tool_input']['command'] + ' | cat')}}))")
+    settings = work / "home" / ".claude" / "settings.json"
+    settings.parent.mkdir(parents=True)
+    settings.write_text(json.dumps({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": f"{sys.executable} -c \"{rewrite}\""}]}]}}))
+    [result] = run_agent("claude", ["seq 1 3"], work, env, agent_args=AUTO).tool_results
+    assert result["is_error"] is True
+    assert "a hook changed this call's input after auto mode reviewed it" in result["text"]
 
 
 def test_a_large_read_keeps_its_first_lines_and_the_outline_reaches_the_model(e2e_home):
