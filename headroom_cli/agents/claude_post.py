@@ -1,4 +1,5 @@
-"""Claude Code beyond Bash: a PostToolUse hook that clips MCP tool outputs and (opt-in) Read.
+"""Claude Code after the fact: a PostToolUse hook that clips MCP tool outputs, Bash outputs
+the PreToolUse wrapper did not reach, and (opt-in) Read.
 
 Checked against @anthropic-ai/claude-code 2.1.330 (its bundled code and real runs against a
 scripted model, see tests/e2e/test_e2e_claude_code.py):
@@ -21,6 +22,17 @@ scripted model, see tests/e2e/test_e2e_claude_code.py):
   (R: "2,075,768 characters across 20,001 lines"; e: SESSION_DIR/tool-results/mcp-….txt).
   The hook reads that file (bounded: clip.clip_file), clips it, and answers
   `updatedMCPToolOutput` with the clip instead of the notice. The file stays where it is.
+- Bash (matcher `Bash`), only when the command exited 0 (a failure gets PostToolUseFailure,
+  which cannot replace the output) and Claude Code saved its output whole (over 30,000
+  characters; recorded with 2.1.330):
+      "tool_response": {"stdout": FIRST_30000_CHARACTERS, "stderr": "", "interrupted": false,
+                        "isImage": false, "noOutputExpected": false,
+                        "persistedOutputPath": SESSION_DIR/tool-results/ID.txt,
+                        "persistedOutputSize": BYTES}
+  The model would get a 2 KB preview of the file; the hook answers `updatedToolOutput` in
+  that shape (a plain string is ignored), without the two persisted keys (with them Claude
+  Code shows its preview again: mapToolResultToToolResultBlockParam), `stdout` being the clip
+  of the saved file. Commands the wrapper clipped never reach 30,000 characters.
 - Read (only when `[hooks] read_over` is set: a file just read is usually wanted whole). The
   hook gets `"tool_response": {"type": "text", "file": {"filePath", "content", "numLines",
   "startLine", "totalLines"}}`; `updatedToolOutput` must keep that shape (a plain string is
