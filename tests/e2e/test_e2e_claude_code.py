@@ -21,7 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from harness import e2e_home, headroom, run_agent  # noqa: F401 - e2e_home is a fixture
+from harness import (e2e_home, headroom, run_agent, run_interactive,  # noqa: F401 - fixture
+                     tool_results)
 from matrix import (COMMANDS, COMPLEX_OUTPUT, FAILING, FIFTY_THOUSAND, FITS_OUTPUT,
                     check_failing, check_fifty_thousand, check_hint_followed)
 
@@ -253,6 +254,44 @@ def test_auto_mode_refuses_a_command_a_hook_rewrote(e2e_home):
     [result] = run_agent("claude", ["seq 1 3"], work, env, agent_args=AUTO).tool_results
     assert result["is_error"] is True
     assert "a hook changed this call's input after auto mode reviewed it" in result["text"]
+
+
+# A command Claude Code asks about in default mode, with 50,000 lines of output.
+ASKED = "python3 -c \"[print('row', i) for i in range(50000)]\""
+
+
+def test_an_asked_command_wrapped_would_hide_the_command_and_its_dont_ask_again(e2e_home):
+    """Why headroom leaves the commands Claude Code asks about unwrapped (interactive, tmux):
+    Claude Code shows them as `python3 -c …` with "Yes, and don't ask again for: python3 *",
+    which stores a rule naming the user's command. Answered `ask` with headroom's wrapper as
+    `updatedInput`, the prompt shows the whole wrapper — the user's command inside a braced
+    group, headroom's temporary file, filter and flags around it — and offers only Yes and No:
+    the output is clipped, but the same command asks again every time."""
+    work, env = e2e_home
+    settings = work / "home" / ".claude" / "settings.json"
+    settings.parent.mkdir(parents=True)
+    settings.write_text(json.dumps({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command",
+         "command": f"{sys.executable} {Path(__file__).with_name('ask_hook.py')}"}]}]}}))
+    default = ("--permission-mode", "default")
+    assert run_interactive([ASKED, ASKED], work, env, "1", default) == 2  # asked both times
+    for number in (1, 2):
+        screen = (work / f"prompt_{number}.txt").read_text()
+        assert "__headroom_status=$?" in screen and "hook filter --budget" in screen
+        assert f"{{ {ASKED}" in screen  # the user's command, inside the wrapper
+        assert "1. Yes" in screen and "2. No" in screen and "ask again" not in screen
+    first, again = tool_results(work)
+    assert "[…headroom:" in first["text"] and first["text"].rstrip().endswith("row 49999")
+    assert again["text"].startswith("[headroom: identical to the output of call 1")
+
+    plain = work / "plain"
+    (plain / "home" / ".claude").mkdir(parents=True)
+    plain_env = dict(env, HOME=str(plain / "home"))
+    assert run_interactive([ASKED, ASKED], plain, plain_env, "2", default) == 1  # then a rule
+    screen = (plain / "prompt_1.txt").read_text()
+    assert f" {ASKED}\n" in screen and "Yes, and don’t ask again for: python3 *" in screen
+    stored = json.loads((plain / "proj" / ".claude" / "settings.local.json").read_text())
+    assert stored["permissions"]["allow"] == ["Bash(python3 *)"]
 
 
 def test_a_large_read_keeps_its_first_lines_and_the_outline_reaches_the_model(e2e_home):
