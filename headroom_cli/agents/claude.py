@@ -53,10 +53,10 @@ Claude Code now runs every Bash command it would run without asking you through 
 command itself runs unchanged (same shell, same directory, same exit status); only its output
 is clipped to the budget, with a marker saying how to get the rest (`headroom show ID`, which
 runs without a prompt: init allowed it). MCP tools' large outputs are clipped the same way,
-those past Claude Code's own MCP limit too. Commands that Claude Code would ask about, those
-in auto mode (its check sees each as written), that write to a file, or that run in the
-background are left exactly as written; a large successful output of theirs is clipped after
-the fact. Start a new Claude Code session to load the hooks."""
+those past Claude Code's own MCP limit too. Commands that Claude Code would ask about, all
+commands in auto mode (its check sees each as written), and those that write to a file or run
+in the background are left exactly as written; a large successful output of the first two is
+clipped after the fact. Start a new Claude Code session to load the hooks."""
 
 
 def default_path() -> Path:

@@ -64,7 +64,7 @@ _PERSISTED = ("persistedOutputPath", "persistedOutputSize")
 MAX_BYTES = 28_000
 # The notice of a result saved past the MCP limit (bGa in 2.1.330's bundle; an optional line
 # about Artifact content may come first).
-_SAVED = re.compile(r"Error: result \(([\d,]+) characters(?: across [\d,]+ lines?)?\) exceeds "
+_SAVED = re.compile(r"Error: result \([\d,]+ characters(?: across [\d,]+ lines?)?\) exceeds "
                     r"maximum allowed tokens\. Output has been saved to (.+?)\.\nFormat: ")
 # …and its note when the file holds only the first part (the persist byte limit).
 _PARTIAL = "the saved file contains only the first"
@@ -116,16 +116,20 @@ def _mcp(event: dict, tool: str, options: HookOptions, settings: PostSettings) -
             and isinstance(block.get("text"), str) for block in blocks)):
         return None  # an image, a resource, an unknown shape: left as the server gave it
     text = "\n".join(block["text"] for block in blocks)
-    arguments = event.get("tool_input") if isinstance(event.get("tool_input"), dict) else {}
-    cwd = event.get("cwd") if isinstance(event.get("cwd"), str) else None
-    clipped = clip_text(text, tool=None, budget=options.budget, max_bytes=MAX_BYTES,
-                        store=options.store,
-                        context=None if options.budget_given else claude_fill(event),
-                        **in_session(event.get("session_id"), tool, arguments, cwd))
+    clipped = clip_text(text, tool=None, **_clip_options(event, tool, options))
     if clipped == text:
         return None
     return {"hookSpecificOutput": {"hookEventName": EVENT,
                                    "updatedMCPToolOutput": [{"type": "text", "text": clipped}]}}
+
+
+def _clip_options(event: dict, tool: str, options: HookOptions) -> dict:
+    """The options of clip()/clip_file() for a tool's output in this event's session."""
+    arguments = event.get("tool_input") if isinstance(event.get("tool_input"), dict) else {}
+    cwd = event.get("cwd") if isinstance(event.get("cwd"), str) else None
+    return {"budget": options.budget, "max_bytes": MAX_BYTES, "store": options.store,
+            "context": None if options.budget_given else claude_fill(event),
+            **in_session(event.get("session_id"), tool, arguments, cwd)}
 
 
 def _saved_mcp(event: dict, tool: str, notice: str, options: HookOptions) -> dict | None:
@@ -133,11 +137,7 @@ def _saved_mcp(event: dict, tool: str, notice: str, options: HookOptions) -> dic
     path = saved_path(notice, event)
     if path is None:
         return None
-    arguments = event.get("tool_input") if isinstance(event.get("tool_input"), dict) else {}
-    cwd = event.get("cwd") if isinstance(event.get("cwd"), str) else None
-    clipped = clip_file(path, budget=options.budget, max_bytes=MAX_BYTES, store=options.store,
-                        context=None if options.budget_given else claude_fill(event),
-                        **in_session(event.get("session_id"), tool, arguments, cwd))
+    clipped = clip_file(path, tool=None, **_clip_options(event, tool, options))
     if clipped is None:
         return None
     text = clipped.decode("utf-8", "surrogateescape")
@@ -151,7 +151,7 @@ def _saved_mcp(event: dict, tool: str, notice: str, options: HookOptions) -> dic
 def saved_path(notice: str, event: dict) -> str | None:
     """The file a notice of Claude Code's says the result was saved to (see session_file)."""
     found = _SAVED.search(notice)
-    return session_file(found.group(2), event) if found else None
+    return session_file(found.group(1), event) if found else None
 
 
 def session_file(path: object, event: dict) -> str | None:
@@ -185,12 +185,8 @@ def _bash(event: dict, options: HookOptions) -> dict | None:
     path = session_file(response.get("persistedOutputPath"), event)
     if path is None:
         return None
-    arguments = event.get("tool_input") if isinstance(event.get("tool_input"), dict) else {}
-    cwd = event.get("cwd") if isinstance(event.get("cwd"), str) else None
-    clipped = clip_file(path, tool=BASH_MATCHER, budget=options.budget, max_bytes=MAX_BYTES,
-                        exit_status=0, store=options.store,
-                        context=None if options.budget_given else claude_fill(event),
-                        **in_session(event.get("session_id"), BASH_MATCHER, arguments, cwd))
+    clipped = clip_file(path, tool=BASH_MATCHER, exit_status=0,
+                        **_clip_options(event, BASH_MATCHER, options))
     if clipped is None:
         return None
     output = {key: value for key, value in response.items() if key not in _PERSISTED}

@@ -124,15 +124,26 @@ def test_without_headroom_claude_code_cuts_the_end_of_a_failing_log(e2e_home):
     assert "characters truncated" in text and "headroom" not in text
 
 
-def test_an_mcp_tools_large_json_reaches_the_model_as_a_skeleton_with_a_working_hint(e2e_home):
+def run_mcp(e2e_home, calls: list[str], headroom_too: bool = True) -> list[dict]:
+    """What the model got back for `calls` (a tool of mcp_server.py, or a script entry),
+    with `headroom init claude` (or without headroom) and the MCP server allowed."""
     work, env = e2e_home
-    install(work, env, {"permissions": {"allow": ["mcp__e2e"]}})
-    mcp_config = write_mcp_config(work)
-    run = run_agent("claude", [f"{TOOL_CALL}mcp__e2e__search_issues {{}}",
-                               f"{FOLLOW_HINT} --grep PROJ-250,",
-                               f"{TOOL_CALL}mcp__e2e__small {{}}"],
-                    work, env, agent_args=("--mcp-config", str(mcp_config)))
-    issues, hint, small = run.tool_results
+    settings = {"permissions": {"allow": ["mcp__e2e"]}}
+    if headroom_too:
+        install(work, env, settings)
+    else:
+        path = work / "home" / ".claude" / "settings.json"
+        path.parent.mkdir(parents=True)
+        path.write_text(json.dumps(settings))
+    script = [call if call.startswith("@") else f"{TOOL_CALL}mcp__e2e__{call} {{}}"
+              for call in calls]
+    return run_agent("claude", script, work, env,
+                     agent_args=("--mcp-config", str(write_mcp_config(work)))).tool_results
+
+
+def test_an_mcp_tools_large_json_reaches_the_model_as_a_skeleton_with_a_working_hint(e2e_home):
+    issues, hint, small = run_mcp(e2e_home, ["search_issues", f"{FOLLOW_HINT} --grep PROJ-250,",
+                                             "small"])
 
     text = issues["text"]
     assert "<persisted-output>" not in text and len(text.encode()) < SUCCESS_CAP
@@ -150,14 +161,9 @@ def test_mcp_results_past_claude_codes_own_limit_reach_the_model_clipped(e2e_hom
     its notice; the model gets headroom's clip of the saved file instead — every item
     counted, the last item, the log's errors and last line, a hint that works — and the
     file stays where Claude Code put it."""
-    work, env = e2e_home
-    install(work, env, {"permissions": {"allow": ["mcp__e2e"]}})
-    mcp_config = write_mcp_config(work)
-    run = run_agent("claude", [f"{TOOL_CALL}mcp__e2e__dump_issues {{}}",
-                               f"{FOLLOW_HINT} --grep PROJ-250",
-                               f"{TOOL_CALL}mcp__e2e__build_log {{}}"],
-                    work, env, agent_args=("--mcp-config", str(mcp_config)))
-    export, hint, log = run.tool_results
+    work, _ = e2e_home
+    export, hint, log = run_mcp(e2e_home, ["dump_issues", f"{FOLLOW_HINT} --grep PROJ-250",
+                                           "build_log"])
     saved = sorted((work / "home" / ".claude" / "projects").rglob("tool-results/mcp-e2e-*"))
     assert [path.read_text() for path in saved] == [mcp_server.build_log(),
                                                      mcp_server.export()]
@@ -174,15 +180,7 @@ def test_mcp_results_past_claude_codes_own_limit_reach_the_model_clipped(e2e_hom
 
 
 def test_without_headroom_mcp_results_past_the_limit_are_a_notice_to_read_in_chunks(e2e_home):
-    work, env = e2e_home
-    settings = work / "home" / ".claude" / "settings.json"
-    settings.parent.mkdir(parents=True)
-    settings.write_text(json.dumps({"permissions": {"allow": ["mcp__e2e"]}}))
-    run = run_agent("claude", [f"{TOOL_CALL}mcp__e2e__search_issues {{}}",
-                               f"{TOOL_CALL}mcp__e2e__dump_issues {{}}",
-                               f"{TOOL_CALL}mcp__e2e__build_log {{}}"], work, env,
-                    agent_args=("--mcp-config", str(write_mcp_config(work))))
-    for result in run.tool_results:
+    for result in run_mcp(e2e_home, ["search_issues", "dump_issues", "build_log"], False):
         assert "exceeds maximum allowed tokens. Output has been saved to" in result["text"]
         assert "in sequential chunks until 100% of the content has been read" in result["text"]
 
