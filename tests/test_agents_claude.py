@@ -305,10 +305,13 @@ def saved_event(tmp_path, text: str, name: str = "mcp-e2e-build_log-1-x.txt") ->
 
 
 def saved_reply_text(event) -> str:
+    from headroom_cli.tokens import load_counter
+
     out = reply(event)["hookSpecificOutput"]
     assert set(out) == {"hookEventName", "updatedMCPToolOutput"}
     [block] = out["updatedMCPToolOutput"]
     assert block["type"] == "text" and len(block["text"]) < 30_000
+    assert load_counter("cl100k_base").count(block["text"]) <= 6000  # the budget, line and all
     assert "sequential chunks" not in block["text"] and "You MUST" not in block["text"]
     return block["text"]
 

@@ -137,12 +137,15 @@ def _saved_mcp(event: dict, tool: str, notice: str, options: HookOptions) -> dic
     path = saved_path(notice, event)
     if path is None:
         return None
-    clipped = clip_file(path, tool=None, **_clip_options(event, tool, options))
+    partial = " (Claude Code saved only its first part)" if _PARTIAL in notice else ""
+    head = f"[headroom: the whole result is in {path}{partial}; clipped here to the budget]\n"
+    clip_options = _clip_options(event, tool, options)
+    # The line's bytes bound its tokens (a token covers at least one): the two stay in budget.
+    clip_options["budget"] = max(1, options.budget - len(head.encode()))
+    clipped = clip_file(path, tool=None, **clip_options)
     if clipped is None:
         return None
     text = clipped.decode("utf-8", "surrogateescape")
-    partial = " (Claude Code saved only its first part)" if _PARTIAL in notice else ""
-    head = f"[headroom: the whole result is in {path}{partial}; clipped here to the budget]\n"
     return {"hookSpecificOutput": {"hookEventName": EVENT,
                                    "updatedMCPToolOutput": [{"type": "text",
                                                              "text": head + text}]}}
