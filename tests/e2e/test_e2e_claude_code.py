@@ -187,6 +187,8 @@ def test_without_headroom_mcp_results_past_the_limit_are_a_notice_to_read_in_chu
 
 # eval: a command the PreToolUse hook leaves as written (it may change the shell itself).
 UNWRAPPED = f"eval \"{FIFTY_THOUSAND}\""
+# A command Claude Code asks about in default mode, with 50,000 lines of output.
+ASKED = "python3 -c \"[print('row', i) for i in range(50000)]\""
 
 
 def test_a_large_output_the_wrapper_left_alone_is_clipped_after_the_fact(e2e_home):
@@ -194,13 +196,17 @@ def test_a_large_output_the_wrapper_left_alone_is_clipped_after_the_fact(e2e_hom
     2 KB preview; for a command headroom did not wrap, the PostToolUse hook answers with its
     clip of the saved file in Bash's shape: the end of the output and a hint that works."""
     work, env = e2e_home
-    install(work, env, {"permissions": {"allow": ["Bash"]}})
-    run = run_agent("claude", [UNWRAPPED, FOLLOW_HINT], work, env)
-    big, hint = run.tool_results
-    assert big["is_error"] is False and "<persisted-output>" not in big["text"]
-    assert len(big["text"].encode()) < SUCCESS_CAP
+    install(work, env, {})
+    # A rule given only on the command line: invisible to the hook, so python3 runs unwrapped.
+    run = run_agent("claude", [UNWRAPPED, FOLLOW_HINT, ASKED], work, env,
+                    agent_args=("--allowedTools", "Bash"))
+    big, hint, allowed = run.tool_results
+    for result in (big, allowed):
+        assert result["is_error"] is False and "<persisted-output>" not in result["text"]
+        assert len(result["text"].encode()) < SUCCESS_CAP and "[…headroom:" in result["text"]
     check_fifty_thousand(big["text"])
     check_hint_followed(hint["text"], big["text"])
+    assert allowed["text"].rstrip().endswith("row 49999")
 
 
 def test_without_headroom_a_large_bash_output_is_a_2_kb_preview(e2e_home):
@@ -252,10 +258,6 @@ def test_auto_mode_refuses_a_command_a_hook_rewrote(e2e_home):
     [result] = run_agent("claude", ["seq 1 3"], work, env, agent_args=AUTO).tool_results
     assert result["is_error"] is True
     assert "a hook changed this call's input after auto mode reviewed it" in result["text"]
-
-
-# A command Claude Code asks about in default mode, with 50,000 lines of output.
-ASKED = "python3 -c \"[print('row', i) for i in range(50000)]\""
 
 
 def test_an_asked_command_wrapped_would_hide_the_command_and_its_dont_ask_again(e2e_home):
