@@ -266,7 +266,8 @@ def test_an_asked_command_wrapped_would_hide_the_command_and_its_dont_ask_again(
     which stores a rule naming the user's command. Answered `ask` with headroom's wrapper as
     `updatedInput`, the prompt shows the whole wrapper — the user's command inside a braced
     group, headroom's temporary file, filter and flags around it — and offers only Yes and No:
-    the output is clipped, but the same command asks again every time."""
+    the output is clipped, but the same command asks again every time. Left unwrapped, the
+    prompt is Claude Code's own and the approved output is clipped after the fact."""
     work, env = e2e_home
     settings = work / "home" / ".claude" / "settings.json"
     settings.parent.mkdir(parents=True)
@@ -284,14 +285,20 @@ def test_an_asked_command_wrapped_would_hide_the_command_and_its_dont_ask_again(
     assert "[…headroom:" in first["text"] and first["text"].rstrip().endswith("row 49999")
     assert again["text"].startswith("[headroom: identical to the output of call 1")
 
+    # As headroom is installed: the asked command is shown as written, with don't ask again;
+    # approved, its output is clipped after the fact, and the rule it stores names it (then
+    # headroom wraps it: the second run is the session's one-line identical reply).
     plain = work / "plain"
-    (plain / "home" / ".claude").mkdir(parents=True)
     plain_env = dict(env, HOME=str(plain / "home"))
-    assert run_interactive([ASKED, ASKED], plain, plain_env, "2", default) == 1  # then a rule
+    install(plain, plain_env, {})
+    assert run_interactive([ASKED, ASKED], plain, plain_env, "2", default) == 1
     screen = (plain / "prompt_1.txt").read_text()
     assert f" {ASKED}\n" in screen and "Yes, and don’t ask again for: python3 *" in screen
     stored = json.loads((plain / "proj" / ".claude" / "settings.local.json").read_text())
     assert stored["permissions"]["allow"] == ["Bash(python3 *)"]
+    first, again = tool_results(plain)
+    assert "[…headroom:" in first["text"] and first["text"].rstrip().endswith("row 49999")
+    assert again["text"].startswith("[headroom: identical to the output of call 1")
 
 
 def test_a_large_read_keeps_its_first_lines_and_the_outline_reaches_the_model(e2e_home):
