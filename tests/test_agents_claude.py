@@ -141,6 +141,15 @@ def test_dont_ask_mode_wraps_only_what_rules_allow(tmp_path):
     assert reply(payload("ls", mode="dontAsk", cwd=str(tmp_path))) is None
 
 
+def test_auto_mode_is_never_answered_before_the_command_runs(private, tmp_path):
+    """Not even for a read-only command or one an allow rule covers: "allow" would skip auto
+    mode's check, and a rewrite voids it (tests/e2e: Claude Code then refuses the call)."""
+    (private / ".claude" / "settings.json").write_text('{"permissions": {"allow": ["Bash"]}}')
+    for command in ("ls", "seq 1 50000 | sed 's/^/row /'", "npm test"):
+        assert reply(payload(command, mode="auto", cwd=str(tmp_path))) is None
+        assert reply(payload(command, mode="default", cwd=str(tmp_path)))  # the rule's
+
+
 def test_permission_helpers():
     assert [c.words for c in permissions.split("a && b || c; d | e\ng")] == \
         [(w,) for w in "abcdeg"]
@@ -282,6 +291,126 @@ def test_post_tool_use_events_left_alone(event):
     assert reply(event) is None
 
 
+def saved_event(tmp_path, text: str, name: str = "mcp-e2e-build_log-1-x.txt") -> dict:
+    """The recorded event of a result Claude Code 2.1.330 saved past its MCP limit, moved
+    under tmp_path, with `text` in the saved file."""
+    event = json.loads(json.dumps(EVENTS["mcp_saved"]).replace("/tmp/hc/exp/work",
+                                                                str(tmp_path)))
+    recorded = re.search(r"saved to (.+?)\.\nFormat", event["tool_response"]).group(1)
+    path = Path(recorded).with_name(name)
+    event["tool_response"] = event["tool_response"].replace(recorded, str(path))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return event
+
+
+def saved_reply_text(event) -> str:
+    from headroom_cli.tokens import load_counter
+
+    out = reply(event)["hookSpecificOutput"]
+    assert set(out) == {"hookEventName", "updatedMCPToolOutput"}
+    [block] = out["updatedMCPToolOutput"]
+    assert block["type"] == "text" and len(block["text"]) < 30_000
+    assert load_counter("cl100k_base").count(block["text"]) <= 6000  # the budget, line and all
+    assert "sequential chunks" not in block["text"] and "You MUST" not in block["text"]
+    return block["text"]
+
+
+def shown(text: str) -> str:
+    item_id = re.search(r"headroom(?:_cli)? show ([0-9a-f]{12})", text).group(1)
+    return subprocess.run([*HEADROOM, "show", item_id], capture_output=True,
+                          timeout=120).stdout.decode()
+
+
+def test_a_log_saved_past_the_mcp_limit_reaches_the_model_clipped(tmp_path):
+    log = mcp_server.build_log()
+    event = saved_event(tmp_path, log)
+    path = re.search(r"saved to (.+?)\.\nFormat", event["tool_response"]).group(1)
+    text = saved_reply_text(event)
+    assert text.startswith(f"[headroom: the whole result is in {path};")
+    assert "INFO  build finished: 20000 steps, 2 errors\n" in text  # its last line
+    assert "ERROR cc: module_7777.c" in text and "ERROR cc: module_15001.c" in text
+    assert shown(text) == log and Path(path).read_text() == log  # stored; the file stays
+
+
+def test_json_saved_past_the_mcp_limit_becomes_a_skeleton_with_every_item_counted(tmp_path):
+    export = mcp_server.export()
+    event = saved_event(tmp_path, export, "mcp-e2e-dump_issues-1-x.txt")
+    text = saved_reply_text(event)
+    assert "all 400 items" in text and '"key": "PROJ-400"' in text and "JSON skeleton" in text
+    assert shown(text) == export
+
+
+def test_a_saved_file_larger_than_the_intake_holds_streams(tmp_path, monkeypatch):
+    from headroom_cli import intake
+
+    monkeypatch.setattr(intake, "HOLD", 64 << 10)  # the build log is 2 MB: streamed
+    log = mcp_server.build_log()
+    text = saved_reply_text(saved_event(tmp_path, log))
+    assert "build finished: 20000 steps, 2 errors" in text
+    assert shown(text) == log
+
+
+@pytest.mark.parametrize("where", ["elsewhere/x.txt", "tool-results/../../x.txt"])
+def test_a_notice_naming_a_file_outside_the_sessions_tool_results_is_left_alone(tmp_path,
+                                                                                 where):
+    event = saved_event(tmp_path, mcp_server.build_log())
+    folder = Path(event["transcript_path"]).with_suffix("")
+    outside = folder / where
+    outside.parent.mkdir(parents=True, exist_ok=True)
+    outside.write_text(mcp_server.build_log())
+    recorded = re.search(r"saved to (.+?)\.\nFormat", event["tool_response"]).group(1)
+    event["tool_response"] = event["tool_response"].replace(recorded, str(outside))
+    assert reply(event) is None
+    del event["transcript_path"]
+    assert reply(event) is None
+
+
+def bash_event(tmp_path, output: str, saved: bool = True) -> dict:
+    """The recorded PostToolUse of a Bash command whose output Claude Code 2.1.330 saved whole
+    (`seq 1 300000`: stdout its first 30,000 characters, persistedOutputPath the whole), moved
+    under tmp_path with `output` in the saved file."""
+    event = json.loads(json.dumps(EVENTS["bash_persisted"]).replace("/tmp/hc/exp/work",
+                                                                     str(tmp_path)))
+    response = event["tool_response"]
+    response["stdout"] = output[:30_000]
+    path = Path(response["persistedOutputPath"])
+    if saved:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(output)
+        response["persistedOutputSize"] = len(output.encode())
+    else:
+        del response["persistedOutputPath"], response["persistedOutputSize"]
+    return event
+
+
+def test_a_bash_output_claude_code_saved_whole_reaches_the_model_clipped_in_bashs_shape(
+        tmp_path):
+    output = "".join(f"{n}\n" for n in range(1, 300_001))
+    event = bash_event(tmp_path, output)
+    out = reply(event)["hookSpecificOutput"]
+    assert set(out) == {"hookEventName", "updatedToolOutput"}
+    updated = out["updatedToolOutput"]
+    # Bash's own shape, without the saved path (Claude Code would show its 2 KB preview again)
+    assert set(updated) == {"stdout", "stderr", "interrupted", "isImage", "noOutputExpected"}
+    text = updated["stdout"]
+    assert len(text.encode()) <= 28_000 and text.startswith("1\n2\n")
+    assert "\n300000\n" in text  # the end, which Claude Code's preview and its copy both lack
+    assert shown(text) == output
+    assert Path(event["tool_response"]["persistedOutputPath"]).read_text() == output
+
+
+def test_a_bash_output_claude_code_kept_whole_or_a_missing_file_is_left_alone(tmp_path):
+    assert reply(bash_event(tmp_path, "short\n", saved=False)) is None
+    event = bash_event(tmp_path, "x\n" * 20_000)
+    Path(event["tool_response"]["persistedOutputPath"]).unlink()
+    assert reply(event) is None
+    event = bash_event(tmp_path, "x\n" * 20_000)
+    event["tool_response"]["persistedOutputPath"] = str(tmp_path / "elsewhere.txt")
+    (tmp_path / "elsewhere.txt").write_text("x\n" * 20_000)
+    assert reply(event) is None
+
+
 def test_an_mcp_server_the_config_skips_is_left_alone(monkeypatch):
     monkeypatch.setenv("HEADROOM_MCP_SKIP", "jira, e2e")
     assert reply(mcp_event()) is None
@@ -327,7 +456,7 @@ def test_init_adds_the_mcp_hook_and_the_show_rules_and_uninstall_takes_them_out(
     assert settings["permissions"]["allow"] == [
         "Bash(npm test:*)", "Bash(headroom show:*)", "Bash(/opt/hr/bin/headroom show:*)"]
     [post] = settings["hooks"]["PostToolUse"]
-    assert post["matcher"] == "mcp__.*"
+    assert post["matcher"] == "mcp__.*|Bash"
     assert post["hooks"][0]["command"] == "/opt/hr/bin/headroom hook claude"
     assert claude.install(path, argv)[0].changed is False  # twice: the same file
     (tmp_path / "settings.json.headroom-backup").unlink()  # not restorable: entries removed
@@ -339,7 +468,7 @@ def test_init_hooks_read_when_the_config_asks_for_it(tmp_path, monkeypatch):
     monkeypatch.setenv("HEADROOM_READ_OVER", "8000")
     changes = claude.install(tmp_path / "settings.json", ["headroom"])
     settings = json.loads(changes[0].after)
-    assert settings["hooks"]["PostToolUse"][0]["matcher"] == "mcp__.*|Read"
+    assert settings["hooks"]["PostToolUse"][0]["matcher"] == "mcp__.*|Bash|Read"
 
 
 def test_the_filter_names_headroom_as_the_hook_was_started_so_the_allow_rule_matches(

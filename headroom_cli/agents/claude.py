@@ -1,5 +1,6 @@
 """Claude Code: a PreToolUse hook on Bash that wraps the command so its output is clipped
-(and a PostToolUse hook on MCP tools and, opt-in, Read: claude_post).
+(and a PostToolUse hook on MCP tools, on Bash outputs the wrapper did not reach and, opt-in,
+on Read: claude_post).
 
 Why before, not after (observed with @anthropic-ai/claude-code 2.1.330): a PostToolUse hook's
 `updatedToolOutput` is applied only when the command exited 0, and the hook gets a copy already
@@ -51,9 +52,11 @@ NOTES = """\
 Claude Code now runs every Bash command it would run without asking you through headroom: the
 command itself runs unchanged (same shell, same directory, same exit status); only its output
 is clipped to the budget, with a marker saying how to get the rest (`headroom show ID`, which
-runs without a prompt: init allowed it). MCP tools' large outputs are clipped the same way.
-Commands that Claude Code would ask about, that write to a file, or that run in the
-background are left exactly as written. Start a new Claude Code session to load the hooks."""
+runs without a prompt: init allowed it). MCP tools' large outputs are clipped the same way,
+those past Claude Code's own MCP limit too. Commands that Claude Code would ask about, all
+commands in auto mode (its check sees each as written), and those that write to a file or run
+in the background are left exactly as written; a large successful output of the first two is
+clipped after the fact. Start a new Claude Code session to load the hooks."""
 
 
 def default_path() -> Path:
@@ -64,7 +67,7 @@ def default_path() -> Path:
 
 
 def install(path: Path, headroom: list[str], uninstall: bool = False) -> list[config.Change]:
-    """A PreToolUse hook on Bash, a PostToolUse hook on MCP tools (and on Read when
+    """A PreToolUse hook on Bash, a PostToolUse hook on MCP tools and Bash (and on Read when
     `[hooks] read_over` is set), and allow rules for `headroom show`."""
     from . import config  # only init edits files: the hook, run before every command, does not
 

@@ -1,4 +1,5 @@
-"""Claude Code beyond Bash: a PostToolUse hook that clips MCP tool outputs and (opt-in) Read.
+"""Claude Code after the fact: a PostToolUse hook that clips MCP tool outputs, Bash outputs
+the PreToolUse wrapper did not reach, and (opt-in) Read.
 
 Checked against @anthropic-ai/claude-code 2.1.330 (its bundled code and real runs against a
 scripted model, see tests/e2e/test_e2e_claude_code.py):
@@ -10,8 +11,28 @@ scripted model, see tests/e2e/test_e2e_claude_code.py):
   and may answer
       {"hookSpecificOutput": {"hookEventName": "PostToolUse",
                               "updatedMCPToolOutput": [{"type": "text", "text": CLIPPED}]}}
-  which the model then gets instead. Without it, an output over Claude Code's limit reaches
-  the model as a 2 KB preview of the JSON-encoded content and a path to a file.
+  which the model then gets instead.
+- MCP results past Claude Code's own MCP limit (MAX_MCP_OUTPUT_TOKENS, 25,000 tokens: its
+  bundle's `hor` counts the result's tokens, asking the API when the estimate is between half
+  and 4x the limit). Those are saved to a file *before* the hook runs, and `tool_response` is
+  then a string, the notice the bundle's `bGa` writes (2.1.330, quoted):
+      `Error: result (${R}) exceeds maximum allowed tokens. Output has been saved to ${e}.
+      Format: ${r}` … `You MUST read the content from the file at … in sequential chunks
+      until 100% of the content has been read.`
+  (R: "2,075,768 characters across 20,001 lines"; e: SESSION_DIR/tool-results/mcp-….txt).
+  The hook reads that file (bounded: clip.clip_file), clips it, and answers
+  `updatedMCPToolOutput` with the clip instead of the notice. The file stays where it is.
+- Bash (matcher `Bash`), only when the command exited 0 (a failure gets PostToolUseFailure,
+  which cannot replace the output) and Claude Code saved its output whole (over 30,000
+  characters; recorded with 2.1.330):
+      "tool_response": {"stdout": FIRST_30000_CHARACTERS, "stderr": "", "interrupted": false,
+                        "isImage": false, "noOutputExpected": false,
+                        "persistedOutputPath": SESSION_DIR/tool-results/ID.txt,
+                        "persistedOutputSize": BYTES}
+  The model would get a 2 KB preview of the file; the hook answers `updatedToolOutput` in
+  that shape (a plain string is ignored), without the two persisted keys (with them Claude
+  Code shows its preview again: mapToolResultToToolResultBlockParam), `stdout` being the clip
+  of the saved file. Commands the wrapper clipped never reach 30,000 characters.
 - Read (only when `[hooks] read_over` is set: a file just read is usually wanted whole). The
   hook gets `"tool_response": {"type": "text", "file": {"filePath", "content", "numLines",
   "startLine", "totalLines"}}`; `updatedToolOutput` must keep that shape (a plain string is
@@ -26,17 +47,27 @@ gets no answer: the output reaches the model exactly as the tool gave it.
 from __future__ import annotations
 
 import os
+import re
 
 from . import HookOptions
 from ..context import claude_fill
-from .clip import clip_text, in_session
+from .clip import clip_file, clip_text, in_session
 
 EVENT = "PostToolUse"
 MCP_MATCHER = "mcp__.*"
 READ_MATCHER = "Read"
+BASH_MATCHER = "Bash"
+# What Claude Code adds to a Bash result it saved whole; the model then gets a 2 KB preview.
+_PERSISTED = ("persistedOutputPath", "persistedOutputSize")
 # Claude Code persists a tool result over its own limit and shows the model a 2 KB preview;
 # a clip stays under the same 28,000 bytes as a Bash clip.
 MAX_BYTES = 28_000
+# The notice of a result saved past the MCP limit (bGa in 2.1.330's bundle; an optional line
+# about Artifact content may come first).
+_SAVED = re.compile(r"Error: result \([\d,]+ characters(?: across [\d,]+ lines?)?\) exceeds "
+                    r"maximum allowed tokens\. Output has been saved to (.+?)\.\nFormat: ")
+# …and its note when the file holds only the first part (the persist byte limit).
+_PARTIAL = "the saved file contains only the first"
 
 
 class PostSettings:
@@ -63,6 +94,8 @@ def reply(event: dict, options: HookOptions, settings: PostSettings) -> dict | N
         return None
     if tool.startswith("mcp__"):
         return _mcp(event, tool, options, settings)
+    if tool == BASH_MATCHER:
+        return _bash(event, options)
     if tool == "Read" and settings.read_over > 0:
         return _read(event, options, settings)
     return None
@@ -76,21 +109,92 @@ def _mcp(event: dict, tool: str, options: HookOptions, settings: PostSettings) -
     if name in settings.mcp_skip:
         return None
     blocks = event.get("tool_response")
+    if isinstance(blocks, str):
+        return _saved_mcp(event, tool, blocks, options)
     if not (isinstance(blocks, list) and blocks and all(
             isinstance(block, dict) and block.get("type") == "text"
             and isinstance(block.get("text"), str) for block in blocks)):
         return None  # an image, a resource, an unknown shape: left as the server gave it
     text = "\n".join(block["text"] for block in blocks)
-    arguments = event.get("tool_input") if isinstance(event.get("tool_input"), dict) else {}
-    cwd = event.get("cwd") if isinstance(event.get("cwd"), str) else None
-    clipped = clip_text(text, tool=None, budget=options.budget, max_bytes=MAX_BYTES,
-                        store=options.store,
-                        context=None if options.budget_given else claude_fill(event),
-                        **in_session(event.get("session_id"), tool, arguments, cwd))
+    clipped = clip_text(text, tool=None, **_clip_options(event, tool, options))
     if clipped == text:
         return None
     return {"hookSpecificOutput": {"hookEventName": EVENT,
                                    "updatedMCPToolOutput": [{"type": "text", "text": clipped}]}}
+
+
+def _clip_options(event: dict, tool: str, options: HookOptions) -> dict:
+    """The options of clip()/clip_file() for a tool's output in this event's session."""
+    arguments = event.get("tool_input") if isinstance(event.get("tool_input"), dict) else {}
+    cwd = event.get("cwd") if isinstance(event.get("cwd"), str) else None
+    return {"budget": options.budget, "max_bytes": MAX_BYTES, "store": options.store,
+            "context": None if options.budget_given else claude_fill(event),
+            **in_session(event.get("session_id"), tool, arguments, cwd)}
+
+
+def _saved_mcp(event: dict, tool: str, notice: str, options: HookOptions) -> dict | None:
+    """The clip of a result Claude Code saved past its MCP limit, in place of its notice."""
+    path = saved_path(notice, event)
+    if path is None:
+        return None
+    partial = " (Claude Code saved only its first part)" if _PARTIAL in notice else ""
+    head = f"[headroom: the whole result is in {path}{partial}; clipped here to the budget]\n"
+    clip_options = _clip_options(event, tool, options)
+    # The line's bytes bound its tokens (a token covers at least one): the two stay in budget.
+    clip_options["budget"] = max(1, options.budget - len(head.encode()))
+    clipped = clip_file(path, tool=None, **clip_options)
+    if clipped is None:
+        return None
+    text = clipped.decode("utf-8", "surrogateescape")
+    return {"hookSpecificOutput": {"hookEventName": EVENT,
+                                   "updatedMCPToolOutput": [{"type": "text",
+                                                             "text": head + text}]}}
+
+
+def saved_path(notice: str, event: dict) -> str | None:
+    """The file a notice of Claude Code's says the result was saved to (see session_file)."""
+    found = _SAVED.search(notice)
+    return session_file(found.group(1), event) if found else None
+
+
+def session_file(path: object, event: dict) -> str | None:
+    """`path`, when it is a file in this session's own tool-results folder (SESSION_DIR/
+    tool-results, SESSION_DIR being the transcript's path without .jsonl), where Claude Code
+    saves what it keeps out of the context: a tool's own text that merely looks like its
+    notice never makes the hook read another file."""
+    transcript, session = event.get("transcript_path"), event.get("session_id")
+    if not (isinstance(path, str) and isinstance(transcript, str) and isinstance(session, str)):
+        return None
+    folder = os.path.join(os.path.dirname(transcript), session, "tool-results")
+    try:
+        real = os.path.realpath(path)
+        if os.path.dirname(real) != os.path.realpath(folder) or not os.path.isfile(real):
+            return None
+    except (OSError, ValueError):
+        return None
+    return path
+
+
+def _bash(event: dict, options: HookOptions) -> dict | None:
+    """A Bash output Claude Code saved whole (over 30,000 characters, the command exited 0:
+    PostToolUse runs only then) reaches the model as a 2 KB preview and the file's path. A
+    command the PreToolUse hook did not wrap (one Claude Code asks about, auto mode's, one
+    whose syntax the wrapper leaves alone) gets headroom's clip of the saved file instead, in
+    Bash's own shape — a plain string is ignored (2.1.330). Anything else: no answer."""
+    response = event.get("tool_response")
+    if not isinstance(response, dict) or not isinstance(response.get("stdout"), str) \
+            or response.get("isImage"):
+        return None
+    path = session_file(response.get("persistedOutputPath"), event)
+    if path is None:
+        return None
+    clipped = clip_file(path, tool=BASH_MATCHER, exit_status=0,
+                        **_clip_options(event, BASH_MATCHER, options))
+    if clipped is None:
+        return None
+    output = {key: value for key, value in response.items() if key not in _PERSISTED}
+    output["stdout"] = clipped.decode("utf-8", "surrogateescape")
+    return {"hookSpecificOutput": {"hookEventName": EVENT, "updatedToolOutput": output}}
 
 
 def _read(event: dict, options: HookOptions, settings: PostSettings) -> dict | None:
@@ -131,10 +235,10 @@ def _head_lines(lines: list[str], kept: list[str]) -> int:
 
 
 def matcher() -> str:
-    """The tools the PostToolUse hook is on: MCP tools, and Read when `read_over` is set."""
-    if settings_from_config().read_over:
-        return MCP_MATCHER + "|" + READ_MATCHER
-    return MCP_MATCHER
+    """The tools the PostToolUse hook is on: MCP tools, Bash (outputs Claude Code saved whole,
+    clipped after the fact), and Read when `read_over` is set."""
+    tools = f"{MCP_MATCHER}|{BASH_MATCHER}"
+    return tools + "|" + READ_MATCHER if settings_from_config().read_over else tools
 
 
 def settings_from_config() -> PostSettings:

@@ -15,7 +15,7 @@ import sys
 from ..defaults import DEFAULT_HOOK_BUDGET
 from ..sink import warn as note
 
-__all__ = ["DEFAULT_HOOK_BUDGET", "clip", "clip_text", "in_session", "note"]
+__all__ = ["DEFAULT_HOOK_BUDGET", "clip", "clip_file", "clip_text", "in_session", "note"]
 
 
 def clip(data: bytes, *, tool: str | None = "Bash", budget: int = DEFAULT_HOOK_BUDGET,
@@ -56,7 +56,18 @@ def clip_text(text: str, **options) -> str:
 
 def _clip(data: bytes, tool, budget, exit_status, max_bytes, encoding, store, program,
           session=None, command=None, cwd=None, context=None) -> bytes:
-    from ..run import ClipOptions, clip_bytes
+    from ..run import clip_bytes
+
+    settings, options = _settings(tool, budget, exit_status, max_bytes, encoding, store,
+                                  program, session, command, cwd, context)
+    out = clip_bytes(data, settings, options, note).output()
+    return _cut_bytes(out, max_bytes) if max_bytes and len(out) > max_bytes else out
+
+
+def _settings(tool, budget, exit_status, max_bytes, encoding, store, program, session=None,
+              command=None, cwd=None, context=None):
+    """(Settings, ClipOptions) of one hook's clip."""
+    from ..run import ClipOptions
     from ..settings import Settings
 
     # A broken config file raises here: none of its settings can be trusted (it may turn the
@@ -69,11 +80,56 @@ def _clip(data: bytes, tool, budget, exit_status, max_bytes, encoding, store, pr
 
         budget = settings.config.commands.get(family_of(command), budget)
     followed = settings.follow_context(budget, *context) if context and budget > 0 else None
-    options = ClipOptions(tool=settings.tool(tool), budget=followed.budget if followed else budget,
-                          exit_status=exit_status, max_bytes=max_bytes, tool_name=tool,
-                          program=program, session=session, command=command, cwd=cwd,
-                          followed=followed)
-    out = clip_bytes(data, settings, options, note).output()
+    return settings, ClipOptions(tool=settings.tool(tool),
+                                 budget=followed.budget if followed else budget,
+                                 exit_status=exit_status, max_bytes=max_bytes, tool_name=tool,
+                                 program=program, session=session, command=command, cwd=cwd,
+                                 followed=followed)
+
+
+def clip_file(path: str, *, tool: str | None = None, budget: int = DEFAULT_HOOK_BUDGET,
+              exit_status: int | None = None, max_bytes: int | None = None,
+              store: bool = True, context: tuple[int, int | None] | None = None,
+              **session) -> bytes | None:
+    """The file at `path` (an output an agent saved to disk) clipped as clip() clips an
+    output, with memory bounded whatever its size: a file up to intake.HOLD is read whole and
+    clipped as a held output (sessions included); a larger one streams through the intake
+    (head, tail and the shape's picks kept; the whole spilled to the store, so the marker's
+    `headroom show ID` prints all of it). None when it cannot be read or clipped: the caller
+    then leaves the agent's own text alone."""
+    from .. import intake
+
+    try:
+        with open(path, "rb") as stream:
+            data = stream.read(intake.HOLD + 1)
+            if len(data) <= intake.HOLD:
+                return clip(data, tool=tool, budget=budget, exit_status=exit_status,
+                            max_bytes=max_bytes, store=store, context=context, **session)
+            return _clip_stream(data, stream, tool, budget, exit_status, max_bytes, store,
+                                context)
+    except Exception as err:  # noqa: BLE001 - a hook never fails: the agent's text stays
+        note(f"could not clip {path} ({type(err).__name__}: {err}); leaving it as it is")
+        return None
+
+
+def _clip_stream(first: bytes, stream, tool, budget, exit_status, max_bytes, store,
+                 context) -> bytes:
+    from ..intake import PART
+    from ..run import Run
+
+    if max_bytes:  # a streamed clip is planned once: a budget whose tokens fit the byte cap
+        budget = min(budget, max_bytes // 5)  # (5 bytes a token: more than text averages)
+    settings, options = _settings(tool, budget, exit_status, max_bytes, None, store,
+                                  hook_program(), context=context)
+    run = Run(settings, options, note)
+    taking = run.intake()
+    chunk = first
+    while chunk:
+        taking.feed(chunk)
+        chunk = stream.read(PART)
+    outcome = run.finish(taking)
+    run.record(outcome)
+    out = outcome.output()
     return _cut_bytes(out, max_bytes) if max_bytes and len(out) > max_bytes else out
 
 

@@ -9,9 +9,17 @@ decision, and "allow" skips the prompt it would otherwise show. Checked with 2.1
 - with no decision, the rewritten command goes through the whole permission pipeline, which
   refuses the wrapper itself ("a group in braces … can't be checked before it runs").
 
+Auto mode (2.1.330's default) is left alone entirely: there "allow" would skip its check (a
+server-side classifier that reviews each tool call as the model wrote it), and a rewrite with
+no decision voids that review — Claude Code then refuses the call ("a hook changed this call's
+input after auto mode reviewed it … issue the Bash call once more with exactly that input"),
+so the check would only ever judge the wrapper. Large outputs there are clipped after the fact
+instead (claude_post: PostToolUse, which decides nothing).
+
 So the hook rewrites a command only when Claude Code would have run it unasked anyway, judged
 conservatively — when unsure, the command runs exactly as written (unclipped):
-- never in plan mode, nor when a deny or ask rule could concern the command or the wrapper;
+- never in plan or auto mode, nor when a deny or ask rule could concern the command or the
+  wrapper;
 - in bypassPermissions mode, always;
 - otherwise when every simple command of the command line (parsed: shellsyntax.parse; only
   plain lists joined by ;, &&, || and |) is covered by an allow rule (`Bash`,
@@ -40,7 +48,7 @@ _BASH_RULE = re.compile(r"^\s*Bash\s*(?:\((.*)\))?\s*$", re.S)
 
 def claude_would_run(command: str, event: dict, settings_files: list | None = None) -> bool:
     mode = event.get("permission_mode") or "default"
-    if mode == "plan":
+    if mode in ("plan", "auto"):
         return False
     files = settings_files if settings_files is not None else _settings_files(event)
     rules = _rules(files)

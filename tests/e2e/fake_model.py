@@ -33,6 +33,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 MARKER = "HEADROOM-E2E"
 FOLLOW_HINT = "@follow-the-hint"
 TOOL_CALL = "@tool "
+# A command the auto-mode check flags (the rest it lets through): see auto_mode_verdict.
+FLAGGED = "@flagged "
 # The marker's retrieval hint: `headroom show ID --lines A:B` (the store kept the output; the
 # command may be named by its absolute path), or a re-run `piped through sed -n 'A,Bp'`.
 # (`/venv/bin/python -m headroom_cli show …` when the hook runs headroom that way.)
@@ -71,6 +73,8 @@ class Script:
         if len(results) >= len(self.commands):
             return None
         command = self.commands[len(results)]
+        if command.startswith(FLAGGED):
+            command = command[len(FLAGGED):]
         if command.startswith(FOLLOW_HINT):
             return hint_command(results[-1]["text"] if results else "",
                                 self.commands[len(results) - 1] if results else "",
@@ -86,6 +90,23 @@ def tool_call(command: str, shell_tool: str) -> tuple[str, dict]:
         name, _, arguments = command[len(TOOL_CALL):].partition(" ")
         return name, json.loads(arguments or "{}")
     return shell_tool, {"command": command, "description": "scripted e2e command"}
+
+
+def auto_mode_verdict(body: dict, tool_use_id: str, flagged: bool) -> list | None:
+    """The server-side check of Claude Code's auto mode, as 2.1.330 asks for it and reads it
+    (its bundle): a request carrying `"safeguards": [{"type": "dangerous_tool_use", …}]` is
+    answered, in its message_delta's `delta`, with
+        "safeguard_results": [{"type": "dangerous_tool_use", "status": {"type": "available",
+            "tool_uses": {ID: {"type": "evaluated", "outcome": "flagged" | "not_flagged"}}}}]
+    None when the request asked for no check."""
+    if not any(isinstance(guard, dict) and guard.get("type") == "dangerous_tool_use"
+               for guard in body.get("safeguards") or []):
+        return None
+    verdict = {"type": "evaluated", "outcome": "flagged" if flagged else "not_flagged"}
+    if flagged:
+        verdict["explanation"] = "scripted: this command is flagged"
+    return [{"type": "dangerous_tool_use",
+             "status": {"type": "available", "tool_uses": {tool_use_id: verdict}}}]
 
 
 def hint_command(text: str, previous: str, options: str = "") -> str:
@@ -205,7 +226,9 @@ class Handler(BaseHTTPRequestHandler):
         elif path.endswith("/responses"):
             self._responses(body)
         elif path.endswith("/messages/count_tokens"):
-            self._json(200, {"input_tokens": 100})
+            # About what a tokenizer counts (characters / 4): Claude Code asks this of an MCP
+            # result near its limit, to decide whether to save it to a file.
+            self._json(200, {"input_tokens": max(1, len(raw) // 4)})
         elif path.endswith("/messages"):
             self._anthropic(body)
         elif path.endswith("/chat/completions"):
@@ -219,15 +242,21 @@ class Handler(BaseHTTPRequestHandler):
         results = anthropic_tool_results(body)
         script = self.script
         command = None
+        flagged = False
         if scripted(body, tools) and script.tool in tools:
             script.record({"api": "anthropic", "step": len(results), "tool_results": results,
                            "model": body.get("model")})
             command = script.next_command(results)
+            flagged = script.commands[len(results)].startswith(FLAGGED) if command else False
+        delta = {"stop_reason": "end_turn", "stop_sequence": None}
         if command is not None:
             name, arguments = tool_call(command, script.tool)
             block = {"type": "tool_use", "id": f"toolu_e2e_{len(results)}", "name": name,
                      "input": arguments}
             stop = "tool_use"
+            verdict = auto_mode_verdict(body, block["id"], flagged)
+            if verdict is not None:
+                delta["safeguard_results"] = verdict
         else:
             block = {"type": "text", "text": "done"}
             stop = "end_turn"
@@ -257,7 +286,7 @@ class Handler(BaseHTTPRequestHandler):
                 "delta": {"type": "text_delta", "text": block["text"]}}))
         events.append(("content_block_stop", {"type": "content_block_stop", "index": 0}))
         events.append(("message_delta", {"type": "message_delta",
-                                         "delta": {"stop_reason": stop, "stop_sequence": None},
+                                         "delta": dict(delta, stop_reason=stop),
                                          "usage": {"output_tokens": 5}}))
         events.append(("message_stop", {"type": "message_stop"}))
         self._sse([f"event: {name}\ndata: {json.dumps(data)}\n\n" for name, data in events])

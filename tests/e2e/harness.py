@@ -158,3 +158,28 @@ def headroom(*args: str, env: dict) -> subprocess.CompletedProcess:
     full_env.update(env)
     return subprocess.run([sys.executable, "-m", "headroom_cli", *args], capture_output=True,
                           env=full_env, timeout=120, stdin=subprocess.DEVNULL)
+
+
+def run_interactive(commands: list[str], work: Path, env: dict, answer: str,
+                    agent_args: tuple[str, ...] = ()) -> int:
+    """Claude Code in a tmux session (interactive.py) answering each permission prompt with
+    `answer`; the number of prompts it showed (each saved as work/prompt_N.txt)."""
+    if shutil.which("tmux") is None:
+        pytest.skip("tmux is not installed")
+    binary = agent_bin("claude")
+    argv = [*unshare_argv(), sys.executable, str(HERE / "interactive.py"), "--bin", str(binary),
+            "--work", str(work), "--answer", answer,
+            "--path", os.path.dirname(shutil.which("node") or ""),
+            "--path", os.path.dirname(sys.executable)]
+    for command in commands:
+        argv += ["--command", command]
+    done = subprocess.run([*argv, "--", *agent_args], capture_output=True, timeout=300,
+                          stdin=subprocess.DEVNULL, env=dict(os.environ, **env))
+    assert done.returncode == 0, done.stderr.decode(errors="replace")[-2000:]
+    return json.loads(done.stdout.decode().strip().splitlines()[-1])["prompts"]
+
+
+def tool_results(work: Path) -> list[dict]:
+    """What the scripted model was sent back, in order (see fake_model.py)."""
+    entries = (work / "log.jsonl").read_text().splitlines()
+    return json.loads(entries[-1])["tool_results"] if entries else []

@@ -2,6 +2,9 @@
 
 Tools:
     search_issues  a JSON page of 400 issues (about 170 KB), like a tracker's search API;
+    dump_issues    the same 400 issues as an indented export with their comments (about
+                   320 KB, 10,000+ lines): over Claude Code's own MCP limit (25,000 tokens);
+    build_log      a 2 MB plain-text build log (20,000 lines, two errors, a summary last);
     small          `{"ok": true}`: fits any budget, so it must reach the model unchanged.
 
     python mcp_server.py        # speaks on stdin/stdout until stdin ends
@@ -25,14 +28,47 @@ def issues() -> list[dict]:
             for number in range(1, 401)]
 
 
+def export() -> str:
+    found = [dict(issue, comments=[{"author": f"user{(issue['id'] + n) % 7}",
+                                    "body": f"Comment {n} on {issue['key']}: seen again on the nightly build."}
+                                   for n in (1, 2)]) for issue in issues()]
+    return json.dumps({"project": "PROJ", "total": len(found), "issues": found}, indent=2)
+
+
+BUILD_LINES = 20_000
+
+
+def build_log() -> str:
+    """A CI job's log as a log API returns it: a timestamp and a level on every line."""
+    lines = []
+    for n in range(1, BUILD_LINES + 1):
+        stamp = f"2026-11-26T{10 + n // 3600:02d}:{n // 60 % 60:02d}:{n % 60:02d}Z"
+        if n in (7_777, 15_001):
+            lines.append(f"{stamp} ERROR cc: module_{n}.c: undefined symbol parse_{n} "
+                         f"(first referenced in module_{n - 1}.o)")
+        else:
+            lines.append(f"{stamp} INFO  cc -O2 -Wall -Iinclude -c module_{n}.c -o "
+                         f"module_{n}.o ({n % 97} warnings suppressed)")
+    lines.append(f"2026-11-26T16:00:00Z INFO  build finished: {BUILD_LINES} steps, 2 errors")
+    return "\n".join(lines) + "\n"
+
+
 def tool_text(name: str) -> str:
     if name == "search_issues":
         found = issues()
         return json.dumps({"total": len(found), "issues": found})
+    if name == "dump_issues":
+        return export()
+    if name == "build_log":
+        return build_log()
     return json.dumps({"ok": True})
 
 
 TOOLS = [{"name": "search_issues", "description": "Search the issue tracker",
+          "inputSchema": {"type": "object", "properties": {}}},
+         {"name": "dump_issues", "description": "Export every issue of the tracker",
+          "inputSchema": {"type": "object", "properties": {}}},
+         {"name": "build_log", "description": "The last build's log",
           "inputSchema": {"type": "object", "properties": {}}},
          {"name": "small", "description": "A small answer",
           "inputSchema": {"type": "object", "properties": {}}}]

@@ -2,9 +2,10 @@
 against a scripted model, inside `unshare -n`.
 
 Without headroom, Claude Code shows the model a 2 KB preview of a successful output over
-30,000 bytes and cuts a failing one to its first and last 5,000 characters; a large MCP result
-becomes a 2 KB preview of its JSON and a file path. With the hooks, the model gets headroom's
-clip — the end of the log, the exit status — and the marker's `headroom show` runs unprompted.
+30,000 bytes and cuts a failing one to its first and last 5,000 characters; an MCP result
+over its 25,000-token limit is saved to a file, and the model is told to read it in chunks.
+With the hooks, the model gets headroom's clip — the end of the log, the exit status — and
+the marker's `headroom show` runs unprompted.
 
 The matrix runs in the permission modes users run: default with allow rules, acceptEdits and
 bypassPermissions; a run in default mode with no rules but headroom's checks that Claude Code's
@@ -20,11 +21,13 @@ from pathlib import Path
 
 import pytest
 
-from harness import e2e_home, headroom, run_agent  # noqa: F401 - e2e_home is a fixture
+from harness import (e2e_home, headroom, run_agent, run_interactive,  # noqa: F401 - fixture
+                     tool_results)
 from matrix import (COMMANDS, COMPLEX_OUTPUT, FAILING, FIFTY_THOUSAND, FITS_OUTPUT,
                     check_failing, check_fifty_thousand, check_hint_followed)
 
-from fake_model import FOLLOW_HINT, TOOL_CALL
+import mcp_server
+from fake_model import FLAGGED, FOLLOW_HINT, TOOL_CALL
 
 pytestmark = pytest.mark.e2e
 
@@ -123,14 +126,34 @@ def test_without_headroom_claude_code_cuts_the_end_of_a_failing_log(e2e_home):
 
 # The model calls the large tool, follows the marker's hint for an item the skeleton left out,
 # then calls the small tool.
-MCP_SCRIPT = [f"{TOOL_CALL}mcp__e2e__search_issues {{}}", f"{FOLLOW_HINT} --grep PROJ-250,",
-              f"{TOOL_CALL}mcp__e2e__small {{}}"]
+MCP_CALLS = ["search_issues", f"{FOLLOW_HINT} --grep PROJ-250,", "small"]
 
 
-def check_mcp_clip(run) -> tuple[str, dict]:
+def mcp_script(calls: list[str]) -> list[str]:
+    """The scripted model's turns: a tool of mcp_server.py by name, or a script entry."""
+    return [call if call.startswith("@") else f"{TOOL_CALL}mcp__e2e__{call} {{}}"
+            for call in calls]
+
+
+def run_mcp(e2e_home, calls: list[str], headroom_too: bool = True) -> list[dict]:
+    """What the model got back for `calls`, with `headroom init claude` (or without headroom)
+    and the MCP server allowed."""
+    work, env = e2e_home
+    settings = {"permissions": {"allow": ["mcp__e2e"]}}
+    if headroom_too:
+        install(work, env, settings)
+    else:
+        path = work / "home" / ".claude" / "settings.json"
+        path.parent.mkdir(parents=True)
+        path.write_text(json.dumps(settings))
+    return run_agent("claude", mcp_script(calls), work, env,
+                     agent_args=("--mcp-config", str(write_mcp_config(work)))).tool_results
+
+
+def check_mcp_clip(results: list[dict]) -> tuple[str, dict]:
     """The large result reached the model as a skeleton with a hint that got the left-out
     item back; the small one whole. (The large result's text, the hint's result.)"""
-    issues, hint, small = run.tool_results
+    issues, hint, small = results
     text = issues["text"]
     assert "<persisted-output>" not in text and len(text.encode()) < SUCCESS_CAP
     assert "JSON skeleton" in text and re.search(r"headroom(?:_cli)? show [0-9a-f]{12}", text)
@@ -141,11 +164,7 @@ def check_mcp_clip(run) -> tuple[str, dict]:
 
 
 def test_an_mcp_tools_large_json_reaches_the_model_as_a_skeleton_with_a_working_hint(e2e_home):
-    work, env = e2e_home
-    install(work, env, {"permissions": {"allow": ["mcp__e2e"]}})
-    mcp_config = write_mcp_config(work)
-    run = run_agent("claude", MCP_SCRIPT, work, env, agent_args=("--mcp-config", str(mcp_config)))
-    text, hint = check_mcp_clip(run)
+    text, hint = check_mcp_clip(run_mcp(e2e_home, MCP_CALLS))
     assert '"key": "PROJ-1"' in text and '"id": 400' in text
     assert hint["is_error"] is False and "requires approval" not in hint["text"]
 
@@ -162,19 +181,155 @@ def test_a_server_that_init_mcp_put_behind_the_proxy_gets_its_large_result_clipp
     assert done.returncode == 0, done.stderr
     server = json.loads(mcp_config.read_text())["mcpServers"]["e2e"]
     assert server["args"][-3:-1] == ["--", sys.executable]  # wrapped
-    run = run_agent("claude", MCP_SCRIPT, work, env, agent_args=("--mcp-config", str(mcp_config)))
-    check_mcp_clip(run)
+    run = run_agent("claude", mcp_script(MCP_CALLS), work, env,
+                    agent_args=("--mcp-config", str(mcp_config)))
+    check_mcp_clip(run.tool_results)
 
 
-def test_without_headroom_a_large_mcp_result_is_a_preview_and_a_file(e2e_home):
+def test_mcp_results_past_claude_codes_own_limit_reach_the_model_clipped(e2e_home):
+    """A 320 KB JSON export (400 issues, 10,006 lines) and a 2 MB log: Claude Code saves
+    each to a file before the hook runs (over its 25,000-token MCP limit) and hands the hook
+    its notice; the model gets headroom's clip of the saved file instead — every item
+    counted, the last item, the log's errors and last line, a hint that works — and the
+    file stays where Claude Code put it."""
+    work, _ = e2e_home
+    export, hint, log = run_mcp(e2e_home, ["dump_issues", f"{FOLLOW_HINT} --grep PROJ-250",
+                                           "build_log"])
+    saved = sorted((work / "home" / ".claude" / "projects").rglob("tool-results/mcp-e2e-*"))
+    assert [path.read_text() for path in saved] == [mcp_server.build_log(),
+                                                     mcp_server.export()]
+    for result in (export, log):
+        text = result["text"]
+        assert result["is_error"] is False and len(text) < 30_000
+        assert "exceeds maximum allowed tokens" not in text and "chunks" not in text
+        assert text.startswith("[headroom: the whole result is in /")
+        assert re.search(r"headroom(?:_cli)? show [0-9a-f]{12}", text)
+    assert "all 400 items" in export["text"] and '"key": "PROJ-400"' in export["text"]
+    assert '"key": "PROJ-250"' in hint["text"] and hint["is_error"] is False
+    assert "INFO  build finished: 20000 steps, 2 errors" in log["text"]
+    assert "ERROR cc: module_15001.c" in log["text"]
+
+
+def test_without_headroom_mcp_results_past_the_limit_are_a_notice_to_read_in_chunks(e2e_home):
+    for result in run_mcp(e2e_home, ["search_issues", "dump_issues", "build_log"], False):
+        assert "exceeds maximum allowed tokens. Output has been saved to" in result["text"]
+        assert "in sequential chunks until 100% of the content has been read" in result["text"]
+
+
+# eval: a command the PreToolUse hook leaves as written (it may change the shell itself).
+UNWRAPPED = f"eval \"{FIFTY_THOUSAND}\""
+# A command Claude Code asks about in default mode, with 50,000 lines of output.
+ASKED = "python3 -c \"[print('row', i) for i in range(50000)]\""
+
+
+def test_a_large_output_the_wrapper_left_alone_is_clipped_after_the_fact(e2e_home):
+    """Claude Code saves a Bash output over 30,000 characters whole and shows the model a
+    2 KB preview; for a command headroom did not wrap, the PostToolUse hook answers with its
+    clip of the saved file in Bash's shape: the end of the output and a hint that works."""
+    work, env = e2e_home
+    install(work, env, {})
+    # A rule given only on the command line: invisible to the hook, so python3 runs unwrapped.
+    run = run_agent("claude", [UNWRAPPED, FOLLOW_HINT, ASKED], work, env,
+                    agent_args=("--allowedTools", "Bash"))
+    big, hint, allowed = run.tool_results
+    for result in (big, allowed):
+        assert result["is_error"] is False and "<persisted-output>" not in result["text"]
+        assert len(result["text"].encode()) < SUCCESS_CAP and "[…headroom:" in result["text"]
+    check_fifty_thousand(big["text"])
+    check_hint_followed(hint["text"], big["text"])
+    assert allowed["text"].rstrip().endswith("row 49999")
+
+
+def test_without_headroom_a_large_bash_output_is_a_2_kb_preview(e2e_home):
     work, env = e2e_home
     settings = work / "home" / ".claude" / "settings.json"
     settings.parent.mkdir(parents=True)
-    settings.write_text(json.dumps({"permissions": {"allow": ["mcp__e2e"]}}))
-    mcp_config = write_mcp_config(work)
-    run = run_agent("claude", [f"{TOOL_CALL}mcp__e2e__search_issues {{}}"], work, env,
-                    agent_args=("--mcp-config", str(mcp_config)))
-    assert "<persisted-output>" in run.tool_results[0]["text"]
+    settings.write_text(json.dumps({"permissions": {"allow": ["Bash"]}}))
+    text = run_agent("claude", [UNWRAPPED], work, env).tool_results[0]["text"]
+    assert "<persisted-output>" in text and "Preview (first 2KB)" in text
+    assert "row 50000" not in text
+
+
+AUTO = ("--permission-mode", "auto")
+
+
+def test_auto_mode_checks_every_command_as_written_and_clips_what_it_lets_through(e2e_home):
+    """Auto mode, the scripted model answering its server-side check: a command it lets
+    through runs as the model wrote it (headroom answers nothing before), and its large
+    output reaches the model clipped after the fact, with a hint that works; a command it
+    flags stays blocked."""
+    work, env = e2e_home
+    install(work, env, {})
+    run = run_agent("claude", [FIFTY_THOUSAND, FOLLOW_HINT,
+                               f"{FLAGGED}touch made-by-the-agent"], work, env, agent_args=AUTO)
+    big, hint, flagged = run.tool_results
+    assert big["is_error"] is False and "<persisted-output>" not in big["text"]
+    assert len(big["text"].encode()) < SUCCESS_CAP
+    check_fifty_thousand(big["text"])
+    check_hint_followed(hint["text"], big["text"])
+    assert flagged["is_error"] is True and "denied by the Claude Code auto mode classifier" \
+        in flagged["text"] and not (work / "proj" / "made-by-the-agent").exists()
+    transcript = "".join(path.read_text() for path in
+                         (work / "home" / ".claude" / "projects").rglob("*.jsonl"))
+    assert "hook filter" not in transcript  # nothing was rewritten: the check saw each as is
+
+
+def test_auto_mode_refuses_a_command_a_hook_rewrote(e2e_home):
+    """Why headroom does not wrap in auto mode: a PreToolUse rewrite with no decision voids
+    the check's review, and Claude Code refuses the call and asks the model to send the
+    rewritten command itself (which the check would then judge instead of the user's)."""
+    work, env = e2e_home
+    rewrite = ("import json, sys; e = json.load(sys.stdin); print(json.dumps({'hookSpecificOutput'"
+               ": {'hookEventName': 'PreToolUse', 'updatedInput': dict(e['tool_input'], "
+               "command=e['tool_input']['command'] + ' | cat')}}))")
+    settings = work / "home" / ".claude" / "settings.json"
+    settings.parent.mkdir(parents=True)
+    settings.write_text(json.dumps({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": f"{sys.executable} -c \"{rewrite}\""}]}]}}))
+    [result] = run_agent("claude", ["seq 1 3"], work, env, agent_args=AUTO).tool_results
+    assert result["is_error"] is True
+    assert "a hook changed this call's input after auto mode reviewed it" in result["text"]
+
+
+def test_an_asked_command_wrapped_would_hide_the_command_and_its_dont_ask_again(e2e_home):
+    """Why headroom leaves the commands Claude Code asks about unwrapped (interactive, tmux):
+    Claude Code shows them as `python3 -c …` with "Yes, and don't ask again for: python3 *",
+    which stores a rule naming the user's command. Answered `ask` with headroom's wrapper as
+    `updatedInput`, the prompt shows the whole wrapper — the user's command inside a braced
+    group, headroom's temporary file, filter and flags around it — and offers only Yes and No:
+    the output is clipped, but the same command asks again every time. Left unwrapped, the
+    prompt is Claude Code's own and the approved output is clipped after the fact."""
+    work, env = e2e_home
+    settings = work / "home" / ".claude" / "settings.json"
+    settings.parent.mkdir(parents=True)
+    settings.write_text(json.dumps({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command",
+         "command": f"{sys.executable} {Path(__file__).with_name('ask_hook.py')}"}]}]}}))
+    default = ("--permission-mode", "default")
+    assert run_interactive([ASKED, ASKED], work, env, "1", default) == 2  # asked both times
+    for number in (1, 2):
+        screen = (work / f"prompt_{number}.txt").read_text()
+        assert "__headroom_status=$?" in screen and "hook filter --budget" in screen
+        assert f"{{ {ASKED}" in screen  # the user's command, inside the wrapper
+        assert "1. Yes" in screen and "2. No" in screen and "ask again" not in screen
+    first, again = tool_results(work)
+    assert "[…headroom:" in first["text"] and first["text"].rstrip().endswith("row 49999")
+    assert again["text"].startswith("[headroom: identical to the output of call 1")
+
+    # As headroom is installed: the asked command is shown as written, with don't ask again;
+    # approved, its output is clipped after the fact, and the rule it stores names it (then
+    # headroom wraps it: the second run is the session's one-line identical reply).
+    plain = work / "plain"
+    plain_env = dict(env, HOME=str(plain / "home"))
+    install(plain, plain_env, {})
+    assert run_interactive([ASKED, ASKED], plain, plain_env, "2", default) == 1
+    screen = (plain / "prompt_1.txt").read_text()
+    assert f" {ASKED}\n" in screen and "Yes, and don’t ask again for: python3 *" in screen
+    stored = json.loads((plain / "proj" / ".claude" / "settings.local.json").read_text())
+    assert stored["permissions"]["allow"] == ["Bash(python3 *)"]
+    first, again = tool_results(plain)
+    assert "[…headroom:" in first["text"] and first["text"].rstrip().endswith("row 49999")
+    assert again["text"].startswith("[headroom: identical to the output of call 1")
 
 
 def test_a_large_read_keeps_its_first_lines_and_the_outline_reaches_the_model(e2e_home):
