@@ -34,6 +34,8 @@ from .costs import LineCosts, fit_in_order
 from .outline import bodies
 from .rollup import roll_up, split
 
+READS_NUMBERED = True  # plans numbered lines (`cat -n`, a Read) itself
+
 _GIT_FILE = re.compile(r"diff --(?:git|cc|combined) (?P<rest>.+)$")
 _DIFF_COMMAND = re.compile(r"diff(?: -{1,2}[\w=-]+)+ (?P<old>\S+) (?P<new>\S+)$")
 _ONLY_IN = re.compile(r"Only in (?P<dir>.+?): (?P<name>.+)$")
@@ -99,8 +101,24 @@ def looks_like(sample: list[str], tool: Tool) -> bool:
     if not any(f.hunks for f in parsed.files):
         return False
     non_empty = sum(1 for row in sample if row.strip())
-    # A log that quotes a diff has its own lines around it: those are strays here.
-    return parsed.strays <= 0.1 * non_empty
+    # A log that quotes a diff has its own lines around it: those are strays here. The sample
+    # (a head and a tail) may start inside a hunk whose header it does not hold: that hunk's
+    # rest, once, is none.
+    return parsed.strays - _cut_hunk(sample, parsed.files) <= 0.1 * non_empty
+
+
+def _cut_hunk(rows: list[str], files: list[FileDiff]) -> int:
+    """The most stray lines that read as hunks (bodies and `@@` headers) in one run ending at
+    a file."""
+    longest, previous_end = 0, 0
+    for f in files:
+        index, run = f.start - 1, 0
+        while index >= previous_end and rows[index][:1] in (" ", "+", "-", "\\", "@", ""):
+            run += bool(rows[index].strip())
+            index -= 1
+        longest = max(longest, run)
+        previous_end = f.end
+    return longest
 
 
 def parse(rows: list[str]) -> Parsed:
