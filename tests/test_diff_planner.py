@@ -195,7 +195,7 @@ def test_bodies_left_out_without_markers_are_counted_in_the_closing_marker(count
         assert all(i in kept for i in range(first, end)) or first not in kept
     added = sum(1 for first, end in cut for row in rows[first:end] if row.startswith("+"))
     removed = sum(1 for first, end in cut for row in rows[first:end] if row.startswith("-"))
-    assert (f"the bodies of {len(cut):,} of {len(bodies):,} hunks whose header is shown "
+    assert (f"the bodies of {len(cut):,} of {len(bodies):,} hunks shown "
             f"({counts(added, removed)})") in result.text
 
 

@@ -406,36 +406,59 @@ def _name_lines(job: _Job, f: FileDiff) -> list[int]:
 
 def _by_value(job: _Job, verbatim: bool) -> Plan | None:
     """The map first: every file named (verbatim: by its own first line, `diff --git a/x b/x`,
-    with its counts after it; else `path (counts)`), then hunks by value (value_class): a
-    class's hunk headers, all of a file's or none, then its bodies, each whole, in order;
-    then the next class. Verbatim, each omitted body under a shown header is a gap of its own
-    (and what is left goes to the head of the first that did not fit); else the closing
-    marker counts them."""
-    marked = verbatim
-    files = job.parsed.files
-    kept: dict[int, str] = dict.fromkeys(sorted({*job.context, *job.commits}), "")
-    notes: dict[int, list[str]] = {}
-    for f in files:
-        if verbatim:
-            named = _name_lines(job, f)
-            kept.update(dict.fromkeys(named, ""))
-            kept[named[-1]] = f"  ({_details(f)})"
-        else:
-            notes[f.start] = [_file_line(f)]
-    used = sum(job.costs.line(i, suffix) for i, suffix in kept.items()) + sum(
-        job.costs.note(text) for texts in notes.values() for text in texts)
+    with its counts after it; else `path (counts)`), then the output's own lines, then hunks
+    by value (_spend). Verbatim, each omitted body under a shown header is a gap of its own;
+    else the closing marker counts them."""
+    kept, notes, used = _map(job, verbatim)
     if used > job.room:
         return None
     # The output's own lines the context share left out (black's "would reformat" verdicts,
     # commit messages) come next: the tool's own words about its diff.
-    rest = [i for i in job.parsed.context if i not in kept]
-    more = fit_in_order(rest, job.room - used, job.costs)
+    more = fit_in_order([i for i in job.parsed.context if i not in kept], job.room - used,
+                        job.costs)
     kept.update(dict.fromkeys(more, ""))
     used += sum(job.costs.line(i) for i in more)
-    shown: set[int] = set()  # files whose hunk headers are shown
+    shown = _spend(job, kept, used, marked=verbatim)
+    kept = dict(sorted(kept.items()))
+    files = job.parsed.files
+    marks = partial(_marked_gap, job, _shown_hunks(files, shown)) if verbatim else None
+    items = line_items(job.lines, kept, marks, notes)
+    omitted = len(job.rows) - len(kept)
+    silent = omitted - sum(i.last_line - i.first_line + 1 for i in items if isinstance(i, Gap))
+    summary = _value_summary(job, kept, shown, verbatim) if silent else ""
+    return Plan("diff", tuple(items), len(job.rows), omitted, summary=summary,
+                regap=partial(_gap, job) if verbatim else None)
+
+
+def _map(job: _Job, verbatim: bool) -> tuple[dict[int, str], dict[int, list[str]], int]:
+    """The kept lines (index -> suffix), the notes and what they cost: the context share,
+    `git log -p`'s commit lines and every file named; counted only until over the room."""
+    kept: dict[int, str] = dict.fromkeys(sorted({*job.context, *job.commits}), "")
+    notes: dict[int, list[str]] = {}
+    used = sum(job.costs.line(i) for i in kept)
+    for f in job.parsed.files:
+        if verbatim:
+            named = _name_lines(job, f)
+            kept.update(dict.fromkeys(named, ""))
+            kept[named[-1]] = f"  ({_details(f)})"
+            used += sum(job.costs.line(i, kept[i]) for i in named)
+        else:
+            notes[f.start] = [_file_line(f)]
+            used += job.costs.note(notes[f.start][0])
+        if used > job.room:
+            break
+    return kept, notes, used
+
+
+def _spend(job: _Job, kept: dict[int, str], used: int, marked: bool) -> set[int]:
+    """Hunks by value (value_class), into `kept`: a class's hunk headers, all of a file's or
+    none, then its bodies, each whole (changed files before new ones, deleted ones last);
+    then the next class. Marked: an omitted body under a shown header costs its marker, and
+    what is left goes to the head of the first that did not fit. Returns the files shown."""
+    files = job.parsed.files
+    shown: set[int] = set()
     skipped: list[int] = []
     misses = 0
-    # In a class, changed files before new ones, deleted ones last: a hunk shows a change.
     order = sorted(range(len(files)), key=lambda n: (
         value_class(files[n].path, files[n].notes),
         ("new file" in files[n].notes) + 2 * ("deleted" in files[n].notes), n))
@@ -454,31 +477,21 @@ def _by_value(job: _Job, verbatim: bool) -> Plan | None:
                 shown.add(n)
         for n, hunk in ((n, h) for n in tier for h in files[n].hunks if h.end > h.header + 1):
             alone = n not in shown  # a new or deleted file's one hunk: its header comes too
-            if alone and not _whole_file(files[n]):
-                continue
+            if alone and not _whole_file(files[n]) or misses > _MAX_MISSES:
+                continue  # past the misses, counting bodies that cannot fit costs more than it prints
             body = list(range(hunk.header + 1 - alone, hunk.end))
             marker = _marker_cost(job, body[0], body[-1]) if marked and not alone else 0
             room = job.room - used + marker
-            fitting = fit_in_order(body, room, job.costs) if len(body) <= room else []
-            if len(fitting) == len(body):
+            if len(body) <= room and len(fit_in_order(body, room, job.costs)) == len(body):
                 kept.update(dict.fromkeys(body, ""))
                 used += sum(job.costs.line(i) for i in body) - marker
                 shown.add(n)
                 continue
             skipped = skipped or ([] if alone else body)
             misses += 1
-            if misses > _MAX_MISSES:
-                break  # counting body after body that cannot fit would cost more than it prints
     if marked and skipped:  # what is left goes to the head of the first body that did not fit
         kept.update(dict.fromkeys(fit_in_order(skipped, job.room - used, job.costs), ""))
-    kept = dict(sorted(kept.items()))
-    marks = partial(_marked_gap, job, _shown_hunks(files, shown)) if marked else None
-    items = line_items(job.lines, kept, marks, notes)
-    omitted = len(job.rows) - len(kept)
-    silent = omitted - sum(i.last_line - i.first_line + 1 for i in items if isinstance(i, Gap))
-    summary = _value_summary(job, kept, shown, marked) if silent else ""
-    return Plan("diff", tuple(items), len(job.rows), omitted, summary=summary,
-                regap=partial(_gap, job) if marked else None)
+    return shown
 
 
 def _whole_file(f: FileDiff) -> bool:
@@ -517,15 +530,18 @@ def _value_summary(job: _Job, kept: dict[int, str], shown: set[int], marked: boo
         added = sum(f.added for f in unshown)
         removed = sum(f.removed for f in unshown)
         parts.append(f"the hunks of {len(unshown):,} of {len(files):,} files (+{added:,} "
-                     f"{_MINUS}{removed:,} in {_hunks(sum(len(f.hunks) for f in unshown))}), "
-                     f"each file named above with its counts")
+                     f"{_MINUS}{removed:,} in {_hunks(sum(len(f.hunks) for f in unshown))}; "
+                     f"each file named above with its counts)")
     if cut and not marked:
         added = sum(h.added for h in cut)
         removed = sum(h.removed for h in cut)
-        parts.append(f"the bodies of {len(cut):,} of {_hunks(len(hunks))} whose header is shown "
-                     f"(+{added:,} {_MINUS}{removed:,}), each right after its header")
+        parts.append(f"the bodies of {len(cut):,} of {_hunks(len(hunks))} shown "
+                     f"(+{added:,} {_MINUS}{removed:,})")
     if any(i not in kept for f in files for i in range(f.start, f.header_end)):
-        parts.append("the files' other header lines (index, mode, ---/+++)")
+        parts.append("other header lines")
+    own = sum(1 for i in job.parsed.context if i not in kept)
+    if own:
+        parts.append(f"{own:,} of the output's own lines")
     return (f"{len(job.rows) - len(kept):,} of {len(job.rows):,} lines omitted: "
             + "; ".join(parts))
 
