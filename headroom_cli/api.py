@@ -97,7 +97,7 @@ def clip(text: str, tool: tools.Tool, budget: int, kind: str, counter: Counter,
     cleaned = text if binary else clean(text)
     lines = Lines(cleaned)
     shape = "other" if binary else (sniff(lines, tool) if kind == "auto" else kind)
-    plans = planner(shape)
+    plans = planner(shape, lines)
     if focus and shape == "log":
         from functools import partial
 

@@ -13,6 +13,9 @@ signals are asked before code is; then code, other logs, documents, drawn trees,
 Sniffing compiles only what it needs: a planner module (and its patterns) is imported when its
 question is asked, and the shapes with a cheap telltale (a diff's `@@`, JSON's opening bracket,
 a table's delimiter in its first row) are asked only when the sample shows it.
+
+A consistent line-number prefix (`cat -n`, `nl`, an agent's Read; numbered.py) is set aside
+before any shape is asked; the planners print the lines with their numbers.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from __future__ import annotations
 from importlib import import_module
 
 from .defaults import KINDS
+from .numbered import numbered, stripped, through
 from .plan import Lines
 from .tools import Tool
 
@@ -53,6 +57,10 @@ def _opens_history(sample: list[str]) -> bool:
     return first.startswith("commit ") or (len(word) >= 7 and all(c in _HEX for c in word))
 
 
+def _names_an_api_version(sample: list[str]) -> bool:
+    return any(line.startswith("apiVersion:") for line in sample)
+
+
 def _titled_row(sample: list[str]) -> bool:
     first = next((line for line in sample if line.strip()), "").lstrip(" ")
     digits = len(first) - len(first.lstrip("0123456789"))
@@ -73,6 +81,7 @@ _ASKED = (
     ("json", "looks_like", _opens_json),
     ("commits", "looks_like", _opens_history),
     ("listing", "looks_like_a_delimited_table", _titled_row),
+    ("yaml", "looks_like_a_manifest", _names_an_api_version),
     ("log", "looks_like_a_failed_run", None),
     ("code", "looks_like", None),
     ("log", "looks_like", None),
@@ -109,11 +118,18 @@ class _Shapes(dict):
 SHAPES = _Shapes()
 
 
-def sniff(lines: Lines, tool: Tool) -> str:
+def sample_of(lines: Lines) -> list[str]:
+    """What sniffing looks at: the output's first and last _SAMPLE_LINES lines."""
     total = len(lines)
     picked = range(total) if total <= 2 * _SAMPLE_LINES else (
         [*range(_SAMPLE_LINES), *range(total - _SAMPLE_LINES, total)])
-    sample = [lines.get(i) for i in picked]
+    return [lines.get(i) for i in picked]
+
+
+def sniff(lines: Lines, tool: Tool) -> str:
+    sample = sample_of(lines)
+    if numbered(sample):  # `cat -n`, `nl`, a Read: the shape is that of the lines numbered
+        sample = stripped(sample)
     for kind, question, gate in _ASKED:
         if (gate is None or gate(sample)) and getattr(SHAPES[kind], question)(sample, tool):
             return kind
@@ -145,5 +161,11 @@ def _first_lines(text: str, count: int) -> str:
     return text[:end + 1]
 
 
-def planner(kind: str):
-    return SHAPES[kind].plan
+def planner(kind: str, lines: Lines | None = None):
+    """A shape's plan function; for numbered `lines` (cat -n, a Read), one that plans them
+    without their numbers (numbered.through) unless the shape's planner reads them itself."""
+    module = SHAPES[kind]
+    if lines is not None and not getattr(module, "READS_NUMBERED", False) and numbered(
+            sample_of(lines)):
+        return through(module.plan)
+    return module.plan

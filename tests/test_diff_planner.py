@@ -1,5 +1,7 @@
 """The diff planner on real diffs: `git show`, `git diff` (renames, mode changes, binary files,
-new and deleted files), `diff -u` and `diff -ru` of stdlib versions, a 77-file refactor.
+new and deleted files), `diff -u` and `diff -ru` of stdlib versions, a 77-file refactor, and
+`git diff 8.2.0 8.2.1` of pallets/click (git 2.39: 43 files, CI config and docs first, source
+in the middle, uv.lock last).
 
 Expected figures come from the inputs themselves, counted here the plain way: a file starts at
 its `diff` (or `--- `/`+++ ` pair, or `Only in`) line, a hunk at its `@@` line, and a body line
@@ -26,6 +28,7 @@ GIT_DIFF = (CASES / "diff-git-diff-requests" / "input").read_text()
 MANY = (CASES / "diff-git-many-files-rich" / "input").read_text()
 UNIFIED = (CASES / "diff-u-shutil" / "input").read_text()
 RECURSIVE = (CASES / "diff-ru-json" / "input").read_text()
+RELEASE = (CASES / "diff-git-release-click-4000" / "input").read_text()
 ALL = [SHOW, GIT_DIFF, MANY, UNIFIED, RECURSIVE]
 MINUS = "\u2212"
 
@@ -57,14 +60,20 @@ def clip(text: str, budget: int, counter, tool: str = "Bash"):
     return result
 
 
+_FILE_NOTE = re.compile(r"\S+ \((?:[^()]|\([^()]*\))*\)")
+
+
 def verbatim_lines(output: str) -> list[str]:
-    """Output lines that claim to be input lines: no markers, no per-file summaries, suffix
-    counts stripped."""
+    """Output lines that claim to be input lines: no markers, no per-file summaries, the
+    counts after a file's first line stripped."""
     out = []
     for line in output.splitlines():
-        if line.startswith("[…"):
-            continue
-        out.append(re.sub(rf"  \(\+[\d,]+ {MINUS}[\d,]+\)$", "", line))
+        if line.startswith("[…") or _FILE_NOTE.fullmatch(line) and not line.startswith(
+                ("diff ", "--- ", "+++ ", "+", "-", " ", "@@", "\\")):
+            continue  # a file named by the planner: `path (+N −M, K hunks)`
+        if line.startswith(("diff ", "--- ", "+++ ")):
+            line = re.sub(r"  \((?:[^()]|\([^()]*\))*\)$", "", line)
+        out.append(line)
     return out
 
 
@@ -104,17 +113,54 @@ def test_real_diffs_are_sniffed_as_diffs(text, counter):
     assert clip(text, 1000, counter).kind == "diff"
 
 
-def test_every_file_and_hunk_header_stays_with_the_files_counts(counter):
+def details(f: dict, text: str) -> str:
+    """What the map says after a file's first line, counted here from the input."""
+    return f"{counts(f['added'], f['removed'])}, {f['hunks']:,} hunk" + "s" * (f["hunks"] != 1)
+
+
+def test_every_file_is_named_by_its_own_first_line_with_its_counts(counter):
+    for text, budget in ((SHOW, 1000), (GIT_DIFF, 1000), (RELEASE, 4000)):
+        out = clip(text, budget, counter).text.splitlines()
+        for f in files_of(text):
+            if f["hunks"]:
+                assert any(line.startswith(f"{f['first']}  ({details(f, text)}") for line in out)
+
+
+def test_a_shown_file_shows_every_hunk_header_and_commit_headers_stay(counter):
     result = clip(SHOW, 1000, counter)
-    out = result.text.splitlines()
-    for f in files_of(SHOW):
-        suffix = f"  ({counts(f['added'], f['removed'])})" if f["hunks"] else ""
-        assert f["first"] + suffix in out
-    hunk_headers = [row for row in SHOW.splitlines() if row.startswith("@@")]
-    assert [line for line in out if line.startswith("@@")] == hunk_headers
+    rows = SHOW.splitlines()
+    kept = set(kept_rows(result.text, SHOW))
+    starts = [i for i, row in enumerate(rows) if row.startswith("diff ")] + [len(rows)]
+    shown = 0
+    for start, end in zip(starts, starts[1:]):
+        headers = [i for i in range(start, end) if rows[i].startswith("@@")]
+        assert all(i in kept for i in headers) or not any(i in kept for i in headers)
+        shown += all(i in kept for i in headers)
+    assert shown
     # git show's commit header: everything before the first file, verbatim.
     header = SHOW.split("\ndiff --git", 1)[0]
     assert result.text.startswith(header + "\n")
+
+
+def test_source_hunks_come_before_ci_config_docs_and_lock_files(counter):
+    """A release's diff (CI workflows and docs first in input order, uv.lock last): every
+    source hunk is shown before any CI, docs or lock file body is."""
+    rows = RELEASE.splitlines()
+    for budget in (1000, 4000):
+        kept = set(kept_rows(clip(RELEASE, budget, counter).text, RELEASE))
+        files = [(i, row.split(" b/", 1)[1]) for i, row in enumerate(rows)
+                 if row.startswith("diff --git ")] + [(len(rows), "")]
+        hunks = {path: [i for i in range(start, end) if rows[i].startswith("@@")]
+                 for (start, path), (end, _) in zip(files, files[1:])}
+        source = [i for path, at in hunks.items() if path.startswith("src/") for i in at]
+        low = [i for path, at in hunks.items()
+               if path.startswith((".github/", "docs/", "uv.lock")) for i in at]
+        assert source
+        if budget == 4000:
+            assert all(i in kept and i + 1 in kept for i in source)
+        if any(i + 1 in kept for i in low):
+            assert all(i in kept for i in source)
+        assert not any(i + 1 in kept for i in low) or budget == 4000
 
 
 def test_what_is_kept_is_verbatim_and_in_input_order(counter):
@@ -123,7 +169,7 @@ def test_what_is_kept_is_verbatim_and_in_input_order(counter):
 
 
 def test_each_omitted_body_is_a_gap_with_its_line_counts(counter):
-    result = clip(GIT_DIFF, 2000, counter)
+    result = clip(GIT_DIFF, 1500, counter)
     rows = GIT_DIFF.splitlines()
     gaps = re.findall(rf"\[… lines ([\d,]+)–([\d,]+) omitted \([\d,]+ lines; \+([\d,]+) {MINUS}"
                       rf"([\d,]+)\) …\]", result.text)
@@ -136,19 +182,21 @@ def test_each_omitted_body_is_a_gap_with_its_line_counts(counter):
 
 
 def test_bodies_left_out_without_markers_are_counted_in_the_closing_marker(counter):
-    result = clip(SHOW, 1000, counter)
+    """When the files' own first lines do not all fit, each is named `path (counts)` and the
+    omitted bodies under the hunk headers shown are counted in the closing marker."""
+    result = clip(RELEASE, 1000, counter)
     assert not re.search(r"^\[… lines", result.text, re.M), "no inline gaps at this budget"
-    kept = set(kept_rows(result.text, SHOW))
-    rows = SHOW.splitlines()
-    bodies = hunk_bodies(SHOW)
+    kept = set(kept_rows(result.text, RELEASE))
+    rows = RELEASE.splitlines()
+    bodies = [(first, end) for first, end in hunk_bodies(RELEASE) if first - 1 in kept]
     cut = [(first, end) for first, end in bodies if end > first and first not in kept]
     assert cut and len(cut) < len(bodies)
     for first, end in bodies:  # whole or nothing
         assert all(i in kept for i in range(first, end)) or first not in kept
     added = sum(1 for first, end in cut for row in rows[first:end] if row.startswith("+"))
     removed = sum(1 for first, end in cut for row in rows[first:end] if row.startswith("-"))
-    assert f"the bodies of {len(cut):,} of {len(bodies):,} hunks ({counts(added, removed)};" \
-        in result.text
+    assert (f"the bodies of {len(cut):,} of {len(bodies):,} hunks shown "
+            f"({counts(added, removed)})") in result.text
 
 
 def test_when_headers_do_not_fit_every_file_is_still_counted(counter):
@@ -167,17 +215,6 @@ def test_when_headers_do_not_fit_every_file_is_still_counted(counter):
             f = next(f for f in files if f["first"].endswith(f" b/{path}"))
             assert (f["added"], f["removed"], f["hunks"]) == (number(added), number(removed),
                                                               number(hunks))
-
-
-def test_a_bigger_budget_shows_whole_files_first_then_lists_the_rest(counter):
-    result = clip(MANY, 4000, counter)
-    files = files_of(MANY)
-    shown = [f for f in files if f["first"] in result.text.splitlines()]
-    assert 0 < len(shown) < len(files)
-    assert shown == files[:len(shown)], "whole files come in input order"
-    for f in files[len(shown):]:
-        path = f["first"].split(" b/", 1)[1]
-        assert f"{path} ({counts(f['added'], f['removed'])}, " in result.text
 
 
 def test_the_tools_own_lines_fill_what_the_file_lines_leave(counter):

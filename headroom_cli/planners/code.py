@@ -17,6 +17,8 @@ from ..tokens import Counter
 from ..tools import Tool
 from .costs import JUDGED_CHARS
 
+READS_NUMBERED = True  # plans numbered lines (`cat -n`, a Read) itself
+
 _DEFINITION = re.compile(
     r"""(?x) \s*+
     (?:@?(?:export\s+)?(?:default\s+)?(?:pub(?:\([^)]*\))?\s+)?(?:unsafe\s+)?(?:async\s+)?

@@ -21,7 +21,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from bisect import bisect_right
 from functools import partial
+from itertools import groupby
 from typing import Callable
 
 from ..plan import Gap, Item, Keep, Lines, Note, Plan
@@ -29,7 +31,10 @@ from ..render import CLOSING_MARKER_TOKENS, inline_marker
 from ..tokens import Counter
 from ..tools import Tool
 from .costs import LineCosts, fit_in_order
+from .outline import bodies
 from .rollup import roll_up, split
+
+READS_NUMBERED = True  # plans numbered lines (`cat -n`, a Read) itself
 
 _GIT_FILE = re.compile(r"diff --(?:git|cc|combined) (?P<rest>.+)$")
 _DIFF_COMMAND = re.compile(r"diff(?: -{1,2}[\w=-]+)+ (?P<old>\S+) (?P<new>\S+)$")
@@ -96,8 +101,24 @@ def looks_like(sample: list[str], tool: Tool) -> bool:
     if not any(f.hunks for f in parsed.files):
         return False
     non_empty = sum(1 for row in sample if row.strip())
-    # A log that quotes a diff has its own lines around it: those are strays here.
-    return parsed.strays <= 0.1 * non_empty
+    # A log that quotes a diff has its own lines around it: those are strays here. The sample
+    # (a head and a tail) may start inside a hunk whose header it does not hold: that hunk's
+    # rest, once, is none.
+    return parsed.strays - _cut_hunk(sample, parsed.files) <= 0.1 * non_empty
+
+
+def _cut_hunk(rows: list[str], files: list[FileDiff]) -> int:
+    """The most stray lines that read as hunks (bodies and `@@` headers) in one run ending at
+    a file."""
+    longest, previous_end = 0, 0
+    for f in files:
+        index, run = f.start - 1, 0
+        while index >= previous_end and rows[index][:1] in (" ", "+", "-", "\\", "@", ""):
+            run += bool(rows[index].strip())
+            index -= 1
+        longest = max(longest, run)
+        previous_end = f.end
+    return longest
 
 
 def parse(rows: list[str]) -> Parsed:
@@ -278,37 +299,94 @@ def _combined_hunk(rows: list[str], index: int, parents: int) -> Hunk:
     return hunk
 
 
+# --------------------------------------------------------------------------- value
+
+
+# What a file's change is worth to a reader, best first: the source the change is about, the
+# manifests that carry its version and dependencies, its tests, its docs, CI and tool config,
+# then lock files, generated, vendored and binary files.
+SOURCE, MANIFEST, TESTS, DOCS, CONFIG, LOCKED = range(6)
+_LOCKS = frozenset({"package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml",
+                    "poetry.lock", "pipfile.lock", "uv.lock", "cargo.lock", "gemfile.lock",
+                    "composer.lock", "go.sum", "flake.lock", "mix.lock", "pubspec.lock",
+                    "packages.lock.json", "gradle.lockfile"})
+_GENERATED = re.compile(r".*(?:\.lock|\.min\.(?:js|css)|\.map|\.snap|\.svg|_pb2\.pyi?|\.pb\.go"
+                        r"|\.generated\.\w+|\.g\.dart)$")
+_MACHINE_FOLDERS = frozenset({"vendor", "node_modules", "dist", "third_party", "__snapshots__"})
+_PINS = "requirements"  # pip-compile's pinned requirements/*.txt, made from requirements/*.in
+_MANIFESTS = frozenset({"pyproject.toml", "setup.py", "setup.cfg", "package.json", "cargo.toml",
+                        "go.mod", "pom.xml", "build.gradle", "build.gradle.kts", "gemfile",
+                        "composer.json", "cmakelists.txt", "makefile", "meson.build",
+                        "configure.ac", "version", "version.txt", "requirements.txt"})
+_TEST_FOLDERS = frozenset({"test", "tests", "testing", "spec", "specs", "__tests__", "testdata",
+                           "fixtures", "e2e", "bench", "benches", "benchmarks"})
+_TEST_NAME = re.compile(r"test_.*|.*(?:_test|_tests|\.test|\.spec|_spec|test|tests)\.\w+$")
+_DOC_FOLDERS = frozenset({"doc", "docs", "documentation", "man", "examples", "changelog.d",
+                          "changes", "newsfragments"})
+_DOC_NAME = re.compile(r"(?:readme|changes|changelog|history|news|license|copying|authors"
+                       r"|contributing|notice|security|code_of_conduct)(?:\.\w+)?$"
+                       r"|.*\.(?:md|rst|txt|adoc|rdoc|texi|pod)$")
+_CONFIG_NAME = re.compile(r"\..*|.*\.(?:ini|cfg|ya?ml|toml|json|conf)$|tox\.ini|dockerfile.*"
+                          r"|jenkinsfile|procfile|noxfile\.py|codecov\.yml|renovate\.json")
+
+
+def value_class(path: str, notes: list[str] = ()) -> int:
+    """Which of SOURCE … LOCKED a changed file is, told by its path (and a binary patch)."""
+    parts = [part.lower() for part in split(path)] or [""]
+    name = parts[-1]
+    folders = set(parts[:-1])
+    if "binary" in notes or name in _LOCKS or _GENERATED.match(name) or folders & _MACHINE_FOLDERS:
+        return LOCKED
+    if _PINS in folders:
+        return LOCKED if name.endswith(".txt") else CONFIG
+    if parts[0].startswith(".") or folders & {"ci", ".github", ".circleci"}:
+        return CONFIG
+    if folders & _TEST_FOLDERS or _TEST_NAME.match(name):
+        return TESTS
+    if folders & _DOC_FOLDERS or _DOC_NAME.match(name):
+        return DOCS
+    if name in _MANIFESTS:
+        return MANIFEST
+    return CONFIG if _CONFIG_NAME.match(name) else SOURCE
+
+
 # --------------------------------------------------------------------------- planning
 
 
 def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> Plan | None:
     rows = list(lines)
-    parsed = parse(rows)
+    plain = bodies(rows)
+    parsed = parse(plain)
     if not parsed.files:
         return None
-    job = _Job(rows, lines, parsed, LineCosts(rows, counter, cut_long=False), budget - CLOSING_MARKER_TOKENS)
+    job = _Job(rows, plain, lines, parsed, LineCosts(rows, counter, cut_long=False),
+               budget - CLOSING_MARKER_TOKENS)
     if job.room <= 0:
         return None
-    return (_every_header(job, marked=True) or _every_header(job, marked=False)
-            or _file_lines(job) or _rolled_up(job))
+    return (_by_value(job, verbatim=True) or _by_value(job, verbatim=False)
+            or _rolled_up(job))
 
 
 @dataclass
 class _Job:
-    rows: list[str]
+    rows: list[str]  # as printed (a numbered listing keeps its numbers)
+    plain: list[str]  # the rows without their numbers
     lines: Lines
-    parsed: Parsed
+    parsed: Parsed  # of the rows without their numbers
     costs: LineCosts
     room: int
     context: list[int] = field(init=False)
+    commits: list[int] = field(init=False)
 
     def __post_init__(self) -> None:
         # The output's own lines around the diff, in order, its last line first (black's
-        # "7 files would be reformatted."): kept whenever it fits.
+        # "7 files would be reformatted."): kept whenever it fits. `git log -p`'s commit lines
+        # belong to the map.
         context = self.parsed.context
         last = [i for i in context[-1:] if i == len(self.rows) - 1]
         self.context = sorted(fit_in_order(last + context[:len(context) - len(last)],
                                            int(self.room * CONTEXT_SHARE), self.costs))
+        self.commits = [i for i in context if _COMMIT.match(self.plain[i])]
 
 
 def _counts(f: FileDiff) -> str:
@@ -319,113 +397,157 @@ def _hunks(count: int) -> str:
     return f"{count:,} hunk" + ("" if count == 1 else "s")
 
 
-def _every_header(job: _Job, marked: bool) -> Plan | None:
-    """Level 1: all headers verbatim, then hunk bodies in order, each that fits whole. Marked:
-    each omitted body is a gap of its own, and the first one shows its head with what is left;
-    unmarked (when those markers do not fit): the omitted bodies are counted in the closing
-    marker, and a hunk header followed by another header is a hunk whose body was omitted."""
-    kept = _headers(job)
-    used = _cost(job, kept, marked)
+def _name_lines(job: _Job, f: FileDiff) -> list[int]:
+    """The lines that name a file: its first (`diff --git a/x b/x`, `diff -ru A B`, `Only in`),
+    or the `--- `/`+++ ` pair of a plain `diff -u`."""
+    pair = f.header_end - f.start >= 2 and _is_patch_header(job.plain, f.start)
+    return [f.start, f.start + 1] if pair else [f.start]
+
+
+def _by_value(job: _Job, verbatim: bool) -> Plan | None:
+    """The map first: every file named (verbatim: by its own first line, `diff --git a/x b/x`,
+    with its counts after it; else `path (counts)`), then the output's own lines, then hunks
+    by value (_spend). Verbatim, each omitted body under a shown header is a gap of its own;
+    else the closing marker counts them."""
+    kept, notes, used = _map(job, verbatim)
     if used > job.room:
         return None
+    # The output's own lines the context share left out (black's "would reformat" verdicts,
+    # commit messages) come next: the tool's own words about its diff.
+    more = fit_in_order([i for i in job.parsed.context if i not in kept], job.room - used,
+                        job.costs)
+    kept.update(dict.fromkeys(more, ""))
+    used += sum(job.costs.line(i) for i in more)
+    shown = _spend(job, kept, used, marked=verbatim)
+    kept = dict(sorted(kept.items()))
+    files = job.parsed.files
+    marks = partial(_marked_gap, job, _shown_hunks(files, shown)) if verbatim else None
+    items = line_items(job.lines, kept, marks, notes)
+    omitted = len(job.rows) - len(kept)
+    silent = omitted - sum(i.last_line - i.first_line + 1 for i in items if isinstance(i, Gap))
+    summary = _value_summary(job, kept, shown, verbatim) if silent else ""
+    return Plan("diff", tuple(items), len(job.rows), omitted, summary=summary,
+                regap=partial(_gap, job) if verbatim else None)
+
+
+def _map(job: _Job, verbatim: bool) -> tuple[dict[int, str], dict[int, list[str]], int]:
+    """The kept lines (index -> suffix), the notes and what they cost: the context share,
+    `git log -p`'s commit lines and every file named; counted only until over the room."""
+    kept: dict[int, str] = dict.fromkeys(sorted({*job.context, *job.commits}), "")
+    notes: dict[int, list[str]] = {}
+    used = sum(job.costs.line(i) for i in kept)
+    for f in job.parsed.files:
+        if verbatim:
+            named = _name_lines(job, f)
+            kept.update(dict.fromkeys(named, ""))
+            kept[named[-1]] = f"  ({_details(f)})"
+            used += sum(job.costs.line(i, kept[i]) for i in named)
+        else:
+            notes[f.start] = [_file_line(f)]
+            used += job.costs.note(notes[f.start][0])
+        if used > job.room:
+            break
+    return kept, notes, used
+
+
+def _spend(job: _Job, kept: dict[int, str], used: int, marked: bool) -> set[int]:
+    """Hunks by value (value_class), into `kept`: a class's hunk headers, all of a file's or
+    none, then its bodies, each whole (changed files before new ones, deleted ones last);
+    then the next class. Marked: an omitted body under a shown header costs its marker, and
+    what is left goes to the head of the first that did not fit. Returns the files shown."""
+    files = job.parsed.files
+    shown: set[int] = set()
     skipped: list[int] = []
     misses = 0
-    for hunk in (h for f in job.parsed.files for h in f.hunks if h.end > h.header + 1):
-        body = list(range(hunk.header + 1, hunk.end))
-        marker = _marker_cost(job, body[0], body[-1]) if marked else 0
-        room = job.room - used + marker
-        shown = fit_in_order(body, room, job.costs) if len(body) <= room else []
-        if len(shown) == len(body):
-            kept.update(dict.fromkeys(shown, ""))
-            used += sum(job.costs.line(i) for i in shown) - marker
-            continue
-        skipped = skipped or body
-        misses += 1
-        if misses > _MAX_MISSES:
-            break  # counting body after body that cannot fit would cost more than it prints
+    order = sorted(range(len(files)), key=lambda n: (
+        value_class(files[n].path, files[n].notes),
+        ("new file" in files[n].notes) + 2 * ("deleted" in files[n].notes), n))
+    for _, tier in groupby(order, key=lambda n: value_class(files[n].path, files[n].notes)):
+        tier = list(tier)
+        for n in tier:
+            if _whole_file(files[n]):
+                continue  # its hunk header says no more than its counts: shown with its body
+            headers = [h.header for h in files[n].hunks]
+            cost = sum(job.costs.line(i) for i in headers) + (sum(
+                _marker_cost(job, h.header + 1, h.end - 1) for h in files[n].hunks
+                if h.end > h.header + 1) if marked else 0)
+            if headers and used + cost <= job.room:
+                kept.update(dict.fromkeys(headers, ""))
+                used += cost
+                shown.add(n)
+        for n, hunk in ((n, h) for n in tier for h in files[n].hunks if h.end > h.header + 1):
+            alone = n not in shown  # a new or deleted file's one hunk: its header comes too
+            if alone and not _whole_file(files[n]) or misses > _MAX_MISSES:
+                continue  # past the misses, counting bodies that cannot fit costs more than it prints
+            body = list(range(hunk.header + 1 - alone, hunk.end))
+            marker = _marker_cost(job, body[0], body[-1]) if marked and not alone else 0
+            room = job.room - used + marker
+            if len(body) <= room and len(fit_in_order(body, room, job.costs)) == len(body):
+                kept.update(dict.fromkeys(body, ""))
+                used += sum(job.costs.line(i) for i in body) - marker
+                shown.add(n)
+                continue
+            skipped = skipped or ([] if alone else body)
+            misses += 1
     if marked and skipped:  # what is left goes to the head of the first body that did not fit
         kept.update(dict.fromkeys(fit_in_order(skipped, job.room - used, job.costs), ""))
-    items = _items(job, kept, with_gaps=marked)
-    omitted = len(job.rows) - len(kept)
-    if marked or not omitted:
-        return Plan("diff", tuple(items), len(job.rows), omitted, regap=partial(_gap, job))
-    return Plan("diff", tuple(items), len(job.rows), omitted,
-                summary=_bodies_summary(job, kept))
+    return shown
 
 
-def _headers(job: _Job) -> dict[int, str]:
-    """Line index -> suffix: the context, every file header (the first line with the file's
-    counts) and every hunk header."""
-    kept: dict[int, str] = dict.fromkeys(job.context, "")
-    for f in job.parsed.files:
-        kept.update(dict.fromkeys(range(f.start, f.header_end), ""))
-        if f.hunks:
-            kept[f.start] = f"  ({_counts(f)})"
-        kept.update((h.header, "") for h in f.hunks)
-    return kept
+def _whole_file(f: FileDiff) -> bool:
+    return len(f.hunks) == 1 and ("new file" in f.notes or "deleted" in f.notes)
 
 
-def _bodies_summary(job: _Job, kept: dict[int, str]) -> str:
-    hunks = [h for f in job.parsed.files for h in f.hunks]
+def _details(f: FileDiff) -> str:
+    parts = [f"{_counts(f)}, {_hunks(len(f.hunks))}"] if f.hunks else []
+    return "; ".join(parts + f.notes) or "header only"
+
+
+def _shown_hunks(files: list[FileDiff], shown: set[int]) -> tuple[list[int], list[Hunk]]:
+    """The hunks whose header is shown, in line order, and their header lines."""
+    hunks = sorted((h for n in shown for h in files[n].hunks), key=lambda h: h.header)
+    return [h.header for h in hunks], hunks
+
+
+def _marked_gap(job: _Job, shown: tuple[list[int], list[Hunk]], first: int,
+                last: int) -> Gap | None:
+    """A gap marker for an omitted run inside a shown hunk's body (its whole body, or what the
+    head shown left); any other run is counted in the closing marker."""
+    headers, hunks = shown
+    at = bisect_right(headers, first) - 1
+    if at < 0 or not hunks[at].header < first <= last < hunks[at].end:
+        return None
+    return _gap(job, first, last)
+
+
+def _value_summary(job: _Job, kept: dict[int, str], shown: set[int], marked: bool) -> str:
+    files = job.parsed.files
+    unshown = [f for n, f in enumerate(files) if n not in shown and f.hunks]
+    hunks = [h for n in shown for h in files[n].hunks]
     cut = [h for h in hunks if h.end > h.header + 1 and h.header + 1 not in kept]
-    added = sum(h.added for h in cut)
-    removed = sum(h.removed for h in cut)
-    return (f"{len(job.rows) - len(kept):,} of {len(job.rows):,} lines omitted: the bodies of "
-            f"{len(cut):,} of {_hunks(len(hunks))} (+{added:,} {_MINUS}{removed:,}; every hunk "
-            f"header is kept above, each omitted body right after its header)")
-
-
-def _file_lines(job: _Job) -> Plan | None:
-    """Level 3: one line per file; whole files verbatim, in order, while they fit, else the
-    output's own lines past the context share while they fit. The `commit` lines of
-    `git log -p` stay among the file lines, each before its files."""
-    files = job.parsed.files
-    notes = [_file_line(f) for f in files]
-    chosen = set(job.context)
-    commits = [i for i in job.parsed.context if i not in chosen and _COMMIT.match(job.rows[i])]
-    used = sum(job.costs.line(i) for i in [*job.context, *commits])
-    for note in notes:  # counted only until over the room
-        used += job.costs.note(note)
-        if used > job.room:
-            return None
-    whole = 0
-    for f, note in zip(files, notes):
-        size = fit_in_order(list(range(f.start, f.end)), job.room - used + job.costs.note(note),
-                             job.costs)
-        if len(size) < f.end - f.start:
-            break
-        used += sum(job.costs.line(i) for i in size) - job.costs.note(note)
-        whole += 1
-    if whole:
-        return _verbatim_then_listed(job, whole, notes)
-    # What the context share left out (black's "would reformat" lines) fills what is left.
-    left_out = [i for i in job.parsed.context if i not in chosen and i not in commits]
-    kept = dict.fromkeys(sorted([*job.context, *fit_in_order(left_out, job.room - used,
-                                                             job.costs)]), "")
-    anchored = {f.start: [note] for f, note in zip(files, notes)}
-    anchored.update((i, [job.rows[i]]) for i in commits)
-    items = _items(job, kept, with_gaps=False, notes=anchored)
-    return Plan("diff", tuple(items), len(job.rows), len(job.rows) - len(kept),
-                summary=_summary(job, len(kept), "each file named above with its counts"))
-
-
-def _verbatim_then_listed(job: _Job, whole: int, notes: list[str]) -> Plan:
-    files = job.parsed.files
-    listed_from = files[whole].start if whole < len(files) else files[-1].end
-    kept = {i: "" for i in job.context if i < listed_from or i >= files[-1].end}
-    for f in files[:whole]:
-        kept.update(dict.fromkeys(range(f.start, f.end), ""))
-    commits = [(i, job.rows[i]) for i in job.parsed.context
-               if listed_from <= i < files[-1].end and _COMMIT.match(job.rows[i])]
-    listed = sorted([(f.start, note) for f, note in zip(files[whole:], notes[whole:])] + commits)
-    items = _items(job, kept, with_gaps=True, notes={listed_from: [text for _, text in listed]})
-    return Plan("diff", tuple(items), len(job.rows), len(job.rows) - len(kept),
-                regap=partial(_gap, job))
+    parts = []
+    if unshown:
+        added = sum(f.added for f in unshown)
+        removed = sum(f.removed for f in unshown)
+        parts.append(f"the hunks of {len(unshown):,} of {len(files):,} files (+{added:,} "
+                     f"{_MINUS}{removed:,} in {_hunks(sum(len(f.hunks) for f in unshown))}; "
+                     f"each file named above with its counts)")
+    if cut and not marked:
+        added = sum(h.added for h in cut)
+        removed = sum(h.removed for h in cut)
+        parts.append(f"the bodies of {len(cut):,} of {_hunks(len(hunks))} shown "
+                     f"(+{added:,} {_MINUS}{removed:,})")
+    if any(i not in kept for f in files for i in range(f.start, f.header_end)):
+        parts.append("other header lines")
+    own = sum(1 for i in job.parsed.context if i not in kept)
+    if own:
+        parts.append(f"{own:,} of the output's own lines")
+    return (f"{len(job.rows) - len(kept):,} of {len(job.rows):,} lines omitted: "
+            + "; ".join(parts))
 
 
 def _file_line(f: FileDiff) -> str:
-    parts = [f"{_counts(f)}, {_hunks(len(f.hunks))}"] if f.hunks else []
-    return f"{f.path or '?'} ({'; '.join(parts + f.notes) or 'header only'})"
+    return f"{f.path or '?'} ({_details(f)})"
 
 
 def _rolled_up(job: _Job) -> Plan | None:
@@ -527,8 +649,8 @@ def line_items(lines: Lines, kept: dict[int, str], gap: Callable[[int, int], Gap
                notes: dict[int, list[str]] | None = None,
                cut: Callable[[int], tuple[int, str]] | None = None) -> list[Item]:
     """Keep items for the kept lines (line index -> suffix), in line order. Each omitted run
-    becomes gap(first, last), or is left out silently when gap is None (the plan's summary
-    then accounts for it); notes anchored at an omitted line follow the run that holds it.
+    becomes gap(first, last), or is left out silently when gap is None or returns None (the
+    plan's summary then accounts for it); notes anchored at an omitted line follow the run that holds it.
     cut(index) -> (characters kept, note) shortens an overlong line. Shared with the listing
     planner."""
     items: list[Item] = []
@@ -542,8 +664,9 @@ def line_items(lines: Lines, kept: dict[int, str], gap: Callable[[int, int], Gap
             else:
                 _keep_line(items, lines, first, kept[first])
             continue
-        if gap:
-            items.append(gap(first, last))
+        marker = gap(first, last) if gap else None
+        if marker is not None:
+            items.append(marker)
         while pending and pending[0][0] <= last:
             items.extend(Note(text) for text in pending.pop(0)[1])
     items.extend(Note(text) for _, texts in pending for text in texts)
@@ -566,7 +689,7 @@ def _keep_line(items: list[Item], lines: Lines, index: int, suffix: str) -> None
 
 
 def _gap(job: _Job, first: int, last: int) -> Gap:
-    rows = job.rows[first:last + 1]
+    rows = job.plain[first:last + 1]
     added = sum(1 for row in rows if row.startswith("+"))
     removed = sum(1 for row in rows if row.startswith("-"))
     detail = f"+{added:,} {_MINUS}{removed:,}" if added or removed else ""
@@ -575,16 +698,3 @@ def _gap(job: _Job, first: int, last: int) -> Gap:
 
 def _marker_cost(job: _Job, first: int, last: int) -> int:
     return job.costs.note(inline_marker(_gap(job, first, last)))
-
-
-def _cost(job: _Job, kept: dict[int, str], marked: bool) -> int:
-    """What the kept lines (and the gap markers) cost, counted only until over the room."""
-    used = 0
-    for first, last, is_kept in _runs(kept, len(job.rows)):
-        if is_kept:
-            used += job.costs.line(first, kept[first])
-        elif marked:
-            used += _marker_cost(job, first, last)
-        if used > job.room:
-            break
-    return used

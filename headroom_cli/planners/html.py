@@ -13,6 +13,8 @@ from ..tokens import Counter
 from ..tools import Tool
 from . import outline
 
+READS_NUMBERED = True  # plans numbered lines (`cat -n`, a Read) itself
+
 _OPENS = re.compile(r"\s*<(?:!DOCTYPE\s+html|html)[\s>]", re.IGNORECASE)
 _HEADING = re.compile(r"<h([1-6])[\s>]", re.IGNORECASE)
 _OPENING_LINES = 5

@@ -461,9 +461,11 @@ def _column_table(body: list[str]) -> Table | None:
     title = body[0]
     words = title.split()
     capitalised = sum(1 for word in words if word[:1].isupper() or word[:1] == "%")
-    if len(words) < 2 or capitalised < 0.6 * len(words) or any(w.isdigit() for w in words):
+    ruled = bool(_SEPARATOR.match(body[1]))  # `sqlite3 -header -column`: lower-case names
+    if len(words) < 2 or capitalised < 0.6 * len(words) and not ruled or any(
+            w.isdigit() for w in words):
         return None
-    header = 2 if _SEPARATOR.match(body[1]) else 1
+    header = 2 if ruled else 1
     rows = body[header:]
     if sum(1 for row in rows if _aligned(title, row)) < MIN_SHARE * len(rows):
         return None

@@ -14,12 +14,18 @@ from ..plan import Lines, Plan
 from ..tokens import Counter
 from ..tools import Tool
 from . import outline
+from .costs import JUDGED_CHARS
+
+READS_NUMBERED = True  # plans numbered lines (`cat -n`, a Read) itself
 
 _ATX = re.compile(r"(#{1,6})[ \t]+\S")
 _SETEXT = re.compile(r"(=+|-+)[ \t]*$")
 _FENCE = re.compile(r"[ ]{0,3}(```|~~~)")
 _LIST_OR_LINK = re.compile(r"[ \t]*(?:[-*+][ \t]+\S|\d+[.)][ \t]+\S)|.*\]\([^)\s]+\)")
 _MAX_HEADING_SHARE = 0.4
+# Prose a reader of a changelog or a document looks for first.
+NOTABLE = re.compile(r"\b(?:errors?|exceptions?|breaking|(?:backwards?[- ])?incompatib\w*|"
+                     r"deprecat\w*|security|vulnerab\w*|CVE-\d{4}-\d+|GHSA-[\w-]+)\b", re.I)
 
 
 def headings(rows: list[str]) -> tuple[list[tuple[int, int]], int, int]:
@@ -55,6 +61,20 @@ def looks_like(sample: list[str], tool: Tool) -> bool:
     return len(levels) >= 2 or fences >= 2 or marks >= 3
 
 
+def _prose(rows: list[str]):
+    """Indexes of the lines outside fenced and indented code blocks."""
+    fenced = False
+    for index, row in enumerate(rows):
+        if _FENCE.match(row):
+            fenced = not fenced
+        elif not fenced and not row.startswith(("    ", "\t")):
+            yield index
+
+
 def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> Plan | None:
-    found, _, _ = headings(outline.bodies(list(lines)))
-    return outline.plan("markdown", "headings", text, lines, budget, counter, found)
+    rows = outline.bodies(list(lines))
+    found, _, _ = headings(rows)
+    titles = {i for i, _ in found}
+    notable = [i for i in _prose(rows) if i not in titles and NOTABLE.search(rows[i][:JUDGED_CHARS])]
+    return outline.plan("markdown", "headings", text, lines, budget, counter, found,
+                        notable=notable)

@@ -8,6 +8,8 @@ from ..plan import Gap, Keep, Lines, Plan, gap
 from ..tokens import Counter
 from ..tools import Tool
 
+READS_NUMBERED = True  # plans numbered lines (`cat -n`, a Read) itself
+
 # A cut moves back to a line boundary when one lies within this share of the kept part.
 _SNAP_SHARE = 0.25
 

@@ -23,6 +23,7 @@ from .costs import MAX_LINE_CHARS, cut_note
 
 NUMBERED = re.compile(r"^\s*+(\d++)(?:\t|→|: |\|)")
 HEAD_SHARE, TAIL_SHARE = 0.15, 0.1
+NOTABLE_SHARE = 0.3  # of what the headings leave, for notable prose; the rest grows head and tail
 MIN_HEADINGS = 3
 
 
@@ -55,10 +56,12 @@ def row_of(index: int, rows: list[str], is_numbered: bool) -> str:
 
 def plan(kind: str, noun: str, text: str, lines: Lines, budget: int, counter: Counter,
          headings: list[tuple[int, int]], head_share: float = HEAD_SHARE,
-         deeper_after_a_miss: bool = False) -> Plan | None:
+         deeper_after_a_miss: bool = False, notable: list[int] = ()) -> Plan | None:
     """headings: (0-based line, level) of every heading; the lowest level is the shallowest.
     `deeper_after_a_miss`: what a level leaves goes on to the next ones (a public function
-    may stand in for a class left out; a subsection never stands in for a missing chapter)."""
+    may stand in for a class left out; a subsection never stands in for a missing chapter).
+    `notable`: lines of prose worth listing after the headings when there is room (a
+    changelog's breaking changes, deprecations and security fixes), spread over the text."""
     rows = list(lines)
     total = len(rows)
     head_end = _within(rows, range(total), int(budget * head_share), counter)
@@ -74,11 +77,16 @@ def plan(kind: str, noun: str, text: str, lines: Lines, budget: int, counter: Co
     if not shown:
         return None
     left = room - sum(costs[i] for i in shown)
+    extra = _notable(rows, [i for i in notable if head_end <= i < tail_start], is_numbered,
+                     int(left * NOTABLE_SHARE), counter, costs)
+    left -= sum(costs[i] for i in extra)
+    shown = sorted(shown + extra)
     head_end, tail_start, shown = _grow(rows, head_end, tail_start, shown, costs, left, counter)
     inside = [(i, level) for i, level in inside if head_end <= i < tail_start]
     if head_end >= tail_start or not shown:
         return None
-    header = Note(_header(len(shown), len(inside), noun))
+    listed = sum(1 for i in shown if i not in extra)
+    header = Note(_header(listed, len(inside), noun, len(shown) - listed))
     items = [Keep(0, lines.start(head_end)),
              Gap(lines.start(head_end), lines.start(tail_start), head_end + 1, tail_start),
              header, *(Note(row_of(i, rows, is_numbered)) for i in shown),
@@ -114,8 +122,23 @@ def _grow(rows: list[str], head_end: int, tail_start: int, shown: list[int],
     return head_end, tail_start, [i for i in shown if i in listed]
 
 
-def _header(shown: int, total: int, noun: str) -> str:
-    return f"[outline of the omitted lines: {shown:,} of {total:,} {noun}, with their line numbers]"
+def _header(shown: int, total: int, noun: str, notable: int = 0) -> str:
+    more = (f" and {notable:,} line{'s' * (notable != 1)} naming an error, a breaking change, "
+            "a deprecation or a security fix") if notable else ""
+    return (f"[outline of the omitted lines: {shown:,} of {total:,} {noun}{more}, with their "
+            "line numbers]")
+
+
+def _notable(rows: list[str], candidates: list[int], is_numbered: bool, room: int,
+             counter: Counter, costs: dict[int, int]) -> list[int]:
+    """The notable lines that fit in `room`, spread over the text; their costs go in `costs`."""
+    chosen, used = [], 0
+    for i in spread(candidates):
+        cost = costs[i] = counter.count(row_of(i, rows, is_numbered) + "\n")
+        if used + cost <= room:
+            chosen.append(i)
+            used += cost
+    return chosen
 
 
 def _within(rows: list[str], order, budget: int, counter: Counter) -> int:

@@ -14,6 +14,8 @@ from ..tokens import Counter
 from ..tools import Tool
 from . import outline
 
+READS_NUMBERED = True  # plans numbered lines (`cat -n`, a Read) itself
+
 _TABLE = re.compile(r"""\[\[?[\w"'. -]+\]\]?[ \t]*(?:[#;].*)?$""")
 _ASSIGNMENT = re.compile(r"""[\w"'.-]+[ \t]*[=:]""")
 _OTHER = re.compile(r"[ \t#;\]}\"']")

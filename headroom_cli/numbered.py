@@ -1,0 +1,65 @@
+"""Line numbers a tool printed before every line: `cat -n` and `nl` (`     12<TAB>text`), an
+agent's Read (`     12→text`). Set aside before an output's shape is asked (sniff.py), so a
+numbered changelog is Markdown and a numbered patch a diff; the planners print the lines as
+they came, numbers included (planners/outline.py reads their bodies the same way).
+
+Only a consistent prefix counts: nearly every line that is not blank carries one, and the
+numbers rise. `grep -n`'s `12:text` is a search result, not a numbered listing.
+"""
+
+from __future__ import annotations
+
+import re
+
+PREFIX = re.compile(r"[ \t]*+(\d++)(?:\t|→)")
+_SHARE = 0.9
+
+
+def numbered(rows: list[str]) -> bool:
+    """Nearly every non-blank row starts with a line number, and the numbers rise."""
+    filled = [row for row in rows if row.strip()]
+    found = [m for m in map(PREFIX.match, filled) if m]
+    if not found or len(found) < _SHARE * len(filled):
+        return False
+    numbers = [int(m[1]) for m in found]
+    return all(a < b for a, b in zip(numbers, numbers[1:]))
+
+
+def stripped(rows: list[str]) -> list[str]:
+    """The rows without their line numbers (a row without one stays as it is)."""
+    return [row[m.end():] if (m := PREFIX.match(row)) else row for row in rows]
+
+
+def through(planner):
+    """A planner of numbered text made from one of the same text without its numbers: it
+    plans the bare lines, and what it keeps or omits is moved back onto the numbered ones
+    (a line kept whole keeps its number). For planners that do not read numbers themselves
+    (a module's READS_NUMBERED)."""
+    from dataclasses import replace
+
+    from .plan import Gap, Keep, Lines
+
+    def plan(text: str, lines: Lines, budget: int, counter, tool, **options):
+        starts = [lines.start(i) for i in range(len(lines))]
+        prefixes = [len(m[0]) if (m := PREFIX.match(text, start)) else 0 for start in starts]
+        bare = Lines("".join(text[start + cut:lines.end(i)]
+                             for i, (start, cut) in enumerate(zip(starts, prefixes))))
+        found = planner(bare.text, bare, budget, counter, tool, **options)
+        if found is None:
+            return None
+
+        def moved(pos: int, is_end: bool) -> int:
+            index = bare.line_of(pos - 1 if is_end and pos else pos)
+            if pos >= len(bare.text):
+                return len(text)
+            if is_end and pos == bare.end(index):
+                return lines.end(index)
+            if not is_end and pos == bare.start(index):
+                return lines.start(index)
+            return lines.start(index) + prefixes[index] + pos - bare.start(index)
+
+        items = tuple(replace(item, start=moved(item.start, False), end=moved(item.end, True))
+                      if isinstance(item, (Keep, Gap)) else item for item in found.items)
+        return replace(found, items=items)
+
+    return plan

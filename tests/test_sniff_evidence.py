@@ -1,0 +1,129 @@
+"""Sniffing through line numbers and past a misleading sample, on real outputs.
+
+tests/outputs/ (made here, each a real run):
+- nl-black-changes-md.txt: `nl CHANGES.md` of the black 24.10.0 sdist (PyPI);
+- psql-d-plus-pg-catalog.txt: `psql -c '\\d+ pg_catalog.pg_*'`, PostgreSQL 15.18 on 127.0.0.1;
+- psql-d-plus-pgbench-tables.txt: `psql bench -c '\\d+ pgbench_*'` after `pgbench -i --foreign-keys`;
+- kubectl-create-deployment-web.yaml: `kubectl create deployment web --image=nginx:1.27
+  --replicas=3 --dry-run=client -o yaml` (kubectl 1.32).
+Golden cases (tests/cases/): doc-markdown-cat-n-black-changes (`cat -n` of the same CHANGES.md),
+yaml-kubectl-create-configmap-logs (`kubectl create configmap --from-file` of /etc/*.conf and
+/var/log/{alternatives,apt/history}.log), listing-sqlite3-header-column-click-commits
+(`sqlite3 -header -column` of pallets/click's commits, wide subjects), diff-git-release-click-4000.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from conftest import GROWN_DIR, corpus_case
+from headroom_cli.api import compress
+from headroom_cli.numbered import numbered, stripped
+from headroom_cli.plan import Lines
+from headroom_cli.planners import diff, yaml_doc
+from headroom_cli.sniff import sniff
+from headroom_cli.tools import lookup
+
+HERE = Path(__file__).parent
+OUTPUTS = HERE / "outputs"
+CASES = HERE / "cases"
+BASH = lookup("Bash")
+CORPUS = sorted(p.name for p in GROWN_DIR.iterdir() if (p / "output.txt").is_file())
+
+
+def shape(text: str, tool=BASH) -> str:
+    return sniff(Lines(text), tool)
+
+
+def number(text: str, style: str, first: int) -> str:
+    """The text as `cat -n` (tab), a Read (→) or `nl` (blank lines left unnumbered) print it."""
+    rows = text.split("\n")
+    if rows[-1] == "":
+        rows.pop()
+    out, n = [], first
+    for row in rows:
+        if style == "nl" and not row.strip():
+            out.append(" " * 7)
+            continue
+        out.append(f"{n:>6}{'→' if style == 'read' else chr(9)}{row}")
+        n += 1
+    return "\n".join(out) + "\n"
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(name=st.sampled_from(CORPUS), style=st.sampled_from(["cat", "read", "nl"]),
+       first=st.integers(1, 5000))
+def test_a_numbered_output_sniffs_as_its_unnumbered_twin(name, style, first):
+    _, text = corpus_case(GROWN_DIR, name)
+    if numbered(text.splitlines()[:3000]):
+        text = "".join(row + "\n" for row in stripped(text.splitlines()))
+    assert shape(number(text, style, first)) == shape(text)
+
+
+def test_numbered_lines_are_printed_with_their_numbers(counter):
+    """A numbered diff and a numbered log: planned as the shape their lines are, and every
+    line printed that is no marker or note of the planner's is a line of the numbered input."""
+    release = (CASES / "diff-git-release-click-4000" / "input").read_text()
+    _, log = corpus_case(GROWN_DIR, "make-k-cjson-utils-undeclared")
+    for text, kind in ((release, "diff"), (log, "log")):
+        numbered_text = number(text, "cat", 1)
+        result = compress(numbered_text, tool="Bash", budget=1500, counter=counter)
+        assert result.kind == kind
+        rows = set(numbered_text.splitlines())
+        printed = [re.sub(r"  \((?:[^()]|\([^()]*\))*\)$", "", line)
+                   for line in result.text.splitlines() if re.match(r"\s*\d+\t", line)]
+        assert len(printed) > 10
+        assert all(line in rows for line in printed)
+
+
+def test_a_markdown_changelog_is_no_yaml_numbered_or_not(counter):
+    text = (OUTPUTS / "nl-black-changes-md.txt").read_text()
+    bare = "".join(row + "\n" for row in stripped(text.splitlines()))
+    assert shape(text) == shape(bare) == "markdown"
+    # Level first: every release heading (`## 24.10.0`) is named before any `### Stable style`.
+    out = compress(text, tool="Bash", budget=1500, counter=counter).text
+    versions = [row for row in text.splitlines() if re.match(r"\s*\d+\t## ", row)]
+    assert len(versions) > 40
+    assert all(row in out for row in versions)
+
+
+def test_a_table_with_ruled_headers_is_no_yaml():
+    """psql's `\\d+`: titles, `Indexes:` and `Access method: heap` read as keys, the rows as
+    indented values; its `------+------` rules say it is a table."""
+    for name in ("psql-d-plus-pg-catalog.txt", "psql-d-plus-pgbench-tables.txt"):
+        rows = (OUTPUTS / name).read_text().splitlines()
+        assert not yaml_doc.looks_like(rows, BASH), name
+        assert shape("\n".join(rows) + "\n") != "yaml"
+
+
+def test_a_kubernetes_manifest_is_yaml_whatever_its_values_hold():
+    configmap = (CASES / "yaml-kubectl-create-configmap-logs" / "input").read_text()
+    deployment = (OUTPUTS / "kubectl-create-deployment-web.yaml").read_text()
+    for text in (configmap, deployment):
+        assert yaml_doc.looks_like_a_manifest(text.splitlines(), BASH)
+        assert shape(text) == "yaml"
+    for name in CORPUS:  # no log, listing or search output is taken for one
+        _, text = corpus_case(GROWN_DIR, name)
+        assert not yaml_doc.looks_like_a_manifest(text.splitlines()[:3000], BASH), name
+
+
+def test_a_ruled_column_table_is_a_listing():
+    text = (CASES / "listing-sqlite3-header-column-click-commits" / "input").read_text()
+    assert shape(text) == "listing"
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(cut=st.integers(0, 3700), length=st.integers(300, 1500))
+def test_a_diff_sample_that_starts_inside_a_hunk_is_still_a_diff(cut, length):
+    """`git diff | tail -n N`, or the tail half of the sniffer's sample: the rest of a hunk
+    whose header it does not hold (bodies and `@@` lines) comes before the first file."""
+    rows = (CASES / "diff-git-release-click-4000" / "input").read_text().splitlines()
+    part = rows[cut:cut + length]
+    if any(row.startswith("diff --git ") for row in part) and any(
+            row.startswith("@@") for row in part[next(i for i, row in enumerate(part)
+                                                      if row.startswith("diff --git ")):]):
+        assert diff.looks_like(part, BASH)
