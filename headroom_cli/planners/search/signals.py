@@ -19,7 +19,9 @@ _HEADING_ENTRY = re.compile(r"\d+[:-]")
 CONTEXT_SEP = re.compile(r"-(\d+)-")
 _EXTENSION = re.compile(r"\.[A-Za-z0-9_+~-]{1,12}$")
 _BARE_FILES = {"Makefile", "Dockerfile", "Gemfile", "Rakefile", "Procfile", "Jenkinsfile",
-               "Vagrantfile", "Justfile", "LICENSE", "README", "BUILD", "WORKSPACE", "go.mod"}
+               "Vagrantfile", "Justfile", "LICENSE", "README", "BUILD", "WORKSPACE", "go.mod",
+               "PKG-INFO", "CHANGELOG", "CHANGES", "NEWS", "AUTHORS", "NOTICE", "COPYING",
+               "CONTRIBUTING", "MANIFEST", "METADATA"}
 # Compiler and linter diagnostics (`x.c:12:5: error: …`, `x.py:3:1: F401 …`) look like vimgrep
 # output but are logs.
 # So does Go's `x.go:12:5: message`: a matched line is never one space and a word (gofmt
