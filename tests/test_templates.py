@@ -16,7 +16,8 @@ from headroom_cli.planners import templates
 from headroom_cli.tools import lookup
 
 CASES = Path(__file__).resolve().parent / "cases"
-NOTE = re.compile(r"  \(×(?P<count>[\d,]+) lines of this form, (?P<first>[\d,]+)(?:–(?P<last>[\d,]+))?\)$")
+NOTE = re.compile(r"  \(×(?P<count>[\d,]+) lines of this form, "
+                  r"(?P<first>[\d,]+)(?:–(?P<last>[\d,]+))?\)$")
 
 
 def case(name: str) -> str:

@@ -40,8 +40,9 @@ _ASIDE = re.compile(r"(?:^|[/\\])(?:tests?|testing|testdata|__tests__|spec|specs
 _REEXPORT = re.compile(r"from\s+\.[\w.]*\s+import\s|['\"][\w.]+['\"],?\s*$")
 # An export wherever it is: the line says so itself (`__all__ = …`, `pub use`,
 # `export … from`, `module.exports`).
-_EXPORT = re.compile(r"__all__\s*[+:]?=|pub(?:\([^)]*\))?\s+use\s|export\s+(?:\*|\{[^}]*\}|type\s)[^;]*?\sfrom\s"
-                     r"|export\s+\*\s+as\s|(?:module\.)?exports(?:\.[\w$]+)?\s*=(?!=)")
+_EXPORT = re.compile(r"__all__\s*[+:]?=|pub(?:\([^)]*\))?\s+use\s"
+                     r"|export\s+(?:\*|\{[^}]*\}|type\s)[^;]*?\sfrom\s|export\s+\*\s+as\s"
+                     r"|(?:module\.)?exports(?:\.[\w$]+)?\s*=(?!=)")
 # A class that may derive from another (`class User(BaseModel):`, `class A extends B`,
 # `struct A : B`): its own name ends the head, its bases follow.
 _SUBCLASS = re.compile(r"(?:export\s+)?(?:default\s+)?(?:abstract\s+)?(?:class|interface|struct)"
