@@ -132,6 +132,8 @@ def compress_streamed(excerpt, *, kind: str, planner=None, tool: str | tools.Too
         kind = "other" if excerpt.binary else sniff(lines, row)
     sample = count_large(counter, [text])
     per_char = sample / max(1, len(text))
+    if planner is None and kind == "other":  # the middle was never read: no templates
+        from .planners.other import head_and_tail as planner
     plan, out = fit(text, lines, planner or planner_of(kind), budget, counter,
                     Context(row, store_id, exit_status, digest, lost, excerpt.byte_map,
                             program),

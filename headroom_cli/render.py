@@ -186,6 +186,12 @@ def search_narrowing(narrowing: Narrowing) -> str:
     return "; narrower searches, with what they would print: " + "; ".join(ways)
 
 
+def template_note(count: int, first: int, last: int) -> str:
+    """After a line that stands for the lines of its form (planners/templates.py): how many
+    there are and where, 1-based."""
+    return f"  (×{n(count)} lines of this form, {_range(first, last)})"
+
+
 def inline_marker(gap: Gap, text: str = "") -> str:
     """`text`: the text the gap is in, to name the characters of a line it cuts."""
     count = gap.last_line - gap.first_line + 1

@@ -10,7 +10,8 @@ import pytest
 
 from conftest import GROWN_DIR, corpus_case
 from headroom_cli.api import compress
-from headroom_cli.planners.search.sites import aside, entry, private, rank, symbols
+from headroom_cli.planners.search.sites import (DERIVED, EXPORTED, USED_IN_DOCS, aside, entry,
+                                               private, rank, symbols)
 
 
 def test_the_symbol_is_what_most_matched_lines_share_minus_definition_words():
@@ -32,7 +33,32 @@ def test_the_symbol_is_what_most_matched_lines_share_minus_definition_words():
 ])
 def test_a_definition_site_names_the_symbol_in_its_head(text, is_site):
     wanted = frozenset({"select", "basemodel", "req", "isobject", "version"})
-    assert (rank(text, wanted, False) is not None) == is_site
+    found = rank(text, wanted, False)
+    assert (found is not None and found[0] < EXPORTED) == is_site
+
+
+@pytest.mark.parametrize("text, entry_module, document, tier", [
+    ("__all__ = 'BaseModel', 'create_model'", False, False, EXPORTED),
+    ("    'BaseModel',", True, False, EXPORTED),  # an entry in the package's __all__
+    ("pub use crate::model::BaseModel;", False, False, EXPORTED),
+    ("export { BaseModel, Field } from './main'", False, False, EXPORTED),
+    ("module.exports = { BaseModel, Field };", False, False, EXPORTED),
+    ("class User(BaseModel):", False, False, DERIVED),
+    ("export class User extends BaseModel {", False, True, DERIVED),
+    ("from pydantic import BaseModel", False, True, USED_IN_DOCS),
+    ("    'BaseModel',", False, False, None),  # a string in some list: no export
+    ("from pydantic import BaseModel", False, False, None),  # an import in code: a use
+    ("m = BaseModel()", False, False, None),
+])
+def test_exports_subclasses_and_documented_uses_rank_after_the_definitions(
+        text, entry_module, document, tier):
+    """Where a name is exported, derived from, and shown in use: sites a reader follows once
+    the definition itself is shown, so they rank after every definition."""
+    wanted = frozenset({"basemodel"})
+    found = rank(text, wanted, False, entry_module, document)
+    assert (found and found[0]) == tier
+    if tier is not None:
+        assert rank("class BaseModel(metaclass=ModelMetaclass):", wanted, True) < found
 
 
 def test_a_package_s_re_export_is_a_site_after_the_definitions():

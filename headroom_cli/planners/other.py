@@ -1,4 +1,6 @@
-"""other: head and tail. Structure sits at the head, conclusions at the tail; the middle goes."""
+"""other: the output no other shape recognises. Lines of a repeating form are summarised by
+template (templates.py) when they have one; else head and tail: structure sits at the head,
+conclusions at the tail, and the middle goes."""
 
 from __future__ import annotations
 
@@ -7,6 +9,7 @@ from functools import partial
 from ..plan import Gap, Keep, Lines, Plan, gap
 from ..tokens import Counter
 from ..tools import Tool
+from . import templates
 
 READS_NUMBERED = True  # plans numbered lines (`cat -n`, a Read) itself
 
@@ -20,6 +23,14 @@ def looks_like(sample: list[str], tool: Tool) -> bool:
 
 def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool,
          binary: bool = False) -> Plan:
+    found = None if binary else templates.plan(text, lines, budget, counter, tool)
+    return found or head_and_tail(text, lines, budget, counter, tool, binary)
+
+
+def head_and_tail(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool,
+                  binary: bool = False) -> Plan:
+    """The plain clip: the rung under every other, and the plan of an output streamed past
+    memory (its middle was never read, so it has no templates to count)."""
     head_end = counter.prefix_chars(text, int(budget * tool.head_share))
     tail_start = len(text) - counter.suffix_chars(text, int(budget * tool.tail_share))
     if not binary:

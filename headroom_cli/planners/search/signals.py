@@ -17,9 +17,14 @@ _MATCH = re.compile(rf"(?P<path>{REVISION}(?:[A-Za-z]:[\\/])?[^:\n]*?[^\s:]):(?P
                     r"(?:(?P<col>\d+):)?")
 _HEADING_ENTRY = re.compile(r"\d+[:-]")
 CONTEXT_SEP = re.compile(r"-(\d+)-")
+# What a log record has and a path has not: a date's hour before a clock's minutes (`[26/Nov/
+# 2026 16:37:29]` read as path `…2026 16`, line 37), a clock, a quote (`"GET /a HTTP/1.1"`).
+_RECORD = re.compile(r"[\sT]\d\d?$|\d:\d\d|\"")
 _EXTENSION = re.compile(r"\.[A-Za-z0-9_+~-]{1,12}$")
 _BARE_FILES = {"Makefile", "Dockerfile", "Gemfile", "Rakefile", "Procfile", "Jenkinsfile",
-               "Vagrantfile", "Justfile", "LICENSE", "README", "BUILD", "WORKSPACE", "go.mod"}
+               "Vagrantfile", "Justfile", "LICENSE", "README", "BUILD", "WORKSPACE", "go.mod",
+               "PKG-INFO", "CHANGELOG", "CHANGES", "NEWS", "AUTHORS", "NOTICE", "COPYING",
+               "CONTRIBUTING", "MANIFEST", "METADATA"}
 # Compiler and linter diagnostics (`x.c:12:5: error: …`, `x.py:3:1: F401 …`) look like vimgrep
 # output but are logs.
 # So does Go's `x.go:12:5: message`: a matched line is never one space and a word (gofmt
@@ -163,8 +168,8 @@ def context_path(row: str, files: dict[str, FileHits]) -> str | None:
 def is_path(candidate: str) -> bool:
     if not candidate or candidate[0].isspace() or "\t" in candidate or candidate.startswith("["):
         return False
-    if not any(c.isalpha() for c in candidate):
-        return False  # a timestamp's `12:34:56`
+    if not any(c.isalpha() for c in candidate) or _RECORD.search(candidate):
+        return False  # a timestamp's `12:34:56`, or a log record's
     if " " in candidate and "/" not in candidate and "\\" not in candidate:
         return False
     trimmed = candidate.rstrip("/\\")

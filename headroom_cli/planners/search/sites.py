@@ -35,8 +35,23 @@ _HEAD_END = re.compile(r"\w\(|[{=:;]")
 # definitions more than they make them.
 _ASIDE = re.compile(r"(?:^|[/\\])(?:tests?|testing|testdata|__tests__|spec|specs|docs?|examples?"
                     r"|fixtures?)[/\\]|(?:^|[/\\])test_[^/\\]*$|_test\.\w+$|\.(?:test|spec)\.\w+$")
-# Where a package's entry module takes a public name from one of its own modules.
-_REEXPORT = re.compile(r"from\s+\.[\w.]*\s+import\s|export\s+(?:\*|\{[^}]*\})\s+from\s")
+# Where a package's entry module takes a public name from one of its own modules, or lists
+# it among its exports (the `'BaseModel',` entries of its `__all__`).
+_REEXPORT = re.compile(r"from\s+\.[\w.]*\s+import\s|['\"][\w.]+['\"],?\s*$")
+# An export wherever it is: the line says so itself (`__all__ = …`, `pub use`,
+# `export … from`, `module.exports`).
+_EXPORT = re.compile(r"__all__\s*[+:]?=|pub(?:\([^)]*\))?\s+use\s"
+                     r"|export\s+(?:\*|\{[^}]*\}|type\s)[^;]*?\sfrom\s|export\s+\*\s+as\s"
+                     r"|(?:module\.)?exports(?:\.[\w$]+)?\s*=(?!=)")
+# A class that may derive from another (`class User(BaseModel):`, `class A extends B`,
+# `struct A : B`): its own name ends the head, its bases follow.
+_SUBCLASS = re.compile(r"(?:export\s+)?(?:default\s+)?(?:abstract\s+)?(?:class|interface|struct)"
+                       r"\s+[\w$.\[\]]+\s*(?:\(|\bextends\b|\bimplements\b|:)")
+# Documents: they show the symbol used the way a reader would use it.
+_DOCUMENT = re.compile(r"(?:^|[/\\])docs?[/\\]|\.(?:md|rst|txt|adoc|ipynb)$"
+                       r"|(?:^|[/\\])(?:README|PKG-INFO)[^/\\]*$")
+# Ranks after the definitions (0: naming the symbol exactly, 1: inside a longer word).
+EXPORTED, DERIVED, USED_IN_DOCS = 2, 3, 4
 # A package's entry module: its stem, or a stem that repeats its folder's name.
 _ENTRY = re.compile(r"(?:^|[/\\])(?:__init__|index|main|lib|mod|core|app|cli)\.\w+$"
                     r"|(?:^|[/\\])([^/\\]+)[/\\]\1\.\w+$")
@@ -56,21 +71,23 @@ def symbols(texts: list[str]) -> frozenset[str]:
                      if seen >= least and len(word) >= _MIN_SYMBOL and word not in _WORDS)
 
 
-def rank(body: str, symbols: frozenset[str], aside: bool,
-         entry_module: bool = False) -> tuple[int, int, int] | None:
+def rank(body: str, symbols: frozenset[str], aside: bool, entry_module: bool = False,
+         document: bool = False) -> tuple[int, int, int] | None:
     """A matched text's rank as a definition site of the symbols (lower first): one naming a
     symbol exactly before one naming it inside a longer word, top-level before nested, outside
-    tests and docs before inside, and a package's re-export of it (`from .templating import
-    render_template` in its entry module) after both; None when it is no definition site."""
-    stripped = body[:_JUDGED].lstrip()
+    tests and docs before inside; after both, where the symbol is exported (a package's
+    re-export in its entry module: `from .templating import render_template`, `__all__`,
+    `pub use`, `export … from`, `module.exports`), then a class derived from it
+    (`class User(BaseModel):`), then a document's use of it; None when it is no site."""
+    judged = body[:_JUDGED]
+    stripped = judged.lstrip()
+    nested = int(len(stripped) != len(judged))
     if not DEFINITION.match(stripped):
-        if entry_module and symbols and _REEXPORT.match(stripped) and \
-                symbols & {w.lower() for w in _IDENT.findall(stripped)}:
-            return 2, int(len(stripped) != len(body[:_JUDGED])), int(aside)
-        return None
+        tier = _beyond_definition(stripped, symbols, entry_module, document)
+        return None if tier is None else (tier, nested, int(aside))
     exact = 0
     if symbols:
-        end = _HEAD_END.search(stripped)
+        end = _SUBCLASS.match(stripped) or _HEAD_END.search(stripped)
         head = (stripped[:end.end()] if end else stripped).lower()
         words = set(_IDENT.findall(head))
         if words & symbols:
@@ -78,8 +95,21 @@ def rank(body: str, symbols: frozenset[str], aside: bool,
         elif any(symbol in head for symbol in symbols):
             exact = 1
         else:
-            return None
-    return exact, int(len(stripped) != len(body[:_JUDGED])), int(aside)
+            tier = _beyond_definition(stripped, symbols, entry_module, document)
+            return None if tier is None else (tier, nested, int(aside))
+    return exact, nested, int(aside)
+
+
+def _beyond_definition(stripped: str, symbols: frozenset[str], entry_module: bool,
+                       document: bool) -> int | None:
+    """The tier of a line that names the symbol without defining it, or None."""
+    if not symbols or not symbols & {w.lower() for w in _IDENT.findall(stripped)}:
+        return None
+    if _EXPORT.match(stripped) or entry_module and _REEXPORT.match(stripped):
+        return EXPORTED
+    if _SUBCLASS.match(stripped):
+        return DERIVED
+    return USED_IN_DOCS if document else None
 
 
 def entry(path: str) -> bool:
@@ -135,11 +165,12 @@ def definition_sites(files: list[FileHits], rows: list[str]) -> list[tuple[int, 
             continue
         side = aside(hits.path)
         front = entry(hits.path)
+        document = _DOCUMENT.search(hits.path) is not None
         outer = int(not front)
         ranked = []
         for i in hits.matches:
             body = rows[i][hits.text_start[i]:]
-            if (r := rank(body, wanted, side, front)) is None:
+            if (r := rank(body, wanted, side, front, document)) is None:
                 continue
             if not wanted:  # a flood: names the tests are named after, the entry module, public
                 exact, nested, side_rank = r

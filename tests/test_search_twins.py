@@ -1,0 +1,66 @@
+"""A search ranks its lines the same whatever form its paths take (issue #22, class 4): a real
+`rg -n` output (pydantic 2.14.4's sdist, `rg -n BaseModel`, the golden case
+search-rg-n-pydantic-basemodel) turned into its Windows-path twin (`C:\\repo\\pkg\\a.py:12:`)
+and its vimgrep twin (`pkg/a.py:12:5:`) gives the same definition sites in the same order.
+(Which of them fit a budget differs with what each form's lines cost: a drive, backslashes and
+a column cost tokens.)"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from headroom_cli.api import compress
+from headroom_cli.planners.search.signals import parse
+from headroom_cli.planners.search.sites import definition_sites
+
+INPUT = Path(__file__).resolve().parent / "cases" / "search-rg-n-pydantic-basemodel" / "input"
+ROWS = INPUT.read_text().splitlines()
+_ROW = re.compile(r"^([^:]+):(\d+):(.*)$")
+# A kept match line, in any of the three forms: (POSIX path, line number).
+_KEPT = re.compile(r"^(?:C:\\repo\\)?(?P<path>[^:]+):(?P<line>\d+):(?:\d+:)?")
+
+
+def windows(row: str) -> str:
+    path, line, text = _ROW.match(row).groups()
+    return "C:\\repo\\" + path.replace("/", "\\") + f":{line}:{text}"
+
+
+def vimgrep(row: str) -> str:
+    path, line, text = _ROW.match(row).groups()
+    return f"{path}:{line}:{max(1, text.find('BaseModel') + 1)}:{text}"
+
+
+def ranking(rows: list[str]) -> list[tuple[str, int]]:
+    """The definition sites, best first, as (POSIX path, line number)."""
+    files = list(parse(rows).files.values())
+    return [(files[position].path.removeprefix("C:\\repo\\").replace("\\", "/"),
+             int(_KEPT.match(rows[index])["line"]))
+            for position, index in definition_sites(files, rows)]
+
+
+windows_of_rows = st.integers(0, len(ROWS) - 1).flatmap(
+    lambda start: st.integers(20, 600).map(lambda size: ROWS[start:start + size]))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(windows_of_rows)
+def test_twins_rank_their_definition_sites_alike(rows):
+    posix = ranking(rows)
+    assert ranking([windows(row) for row in rows]) == posix
+    assert ranking([vimgrep(row) for row in rows]) == posix
+
+
+def test_the_package_s_exports_and_a_documented_subclass_are_shown(counter):
+    """`rg -n BaseModel` of pydantic at 4000 tokens: the definition, then where the package
+    exports it and a document derives from it."""
+    out = compress("\n".join(ROWS) + "\n", tool="Grep", budget=4000, counter=counter).text
+    definition = "class BaseModel(metaclass=_model_construction.ModelMetaclass):"
+    for line in (f"pydantic/main.py:136:{definition}",
+                 "pydantic/main.py:72:__all__ = 'BaseModel', 'create_model'",
+                 "pydantic/__init__.py:124:    'BaseModel',",
+                 "PKG-INFO:92:class User(BaseModel):"):
+        assert line in out

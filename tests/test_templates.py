@@ -1,0 +1,101 @@
+"""The rung for formats no planner knows (issue #22, class 8): lines grouped by template, one
+exemplar per template with its count and line range, severe and rare templates first, first
+and last lines kept — on real outputs of tools with no planner (golden cases other-*)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from headroom_cli.api import compress
+from headroom_cli.plan import Gap, Keep, Lines
+from headroom_cli.planners import templates
+from headroom_cli.tools import lookup
+
+CASES = Path(__file__).resolve().parent / "cases"
+NOTE = re.compile(r"  \(×(?P<count>[\d,]+) lines of this form, "
+                  r"(?P<first>[\d,]+)(?:–(?P<last>[\d,]+))?\)$")
+
+
+def case(name: str) -> str:
+    return (CASES / name / "input").read_text()
+
+
+def num(text: str) -> int:
+    return int(text.replace(",", ""))
+
+
+def line_numbers(rows: list[str], needle: str) -> list[int]:
+    return [at + 1 for at, row in enumerate(rows) if needle in row]
+
+
+def test_a_server_log_keeps_its_rare_failures_with_exact_counts(counter):
+    """`python3 -m http.server` serving pydantic's sdist to 324 requests, 3 of them for
+    missing files: at 500 tokens, the 404 lines are kept, the first with the count and range of
+    the input's own lines of its form; the head is the input's own lines."""
+    text = case("other-http-server-log")
+    rows = text.splitlines()
+    result = compress(text, tool="Bash", budget=500, counter=counter)
+    assert result.kind == "other"  # `[26/Nov/2026 16:37:29]` is no `path:37:` of a search
+    out = result.text
+    assert counter.count(out) <= 500
+    assert rows[0] in out and rows[-1] in out
+    failures = line_numbers(rows, "code 404, message File not found")
+    assert len(failures) == 3
+    kept = [line for line in out.splitlines() if "code 404" in line]
+    assert kept and (m := NOTE.search(kept[0]))
+    assert (num(m["count"]), num(m["first"]), num(m["last"])) == (3, failures[0], failures[-1])
+    assert not any(NOTE.search(line) for line in out.splitlines()[:3])  # the head: verbatim
+
+
+def test_every_note_names_its_own_line_and_counts_within_the_output(counter):
+    """readelf -a /usr/bin/gzip at 1000 tokens: each exemplar is the first line of the range
+    its note names; the first and last lines and the sections' headings stay."""
+    text = case("other-readelf-a-gzip")
+    rows = text.splitlines()
+    out = compress(text, tool="Bash", budget=1000, counter=counter).text
+    assert counter.count(out) <= 1000
+    assert out.startswith(rows[0]) and rows[-1] in out
+    for line in out.splitlines():
+        if m := NOTE.search(line):
+            first = num(m["first"])
+            assert rows[first - 1] == line[:m.start()]
+            assert 2 <= num(m["count"]) <= num(m["last"] or m["first"]) - first + 1
+    for heading in ("Dynamic section at offset", "Symbol table '.dynsym'"):
+        assert heading in out
+
+
+def test_prose_has_no_templates_and_keeps_head_and_tail(counter):
+    """pydoc3 json: nearly every line is of its own form; grouping would say nothing."""
+    text = case("other-pydoc3-json-prose")
+    assert templates.plan(text, Lines(text), 1000, counter, lookup("Bash")) is None
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from(["INFO served /a/b.py in 12 ms", "INFO served /c.py in 3 ms",
+                                 "WARN slow request id=0x1f3a", "ERROR disk full on /dev/sda1",
+                                 "", "  at frame 7", "plain words here"]), min_size=8,
+                max_size=300))
+def test_the_plan_accounts_for_every_line_once(counter, rows):
+    text = "\n".join(rows) + "\n"
+    lines = Lines(text)
+    plan = templates.plan(text, lines, 300, counter, lookup("Bash"))
+    if plan is None:
+        return
+    covered = []
+    for item in plan.items:
+        if isinstance(item, Keep):
+            covered.append(lines.line_of(item.start))
+        else:
+            assert isinstance(item, Gap)
+            covered += range(item.first_line - 1, item.last_line)
+    assert covered == list(range(len(lines)))
+    kept = [lines.line_of(i.start) for i in plan.items if isinstance(i, Keep)]
+    assert kept[0] == 0 and kept[-1] == len(lines) - 1
+    assert plan.omitted_lines == len(lines) - len(kept)
+    severe = [at for at, row in enumerate(rows) if row.startswith("ERROR")]
+    if severe:
+        assert severe[0] in kept  # the first of the severest template, whatever else fits
