@@ -150,16 +150,23 @@ def _classified_candidates(text: str, lines: Lines, line) -> dict[int, str]:
     # its end, which could say PASSED). Records that differ only in digits there (timestamps,
     # ids) share their class: a flood of them is classified once per shape.
     by_shape: dict[bytes, str | None] = {}
+    # A line seen before has the class it had then (a flood of one warning is classified
+    # once), unless it may be ruff's, whose class depends on the next line.
+    by_text: dict[str, str | None] = {}
     for index in sorted(_candidate_lines(text, lines)):
         current = line(index)
-        shape = (current[:SHAPE_CHARS] + "\n" + current[-RESULT_TAIL:]).encode(
-            "utf-8", "surrogateescape").translate(None, DIGITS)  # bytes: fast translate
-        kind = by_shape.get(shape, _UNKNOWN)
+        kind = by_text.get(current, _UNKNOWN)
         if kind is _UNKNOWN:
-            ruff = index + 1 < total and RULE_HEADED.match(current)  # needs the next line
-            kind, by_level = classify_why(current, line(index + 1) if ruff else "")
-            if by_level:
-                by_shape[shape] = kind
+            shape = (current[:SHAPE_CHARS] + "\n" + current[-RESULT_TAIL:]).encode(
+                "utf-8", "surrogateescape").translate(None, DIGITS)  # bytes: fast translate
+            kind = by_shape.get(shape, _UNKNOWN)
+            if kind is _UNKNOWN:
+                ruff = index + 1 < total and RULE_HEADED.match(current)  # needs the next line
+                kind, by_level = classify_why(current, line(index + 1) if ruff else "")
+                if by_level:
+                    by_shape[shape] = kind
+                if not ruff:
+                    by_text[current] = kind
         if kind:
             classes[index] = kind
     return classes
