@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import re
 
+from ..patterns import lazy
 from ..plan import Lines, Plan
 from ..tokens import Counter
 from ..tools import Tool
 from . import outline
 
-_OPENS = re.compile(r"\s*<(?:!DOCTYPE\s+html|html)[\s>]", re.IGNORECASE)
-_HEADING = re.compile(r"<h([1-6])[\s>]", re.IGNORECASE)
+_OPENS = lazy(r"\s*<(?:!DOCTYPE\s+html|html)[\s>]", re.IGNORECASE)
+_HEADING = lazy(r"<h([1-6])[\s>]", re.IGNORECASE)
 _OPENING_LINES = 5
 
 

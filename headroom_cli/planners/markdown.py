@@ -8,17 +8,17 @@ only Markdown has: headings of two levels, fenced blocks, or lists and links.
 
 from __future__ import annotations
 
-import re
 
+from ..patterns import lazy
 from ..plan import Lines, Plan
 from ..tokens import Counter
 from ..tools import Tool
 from . import outline
 
-_ATX = re.compile(r"(#{1,6})[ \t]+\S")
-_SETEXT = re.compile(r"(=+|-+)[ \t]*$")
-_FENCE = re.compile(r"[ ]{0,3}(```|~~~)")
-_LIST_OR_LINK = re.compile(r"[ \t]*(?:[-*+][ \t]+\S|\d+[.)][ \t]+\S)|.*\]\([^)\s]+\)")
+_ATX = lazy(r"(#{1,6})[ \t]+\S")
+_SETEXT = lazy(r"(=+|-+)[ \t]*$")
+_FENCE = lazy(r"[ ]{0,3}(```|~~~)")
+_LIST_OR_LINK = lazy(r"[ \t]*(?:[-*+][ \t]+\S|\d+[.)][ \t]+\S)|.*\]\([^)\s]+\)")
 _MAX_HEADING_SHARE = 0.4
 
 

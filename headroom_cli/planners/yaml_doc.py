@@ -8,16 +8,16 @@ list items, comments, indented values or `---`.
 
 from __future__ import annotations
 
-import re
 
+from ..patterns import lazy
 from ..plan import Lines, Plan
 from ..tokens import Counter
 from ..tools import Tool
 from . import outline
 
-_KEY = re.compile(r"""(?:[A-Za-z_$][\w.$/-]*|"[^"]+"|'[^']+')[ \t]*:(?:[ \t]|$)""")
-_ITEM = re.compile(r"-(?:[ \t]|$)")
-_OTHER = re.compile(r"(?:---|\.\.\.|#)")
+_KEY = lazy(r"""(?:[A-Za-z_$][\w.$/-]*|"[^"]+"|'[^']+')[ \t]*:(?:[ \t]|$)""")
+_ITEM = lazy(r"-(?:[ \t]|$)")
+_OTHER = lazy(r"(?:---|\.\.\.|#)")
 _SHARE = 0.9
 _MIN_KEYS = 2
 

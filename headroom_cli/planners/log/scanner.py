@@ -10,6 +10,7 @@ from functools import partial
 from itertools import accumulate, compress, islice, repeat
 from operator import not_
 
+from ...patterns import lazy
 from ...plan import Lines, Note, Plan
 from ...tokens import Counter
 from ...tools import Tool
@@ -40,17 +41,17 @@ _LINE_SIGNAL_PATTERN = (
     r"\n(?:(?=\D)(?:" + START_SIGNAL.pattern[2:] + "|" + LINT_SIGNAL.pattern[2:] + ")"
     r"|\d++(?:" + _TEST_COUNT + "|" + _LINT_PATH + "*+"  # the digits begin the path
     + _LINT_REST.replace("+", "++").replace("?", "?+") + "))")  # a retry finds no ":" or " "
-_LINE_SIGNAL = re.compile(_LINE_SIGNAL_PATTERN, re.VERBOSE)
+_LINE_SIGNAL = lazy(_LINE_SIGNAL_PATTERN, re.VERBOSE)
 # The same for a text that is all ASCII (most are). On it ASCII mode's \w, \d and \b match what
 # Unicode mode's do (\s would not: \x1c-\x1f are Unicode spaces, so none is used), and a path
 # character is one bitmap test rather than a Unicode category lookup: ~2x faster.
 assert r"\s" not in _LINE_SIGNAL_PATTERN and r"\S" not in _LINE_SIGNAL_PATTERN
-_LINE_SIGNAL_ASCII = re.compile(_LINE_SIGNAL_PATTERN.replace(_LINT_PATH, r"[0-9A-Za-z_./\\-]"),
+_LINE_SIGNAL_ASCII = lazy(_LINE_SIGNAL_PATTERN.replace(_LINT_PATH, r"[0-9A-Za-z_./\\-]"),
                                 re.VERBOSE | re.ASCII)
-_CONTINUES = re.compile(CONTINUATION_STEP, re.VERBOSE | re.MULTILINE)  # a run's first step
-_NOT_SPACE = re.compile(r"\S")
-_BLANK_LINE = re.compile(r"[^\S\n]*(?:\n|\Z)")
-_FRAME_LINE = re.compile(r"[ \t][^\S\n]*\S")  # _is_frame, at a position
+_CONTINUES = lazy(CONTINUATION_STEP, re.VERBOSE | re.MULTILINE)  # a run's first step
+_NOT_SPACE = lazy(r"\S")
+_BLANK_LINE = lazy(r"[^\S\n]*(?:\n|\Z)")
+_FRAME_LINE = lazy(r"[ \t][^\S\n]*\S")  # _is_frame, at a position
 _MAX_SHAPES = 200_000
 _NEW_SHAPE_SHARE = 0.25  # past the limit, lines of a new shape may add this share of it,
 _NEW_ERROR_SHARE = 0.25  # and those that may be errors (not found by a warning word) this more
@@ -63,7 +64,7 @@ _WARNING_TRIGGERS = frozenset({"arn", "ARN"})
 # cannot overlap one another, so each line holding any of them has a match, as with a search
 # per word. A long word is found by str.find, whose two-way search skips ahead by most of its
 # length: twice as fast.
-_CAPITAL_A_TRIGGERS = re.compile(r"A(?:(RN)|IL|TAL(?<=FATAL))")
+_CAPITAL_A_TRIGGERS = lazy(r"A(?:(RN)|IL|TAL(?<=FATAL))")
 assert {"ARN", "AIL", "FATAL"} <= set(TRIGGERS) and "ARN" in _WARNING_TRIGGERS
 _LONG_TRIGGER = "undefined reference"
 _SCANNER_TRIGGERS = tuple((word in _WARNING_TRIGGERS, pattern)

@@ -16,11 +16,11 @@ its folder) and public names come first: that is the surface a reader is after.
 
 from __future__ import annotations
 
-import re
 
+from ...patterns import lazy
 from .signals import DEFINITION, FileHits
 
-_IDENT = re.compile(r"[A-Za-z_$][\w$]*")
+_IDENT = lazy(r"[A-Za-z_$][\w$]*")
 # Words a definition, a declaration or a method body spells: never what was searched for.
 _WORDS = frozenset(
     "def class function func fn interface struct enum trait impl module macro sub type export "
@@ -30,15 +30,15 @@ _MIN_SYMBOL = 3  # shorter shared words (`t`, `e`, `if`) say nothing about the s
 _SAMPLE = 4000  # matched lines read to find the symbol, evenly spaced over the output
 _JUDGED = 400  # characters of a matched line read (a minified line is judged on its start)
 # Where the head of a definition ends: its parameters (a word then `(`), body, value or type.
-_HEAD_END = re.compile(r"\w\(|[{=:;]")
+_HEAD_END = lazy(r"\w\(|[{=:;]")
 # Folders and names that hold tests, documentation and examples: they quote and exercise
 # definitions more than they make them.
-_ASIDE = re.compile(r"(?:^|[/\\])(?:tests?|testing|testdata|__tests__|spec|specs|docs?|examples?"
+_ASIDE = lazy(r"(?:^|[/\\])(?:tests?|testing|testdata|__tests__|spec|specs|docs?|examples?"
                     r"|fixtures?)[/\\]|(?:^|[/\\])test_[^/\\]*$|_test\.\w+$|\.(?:test|spec)\.\w+$")
 # Where a package's entry module takes a public name from one of its own modules.
-_REEXPORT = re.compile(r"from\s+\.[\w.]*\s+import\s|export\s+(?:\*|\{[^}]*\})\s+from\s")
+_REEXPORT = lazy(r"from\s+\.[\w.]*\s+import\s|export\s+(?:\*|\{[^}]*\})\s+from\s")
 # A package's entry module: its stem, or a stem that repeats its folder's name.
-_ENTRY = re.compile(r"(?:^|[/\\])(?:__init__|index|main|lib|mod|core|app|cli)\.\w+$"
+_ENTRY = lazy(r"(?:^|[/\\])(?:__init__|index|main|lib|mod|core|app|cli)\.\w+$"
                     r"|(?:^|[/\\])([^/\\]+)[/\\]\1\.\w+$")
 
 
@@ -97,8 +97,8 @@ def private(body: str) -> bool:
     return name(body).startswith("_")
 
 
-_TEST_NAME = re.compile(r"(?:def|func|function|fn)\s+[Tt]est_?([A-Za-z]\w*)")
-_PART = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
+_TEST_NAME = lazy(r"(?:def|func|function|fn)\s+[Tt]est_?([A-Za-z]\w*)")
+_PART = lazy(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 
 
 def _tested(texts: list[str]) -> frozenset[str]:
