@@ -36,12 +36,12 @@ _DEFINITION = lazy(
 )
 # A C/C++ function definition starts in column 0: `static int main(int argc, char **argv) {`.
 _C_FUNCTION = lazy(r"[A-Za-z_][\w:<>,*&]*(?:\s+[\w:<>,*&]+)*[\s*&]+~?[A-Za-z_][\w:]*"
-                         r"\s*\([^;.]*\)\s*(?:const\s*)?\{?\s*$")
+                   r"\s*\([^;.]*\)\s*(?:const\s*)?\{?\s*$")
 _NOT_DEFINITION = lazy(r"\s*+(?:if|for|while|switch|catch|return|else|do|try|with|elif|"
-                             r"sizeof|new|throw|case|await|yield)\b")
+                       r"sizeof|new|throw|case|await|yield)\b")
 _CONTAINER = lazy(r"\s*+(?:export\s+)?(?:default\s+)?(?:pub(?:\([^)]*\))?\s+)?"
-                        r"(?:abstract\s+|public\s+|final\s+)*(?:class|impl|trait|interface|"
-                        r"module|namespace|struct|object)\b")
+                  r"(?:abstract\s+|public\s+|final\s+)*(?:class|impl|trait|interface|"
+                  r"module|namespace|struct|object)\b")
 _CODE_LINE = lazy(
     r"""(?x)
       .*[{};]\s*$ | .*\)\s*:\s*$ | .*\b(?:else|try|finally)\s*:\s*$

@@ -20,7 +20,7 @@ from . import outline
 # `--graph` draws these before a commit and on lines of their own.
 _GRAPH = r"[*|\\/_. -]*"
 _ONELINE = lazy(rf"{_GRAPH}?\*?{_GRAPH}\b[0-9a-f]{{7,40}}\b(?: \((?P<refs>[^)]*)\))?"
-                      r" ?(?P<subject>.*)$")
+                r" ?(?P<subject>.*)$")
 _GRAPH_ONLY = lazy(rf"{_GRAPH}$")
 _COMMIT = lazy(r"commit [0-9a-f]{40}\b(?: \((?P<refs>[^)]*)\))?")
 _MERGE = lazy(r"Merge\b")

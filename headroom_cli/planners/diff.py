@@ -38,8 +38,8 @@ _BINARY_NOTICE = lazy(r"Binary files (?P<old>.+) and (?P<new>.+) differ$")
 _OLD_FILE = lazy(r"--- (?P<path>[^\t]+?)(?:\t.*)?$")
 _NEW_FILE = lazy(r"\+\+\+ (?P<path>[^\t]+?)(?:\t.*)?$")
 _EXTENDED = lazy(r"index [0-9a-f]+[.,]|(?:old|new|deleted file|new file) mode "
-                       r"|(?:dis)?similarity index |rename (?:from|to) |copy (?:from|to) "
-                       r"|Binary files ")
+                 r"|(?:dis)?similarity index |rename (?:from|to) |copy (?:from|to) "
+                 r"|Binary files ")
 _HUNK = lazy(r"@@ -\d+(?:,(?P<old>\d+))? \+\d+(?:,(?P<new>\d+))? @@")
 _COMBINED_HUNK = lazy(r"(?P<ats>@{3,}) (?:-\d+(?:,\d+)? )+\+\d+(?:,\d+)? (?P=ats)")
 _BINARY_PATCH = "GIT binary patch"
@@ -47,7 +47,7 @@ _BINARY_PATCH_LINE = lazy(r"(?:(?:literal|delta) \d+|[A-Za-z][\x21-\x7e]*|)$")
 _COMMIT = lazy(r"(?:commit [0-9a-f]{7,64}|From [0-9a-f]{40} )\b")
 # What follows a commit line: fields, the indented message, blank lines, `--stat` lines.
 _COMMIT_BODY = lazy(r"(?:Author|AuthorDate|Commit|CommitDate|Date|Merge|From|Subject):"
-                          r"|\s|$")
+                    r"|\s|$")
 _STAT = lazy(r" .+ \| +(?:\d+ ?[+-]*|Bin .*)$| \d+ files? changed")
 _ONE_SIDE = "only on one side"
 _MINUS = "−"  # U+2212: a count reads `−3`, never a removed line `-3`

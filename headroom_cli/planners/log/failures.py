@@ -36,7 +36,7 @@ _HEADINGS = lazy(r"^[ \t]*(?:_{3,} (.+?) _{3,}|={3,}[^\n]*)[ \t]*$", re.M)
 # What varies between runs of the same failure.
 _LOCATION = lazy(r"^(\S*?[^\s:(\d])(?::\d+(?::\d+)?|\(\d+(?:,\d+)?\)):?")
 _TIMESTAMP = lazy(r"^\[?(?:\d{4}-\d\d-\d\d[T ])?\d\d:\d\d(?::\d\d)?(?:[.,]\d+)?"
-                        r"(?:Z|[+-]\d\d:?\d\d)?\]?\s*")
+                  r"(?:Z|[+-]\d\d:?\d\d)?\]?\s*")
 _ADDRESS = lazy(r"0x[0-9a-fA-F]+")
 DURATION = lazy(r"(?:\bin )?\(?(?<![\w.])\d+(?:\.\d+)?\s?(?:ms|s|sec|seconds)\b\)?")
 _RULE = lazy(r"^[=\-*_#\s]+|[=\-*_#\s]+$")

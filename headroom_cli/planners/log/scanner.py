@@ -47,7 +47,7 @@ _LINE_SIGNAL = lazy(_LINE_SIGNAL_PATTERN, re.VERBOSE)
 # character is one bitmap test rather than a Unicode category lookup: ~2x faster.
 assert r"\s" not in _LINE_SIGNAL_PATTERN and r"\S" not in _LINE_SIGNAL_PATTERN
 _LINE_SIGNAL_ASCII = lazy(_LINE_SIGNAL_PATTERN.replace(_LINT_PATH, r"[0-9A-Za-z_./\\-]"),
-                                re.VERBOSE | re.ASCII)
+                          re.VERBOSE | re.ASCII)
 _CONTINUES = lazy(CONTINUATION_STEP, re.VERBOSE | re.MULTILINE)  # a run's first step
 _NOT_SPACE = lazy(r"\S")
 _BLANK_LINE = lazy(r"[^\S\n]*(?:\n|\Z)")
@@ -442,8 +442,10 @@ def _hash_shapes(shapes: set[int], unhashed: list[str]) -> None:
     """Add the shapes of the lines in `unhashed` (strings of line heads, "\n" between them), in
     order, while there are fewer than _MAX_SHAPES: as if each were added as it was picked."""
     for joined in unhashed:
-        for shape in map(hash, joined.encode("utf-8", "surrogateescape")
-                         .translate(None, DIGITS).split(b"\n")):
+        # Repeats dropped first, in C (dict.fromkeys keeps the order): a flood of one line is
+        # one shape, not one Python step per copy.
+        for shape in dict.fromkeys(map(hash, joined.encode("utf-8", "surrogateescape")
+                                       .translate(None, DIGITS).split(b"\n"))):
             if len(shapes) >= _MAX_SHAPES:
                 return
             shapes.add(shape)

@@ -57,7 +57,7 @@ LOCATED_MESSAGE = lazy(r"[\w./\\-]+\.[A-Za-z]\w*:\d+:\d+:\ (?!(?:note|info|hint|
 # a line's last RESULT_TAIL characters (pytest pads results to column 80), or at its start.
 RESULT_TAIL = 100
 _PASSED_END = lazy(r" (?:PASSED|SKIPPED|XFAIL|XPASS|PASS|SKIP)(?:\s+\[\s*\d+%\])?\s*$"
-                         r"| \.\.\. (?:ok|skipped\b.*|expected failure)\s*$")
+                   r"| \.\.\. (?:ok|skipped\b.*|expected failure)\s*$")
 _PASSED_START = lazy(r"\s*+(?:--- (?:PASS|SKIP)|=== (?:RUN|PAUSE|CONT)|[✓✔√] )")
 
 # Progress: a line that says work goes on and nothing about how it went (a build step, a
@@ -104,7 +104,7 @@ _SUMMARY = lazy(r"""[ \t]*+(?:\[(?:INFO|ERROR|WARNING)\]\ *)?(?:
 # A log record's own level decides its class, whatever words its message contains. Looked for
 # in the first 80 characters; a quoted word ('INFO' in an assertion) is not a level.
 _LEVEL = lazy(r"ERROR|ERR!|FATAL|CRITICAL|SEVERE|EMERG|ALERT|PANIC|WARN(?:ING)?|INFO|DEBUG"
-                    r"|TRACE|NOTICE|VERBOSE")
+              r"|TRACE|NOTICE|VERBOSE")
 _LEVEL_BOUNDARY = frozenset("'\"`-_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
 _NAMED_LEVEL = lazy(r"""(?:level|lvl|severity)"?\s*[:=]\s*"?([A-Za-z]+)""")
 _GLOG = lazy(r"([EWIF])\d{4} \d\d:\d\d:\d\d")
@@ -163,7 +163,7 @@ _BRIDGE = r"""(?:
 # A run of continuation lines, matched from a block's second line: the regex engine walks the
 # lines, not Python. Each step is a line, or a blank line or two before a bridge.
 CONTINUATION_STEP = (r"(?:" + _CONTINUATION + r"[^\n]*(?:\n|\Z)"
-                      r"|[ \t\r]*\n(?:[ \t\r]*\n)?(?=" + _BRIDGE + r"))")
+                r"|[ \t\r]*\n(?:[ \t\r]*\n)?(?=" + _BRIDGE + r"))")
 CONTINUATION_RUN = lazy(CONTINUATION_STEP + "*", re.VERBOSE | re.MULTILINE)
 # An error line that says what happened by itself (a timestamped or levelled record, a
 # path:line:col diagnostic): the next such line is a new event, not part of this block.

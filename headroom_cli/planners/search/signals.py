@@ -15,7 +15,7 @@ from ..rollup import split
 # part of the path: `git show HEAD:src/a.c` prints the file). Never a bare number after it.
 REVISION = r"(?:[\w.^~@{}-]++:(?![\\/]|\d+:))?"
 _MATCH = lazy(rf"(?P<path>{REVISION}(?:[A-Za-z]:[\\/])?[^:\n]*?[^\s:]):(?P<line>\d+):"
-                    r"(?:(?P<col>\d+):)?")
+              r"(?:(?P<col>\d+):)?")
 _HEADING_ENTRY = lazy(r"\d+[:-]")
 CONTEXT_SEP = lazy(r"-(\d+)-")
 _EXTENSION = lazy(r"\.[A-Za-z0-9_+~-]{1,12}$")
@@ -26,10 +26,10 @@ _BARE_FILES = {"Makefile", "Dockerfile", "Gemfile", "Rakefile", "Procfile", "Jen
 # So does Go's `x.go:12:5: message`: a matched line is never one space and a word (gofmt
 # indents with tabs, most code with several spaces).
 _DIAGNOSTIC = lazy(r"\s*+(?:fatal error|error|warning|note|info|hint)\b|\s*+[A-Z]{1,4}\d{2,5}\b"
-                         r"| (?=[^\s])")
+                   r"| (?=[^\s])")
 # rg --json: a JSON object a line; begin, match, context, end and summary records.
 _RG_JSON = lazy(r'\{"type":"(?P<type>begin|match|context|end|summary)","data":\{'
-                      r'(?:"path":\{"text":"(?P<path>(?:[^"\\]|\\.)*+)"\})?')
+                r'(?:"path":\{"text":"(?P<path>(?:[^"\\]|\\.)*+)"\})?')
 _RG_JSON_TEXT = '"lines":{"text":"'
 
 DEFINITION = lazy(

@@ -34,12 +34,12 @@ _HEAD_END = lazy(r"\w\(|[{=:;]")
 # Folders and names that hold tests, documentation and examples: they quote and exercise
 # definitions more than they make them.
 _ASIDE = lazy(r"(?:^|[/\\])(?:tests?|testing|testdata|__tests__|spec|specs|docs?|examples?"
-                    r"|fixtures?)[/\\]|(?:^|[/\\])test_[^/\\]*$|_test\.\w+$|\.(?:test|spec)\.\w+$")
+              r"|fixtures?)[/\\]|(?:^|[/\\])test_[^/\\]*$|_test\.\w+$|\.(?:test|spec)\.\w+$")
 # Where a package's entry module takes a public name from one of its own modules.
 _REEXPORT = lazy(r"from\s+\.[\w.]*\s+import\s|export\s+(?:\*|\{[^}]*\})\s+from\s")
 # A package's entry module: its stem, or a stem that repeats its folder's name.
 _ENTRY = lazy(r"(?:^|[/\\])(?:__init__|index|main|lib|mod|core|app|cli)\.\w+$"
-                    r"|(?:^|[/\\])([^/\\]+)[/\\]\1\.\w+$")
+              r"|(?:^|[/\\])([^/\\]+)[/\\]\1\.\w+$")
 
 
 def symbols(texts: list[str]) -> frozenset[str]:
