@@ -89,7 +89,7 @@ def _compare(ws: Workspace, mode, args: argparse.Namespace, first: dict) -> int:
     print(f"\nCompared with {figures.FIGURES_FILE.name} (worse: more than "
           f"{figures.WORSE_BY:.0%} worse; REGRESSED: worse in two runs in a row); load "
           f"{os.getloadavg()[0]:.1f}")
-    print(f"  {'figure':<58} {'stored':>9}  this run (and the next)")
+    print(f"  {'figure':<66} {'stored':>9}  this run (and the next)")
     print("\n".join(figures.table(compared)))
     regressed = [row.key for row in compared if row.regressed]
     print(f"COMPARE: {len(regressed)} of {len(compared)} figures regressed")

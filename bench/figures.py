@@ -68,7 +68,7 @@ def table(compared: list[Compared]) -> list[str]:
         runs = "  ".join(f"{value:.2f}" + (" worse" if worse else "")
                          for value, worse in zip(row.runs, row.worse_in))
         verdict = "REGRESSED" if row.regressed else "ok"
-        lines.append(f"  {row.key:<58} {stored:>9}  {runs:<28} {verdict}")
+        lines.append(f"  {row.key:<66} {stored:>9}  {runs:<28} {verdict}")
     return lines
 
 
