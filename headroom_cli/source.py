@@ -187,7 +187,7 @@ class _Catching:
         os.set_blocking(self._wake, False)
         self.previous: dict[int, object] = {}
         self._previous_wakeup: int | None = None
-        with contextlib.suppress(ValueError):  # not the main thread: nothing can be caught
+        with contextlib.suppress(ValueError, OSError):  # not the main thread: nothing caught
             self._previous_wakeup = signal.set_wakeup_fd(self._wake, warn_on_full_buffer=False)
             for signum in FORWARDED_SIGNALS:
                 if signal.getsignal(signum) != signal.SIG_IGN:
