@@ -25,6 +25,7 @@ import sys
 import time
 from pathlib import Path
 
+import figures
 from harness import Workspace, headroom_command
 from longrun import long_running
 from peers import compare_peers, install_peers
@@ -52,13 +53,47 @@ def main() -> int:
           f"runs; MB = 10^6 bytes; RSS cap {args.rss_cap_mb:.0f} MB (a run above it is killed)")
     if args.peers_install:
         install_peers(OUT)
+    bench = _measure(ws, mode, args)
+    reduced = ("quick mode: targets 3 and 4 measured at reduced sizes, target 5 on shorter "
+               "runs" if mode.reduced else "full mode: the issue's sizes")
+    status = bench.report.summary(reduced, time.perf_counter() - started)
+    if args.update:
+        figures.save(figures.merged(figures.load(), bench.report.figures),
+                     f"{_headroom_version(ws)}, {mode.name} mode, {machine_line()}, "
+                     f"load {os.getloadavg()[0]:.1f}")
+        print(f"\n{len(bench.report.figures)} figures written to {figures.FIGURES_FILE}")
+    if args.compare:
+        return max(status, _compare(ws, mode, args, bench.report.figures))
+    return status
+
+
+def _measure(ws: Workspace, mode, args: argparse.Namespace) -> Bench:
     bench = Bench(ws, Report(), mode, args.corpus, args.rss_cap_mb)
     bench.warm_up()
     for name in args.only or SECTIONS:
         SECTIONS[name](bench)
-    reduced = ("quick mode: targets 3 and 4 measured at reduced sizes, target 5 on shorter "
-               "runs" if mode.reduced else "full mode: the issue's sizes")
-    return bench.report.summary(reduced, time.perf_counter() - started)
+    return bench
+
+
+def _compare(ws: Workspace, mode, args: argparse.Namespace, first: dict) -> int:
+    """Each figure beside the stored one; a run again when one is worse, and exit status 1
+    when one is worse in both runs (figures.py)."""
+    stored = figures.load()
+    runs = [first]
+    compared = figures.compare(stored, runs)
+    if figures.needs_another_run(compared):
+        print(f"\nA figure is more than {figures.WORSE_BY:.0%} worse than the stored one: "
+              f"measuring again (load {os.getloadavg()[0]:.1f})", flush=True)
+        runs.append(_measure(ws, mode, args).report.figures)
+        compared = figures.compare(stored, runs)
+    print(f"\nCompared with {figures.FIGURES_FILE.name} (worse: more than "
+          f"{figures.WORSE_BY:.0%} worse; REGRESSED: worse in two runs in a row); load "
+          f"{os.getloadavg()[0]:.1f}")
+    print(f"  {'figure':<66} {'stored':>9}  this run (and the next)")
+    print("\n".join(figures.table(compared)))
+    regressed = [row.key for row in compared if row.regressed]
+    print(f"COMPARE: {len(regressed)} of {len(compared)} figures regressed")
+    return 1 if regressed else 0
 
 
 def _parse_args() -> argparse.Namespace:
@@ -72,6 +107,11 @@ def _parse_args() -> argparse.Namespace:
                         help="the shared corpus (default: ../shared/corpus)")
     parser.add_argument("--rss-cap-mb", type=float, default=4000,
                         help="kill a run whose RSS passes this (default 4000)")
+    parser.add_argument("--compare", action="store_true",
+                        help="compare with bench/figures.json; fail on a figure more than 25 %% "
+                        "worse in two runs in a row")
+    parser.add_argument("--update", action="store_true",
+                        help="write this run's figures into bench/figures.json (a change meant)")
     parser.add_argument("--peers-install", action="store_true",
                         help="first try `pip install ttok headroom-ai` into bench/out/peers-venv")
     return parser.parse_args()

@@ -40,6 +40,7 @@ class Run:
     rss_mb: float  # peak resident set size, MB (10^6 bytes, like every MB here)
     status: int  # exit status as a shell reports it (128 + N after signal N)
     stopped: str = ""  # why the watchdog killed it, or ""
+    cpu: float = 0.0  # CPU seconds (user + system) of the measured process and its threads
     marker: bool = False  # stdout holds a headroom marker (checked only when asked)
     stderr: str = ""  # first line of stderr, for failures
 
@@ -55,6 +56,7 @@ class Measured:
     marker: bool
     stderr: str
     repeats: int
+    cpu: float = 0.0  # median CPU seconds (user + system): what a loaded machine disturbs least
 
     @property
     def trouble(self) -> str:
@@ -125,23 +127,25 @@ def run_once(ws: Workspace, cmd: Sequence[str], *, stdin: Path | None = None,
                                 env=env or ws.env())
         if feeder:
             feeder.stdout.close()  # only headroom holds the read end: cat sees SIGPIPE if it dies
-        status, rss_mb, stopped = wait_measured(proc, limits)
+        status, rss_mb, stopped, cpu = wait_measured(proc, limits)
         wall = time.perf_counter() - start
         if feeder:
             feeder.wait()
-    return Run(wall, rss_mb, status, stopped,
+    return Run(wall, rss_mb, status, stopped, cpu=cpu,
                marker=check_marker and file_holds(ws.stdout_path, MARKER),
                stderr=_first_line(ws.stderr_path) if status else "")
 
 
-def wait_measured(proc: subprocess.Popen, limits: Limits) -> tuple[int, float, str]:
-    """Wait for proc under the watchdog: (exit status, peak RSS in MB, why it was stopped)."""
+def wait_measured(proc: subprocess.Popen, limits: Limits) -> tuple[int, float, str, float]:
+    """Wait for proc under the watchdog: (exit status, peak RSS in MB, why it was stopped,
+    CPU seconds: user + system of proc, from the same rusage)."""
     watchdog = _Watchdog(proc.pid, limits)
     watchdog.start()
     _, raw_status, usage = os.wait4(proc.pid, 0)
     watchdog.finish()
     proc.returncode = os.waitstatus_to_exitcode(raw_status)  # we reaped it, not Popen
-    return shell_status(proc.returncode), usage.ru_maxrss * 1024 / 1_000_000, watchdog.reason
+    return (shell_status(proc.returncode), usage.ru_maxrss * 1024 / 1_000_000, watchdog.reason,
+            usage.ru_utime + usage.ru_stime)
 
 
 def shell_status(returncode: int) -> int:
@@ -161,7 +165,7 @@ def measure(ws: Workspace, cmd: Sequence[str], *, repeats: int, **options) -> Me
                     else statistics.median(run.rss_mb for run in runs),
                     status=worst.status, stopped=worst.stopped,
                     marker=all(run.marker for run in runs), stderr=worst.stderr,
-                    repeats=len(runs))
+                    repeats=len(runs), cpu=statistics.median(run.cpu for run in runs))
 
 
 def quick_times(cmd: Sequence[str], stdin: Path | None, env: dict) -> tuple[float, float]:

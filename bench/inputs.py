@@ -9,6 +9,7 @@ The shapes imitate what agents actually feed headroom:
 - search: `rg -n` / `grep -rn` output, grouped the way those tools print it: every match of one
   file on consecutive lines, line numbers rising, files of very different match counts.
 - log: a service's log: mostly INFO, some WARN, rare ERROR followed by a short Python traceback.
+- flood: one compiler warning repeated, as a CI log of a noisy build is (issue #24).
 - plain: prose-like text with no structure a planner could use (the plain clip).
 - oneline: one line of N bytes and no newline (minified JS/JSON, a base64 blob).
 """
@@ -23,7 +24,7 @@ from typing import Callable, Iterator
 
 MB = 1_000_000  # decimal megabytes throughout: MB/s figures compare with `dd` and `pv`
 # Part of every file name: bump it when a generator changes, so stale inputs are not reused.
-GENERATOR_VERSION = 2
+GENERATOR_VERSION = 3
 _CHUNK = MB
 
 
@@ -179,6 +180,17 @@ def _log_lines(rng: random.Random) -> Iterator[str]:
             yield f"{stamp} INFO  [{component}] {rng.choice(_INFO_TEMPLATES).format(**fields)}\n"
 
 
+# --------------------------------------------------------------------------- flood
+
+
+_FLOOD_LINE = "src/mod.c:12:5: warning: unused variable x [-Wunused-variable]\n"
+
+
+def _flood_lines(rng: random.Random) -> Iterator[str]:
+    del rng  # the same line, every time
+    return itertools.repeat(_FLOOD_LINE)
+
+
 # --------------------------------------------------------------------------- plain
 
 
@@ -212,6 +224,7 @@ def _one_line_chunks(rng: random.Random) -> Iterator[bytes]:
 _CHUNK_MAKERS: dict[str, Callable[[random.Random], Iterator[bytes]]] = {
     "search": lambda rng: _lines_in_chunks(_search_lines(rng)),
     "log": lambda rng: _lines_in_chunks(_log_lines(rng)),
+    "flood": lambda rng: _lines_in_chunks(_flood_lines(rng)),
     "plain": lambda rng: _lines_in_chunks(_plain_lines(rng)),
     "oneline": _one_line_chunks,
 }

@@ -101,7 +101,7 @@ def _interrupted(bench: Bench, signum: signal.Signals) -> None:
         time.sleep(SIGNAL_AFTER_S)
         signalled = time.perf_counter()
         proc.send_signal(signum)
-        status, rss_mb, stopped = wait_measured(
+        status, rss_mb, stopped, _ = wait_measured(
             proc, Limits(seconds=EXIT_WITHIN_S, rss_mb=bench.rss_cap_mb))
         exit_after = time.perf_counter() - signalled
     marker = file_holds(ws.stdout_path, MARKER)
@@ -160,7 +160,7 @@ def _time_first_byte(bench: Bench, cmd: list[str]) -> tuple[float | None, float,
 
     reader = threading.Thread(target=read, daemon=True)
     reader.start()
-    status, rss_mb, _ = wait_measured(proc, bench.limits())
+    status, rss_mb, _, _ = wait_measured(proc, bench.limits())
     total = time.perf_counter() - start
     reader.join(timeout=5)
     proc.stdout.close()

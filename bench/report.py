@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from figures import Figure
+
 LABEL_WIDTH = 46
 CELL_WIDTH = 11
 LIMIT_WIDTH = 22
@@ -28,6 +30,10 @@ class Report:
     def __init__(self) -> None:
         self.verdicts: list[Verdict] = []
         self.columns = 0
+        self.figures: dict[str, Figure] = {}  # what the regression guard compares (figures.py)
+
+    def figure(self, key: str, value: float, higher_is_better: bool) -> None:
+        self.figures[key] = Figure(value, higher_is_better)
 
     def section(self, title: str, *columns: str, note: str = "", judged: bool = True) -> None:
         print(f"\n{title}", flush=True)

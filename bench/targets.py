@@ -17,7 +17,9 @@ from report import Report
 
 CLIP_1MB_SECONDS = 0.5  # target 2
 CORPUS_MIN_BYTES = 100_000
-THROUGHPUT_MB_S = {"search": 50, "log": 50, "plain": 200}  # target 3, at 100 MB
+# Target 3, at 100 MB, as input MB per CPU second (user + system of headroom, its threads
+# included): the flood is the CI log of one compiler warning repeated (issue #24).
+THROUGHPUT_MB_S = {"search": 50, "log": 50, "flood": 60, "plain": 200}
 LINEARITY = 0.5  # target 3: MB/s at a size ≥ half the MB/s at the size below
 RSS_LIMIT_MB = 150  # target 4, and target 5's bound
 # The sizes the issue names; a mode measuring less says so next to each figure.
@@ -154,6 +156,7 @@ def corpus_cases(corpus: Path) -> list[tuple[str, str, Path]]:
 # which planner is being timed.
 _PLANNED = {"search": ["--tool", "Grep", "--kind", "search"],
             "log": ["--tool", "Bash", "--kind", "log"],
+            "flood": ["--tool", "Bash", "--kind", "log"],
             "plain": ["--tool", "Bash", "--kind", "other"]}
 
 
@@ -164,9 +167,10 @@ def throughput(bench: Bench) -> None:
                f"{top // MB} MB instead of {ISSUE_CURVE_TOP // MB} MB" if top < ISSUE_CURVE_TOP
                else "")
     bench.report.section(
-        "Target 3 — throughput (input MB / wall s): search and log ≥ 50 MB/s, plain clip ≥ "
-        f"200 MB/s at {ISSUE_CURVE_TOP // MB} MB; linear: MB/s at each size ≥ "
-        f"{LINEARITY} × MB/s at the size below", "MB", "wall s", "MB/s", "RSS MB", "cat s",
+        "Target 3 — throughput (input MB / CPU s, user + system of headroom): search and log "
+        f"≥ 50 MB/s, a one-warning flood ≥ 60 MB/s, plain clip ≥ 200 MB/s at "
+        f"{ISSUE_CURVE_TOP // MB} MB; linear: MB/s at each size ≥ {LINEARITY} × MB/s at the size "
+        "below (wall beside it)", "MB", "wall s", "CPU s", "MB/s", "RSS MB", "cat s",
         "tail -c s", "× cat", "× tail", note=reduced)
     for kind, options in _PLANNED.items():
         rates = [_curve_point(bench, kind, options, size, judged=size == top) for size in sizes]
@@ -182,9 +186,9 @@ def _curve_point(bench: Bench, kind: str, options: list[str], size: int, *,
     cat = bench.reference(["cat"], path)
     tail = bench.reference(["tail", "-c", "16000"], path)
     rate = _mb_per_s(size, measured)
-    cells = [f"{size // MB}", f"{measured.wall:.3f}", f"{rate:.1f}", f"{measured.rss_mb:.0f}",
-             f"{cat.wall:.3f}", f"{tail.wall:.3f}", f"{measured.wall / cat.wall:.0f}",
-             f"{measured.wall / tail.wall:.0f}"]
+    cells = [f"{size // MB}", f"{measured.wall:.3f}", f"{measured.cpu:.3f}", f"{rate:.1f}",
+             f"{measured.rss_mb:.0f}", f"{cat.wall:.3f}", f"{tail.wall:.3f}",
+             f"{measured.wall / cat.wall:.0f}", f"{measured.wall / tail.wall:.0f}"]
     if judged:
         _judge_rate(bench, kind, label, cells, measured, rate)
     else:
@@ -206,6 +210,9 @@ def _judge_rate(bench: Bench, kind: str, label: str, cells: list[str], measured:
     floor = THROUGHPUT_MB_S[kind]
     bench.judge(3, label, cells, measured, figure=f"{rate:.1f} MB/s", limit=f"≥ {floor} MB/s",
                 passed=rate >= floor)
+    if not measured.trouble and measured.repeats:
+        bench.report.figure(f"{bench.mode.name}: {label} (MB per CPU s)", rate,
+                            higher_is_better=True)
 
 
 def _judge_linearity(bench: Bench, kind: str, sizes: tuple[int, ...],
@@ -228,10 +235,10 @@ def memory(bench: Bench) -> None:
                f"{_size(mode.one_line)} line (not 1 GB)" if mode.reduced else "")
     bench.report.section(
         f"Target 4 — memory: peak RSS ≤ {RSS_LIMIT_MB} MB for any input size (one run each "
-        "for the largest)", "MB", "wall s", "MB/s", "RSS MB", note=reduced)
+        "for the largest)", "MB", "wall s", "CPU s", "MB/s", "RSS MB", note=reduced)
     rss, case = bench.largest_rss
     if case:  # unless targets 2 and 3 were left out (--only)
-        bench.report.judged(4, "largest peak RSS in targets 2–3", ["", "", "", f"{rss:.0f}"],
+        bench.report.judged(4, "largest peak RSS in targets 2–3", ["", "", "", "", f"{rss:.0f}"],
                             figure=f"{rss:.0f} MB", limit=f"≤ {RSS_LIMIT_MB} MB",
                             passed=rss <= RSS_LIMIT_MB, note=f"in {case}")
     big = input_file(bench.ws.out, "log", mode.big_input)
@@ -256,13 +263,15 @@ def _judge_memory(bench: Bench, label: str, options: list[str], path: Path,
 
 def _size_wall_rate_rss(size: int, measured: Measured) -> list[str]:
     if not measured.repeats:
-        return [f"{size // MB}", "—", "—", "—"]  # not run: see the note
-    return [f"{size // MB}", f"{measured.wall:.3f}", f"{_mb_per_s(size, measured):.1f}",
-            f"{measured.rss_mb:.0f}"]
+        return [f"{size // MB}", "—", "—", "—", "—"]  # not run: see the note
+    return [f"{size // MB}", f"{measured.wall:.3f}", f"{measured.cpu:.3f}",
+            f"{_mb_per_s(size, measured):.1f}", f"{measured.rss_mb:.0f}"]
 
 
 def _mb_per_s(size: int, measured: Measured) -> float:
-    return size / MB / measured.wall if measured.wall else 0.0  # 0 s: it was not run
+    """Input MB per CPU second (user + system): a loaded machine stretches wall time, far less
+    the CPU time headroom needs."""
+    return size / MB / measured.cpu if measured.cpu else 0.0  # 0 s: it was not run
 
 
 def _size(size: int) -> str:

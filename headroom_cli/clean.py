@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import re
 
+from .patterns import lazy
+
 # CSI (any parameters and intermediates, not only digits), OSC (ended by BEL or ST), the other
 # string commands (DCS, SOS, PM, APC), and two-byte escapes. 8-bit C1 CSI too.
-_ANSI = re.compile(
+_ANSI = lazy(
     r"""
     (?: \x1b\[ | \x9b ) [\x30-\x3f]* [\x20-\x2f]* [\x40-\x7e]    # CSI ... final byte
   | (?: \x1b\] | \x9d ) [^\x07\x1b\n]* (?: \x07 | \x1b\\ )?       # OSC ... BEL or ST
@@ -21,7 +23,7 @@ _ANSI = re.compile(
 )
 # A CR that is not part of a CRLF line ending: what came before it on the line was redrawn.
 # Anchored at line starts so the scan stays linear.
-_REDRAWN = re.compile(r"^[^\n]*\r(?=[^\r\n])", re.MULTILINE)
+_REDRAWN = lazy(r"^[^\n]*\r(?=[^\r\n])", re.MULTILINE)
 
 
 def strip_ansi(text: str) -> str:

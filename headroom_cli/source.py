@@ -48,15 +48,19 @@ def read_stream(stream: BinaryIO, sink: Sink) -> int | None:
             sink(chunk)
         return None
     _widen(fd)
-    with _Stopping() as stopping:
+    with _Catching() as catching:
         while True:
-            ready, _, _ = select.select([fd, stopping.wakeup], [], [])
-            if stopping.signum is not None:
-                return stopping.signum
-            chunk = os.read(fd, _CHUNK)
-            if not chunk:
-                return None
-            sink(chunk)
+            ready, _, _ = select.select([fd, catching.wakeup], [], [])
+            # Read whatever the wake-up says: a signal that came with the data made select()
+            # return without counting the wakeup fd (its handler ran on select's way out).
+            # Stopped between two parts, never inside one: no part is lost.
+            for signum in catching.caught():
+                return signum
+            if fd in ready:
+                chunk = os.read(fd, _CHUNK)
+                if not chunk:
+                    return None
+                sink(chunk)
 
 
 def _widen(fd: int) -> None:
@@ -70,11 +74,10 @@ def _widen(fd: int) -> None:
 
 def run_command(argv: Sequence[str], sink: Sink) -> int:
     """Run the command, handing what it prints to sink as it arrives; returns its status."""
-    with _Forwarding() as forwarding:
+    with _Catching() as catching:
         child = _start(argv)
-        forwarding.attach(child)
         with child.stdout:
-            _collect(child, sink)
+            _collect(child, sink, catching)
         child.wait()
     return shell_status(child.returncode)
 
@@ -110,11 +113,13 @@ def _exists(name: str) -> bool:
     return shutil.which(name, mode=os.F_OK) is not None
 
 
-def _collect(child: subprocess.Popen, sink: Sink) -> None:
-    """Everything the child writes until it exits, to sink.
+def _collect(child: subprocess.Popen, sink: Sink, catching: _Catching) -> None:
+    """Everything the child writes until it exits, to sink; the stopping signals we get
+    meanwhile, passed on to it (one that came before it started, too).
 
     Reading stops at end of file, or once the child has exited and the pipe is drained: a
     daemon it started in the background may hold the pipe open for hours, and must not hold us.
+    After end of file the child may still run: signals are passed on until it exits.
     """
     exited_read, exited_write = os.pipe()
     waiter = threading.Thread(target=_wait_then_note, args=(child, exited_write), daemon=True)
@@ -125,16 +130,23 @@ def _collect(child: subprocess.Popen, sink: Sink) -> None:
         with selectors.DefaultSelector() as selector:
             selector.register(pipe, selectors.EVENT_READ)
             selector.register(exited_read, selectors.EVENT_READ)
+            selector.register(catching.wakeup, selectors.EVENT_READ)
+            reading = True
             while True:
                 ready = {key.fd for key, _ in selector.select()}
-                if pipe in ready:
+                for signum in catching.caught():  # (whether or not select counted the wakeup)
+                    _forward(child, signum)
+                if reading and pipe in ready:
                     chunk = os.read(pipe, _CHUNK)
-                    if not chunk:
-                        break
-                    sink(chunk)
-                elif exited_read in ready:
-                    for chunk in _drain(pipe):
+                    if chunk:
                         sink(chunk)
+                        continue
+                    reading = False  # end of file: wait for the child's exit
+                    selector.unregister(pipe)
+                if exited_read in ready:
+                    if reading:
+                        for chunk in _drain(pipe):
+                            sink(chunk)
                     break
     finally:
         waiter.join()
@@ -157,63 +169,56 @@ def _drain(pipe: int):
 
 
 class _Catching:
-    """While inside, SIGINT, SIGTERM and SIGHUP go to `self._caught`. A signal we were started
-    ignoring (nohup, a background job) stays ignored: a wrapped command inherits that too."""
+    """While inside, SIGINT, SIGTERM and SIGHUP are caught, and `caught()` reads which came.
+    A signal we were started ignoring (nohup, a background job) stays ignored: a wrapped
+    command inherits that too.
+
+    Any thread may receive a signal sent to the process (the kernel picks one that does not
+    block it), and Python runs a handler only once the main thread next runs bytecode: if the
+    main thread sleeps in select(), it would sleep on. So the signals are read from the wakeup
+    fd (signal.set_wakeup_fd), which the C-level handler writes in whichever thread got the
+    signal: `wakeup` is readable at once, and the select() that waits on it returns. The
+    Python handlers do nothing; every signal is handled where the wakeup fd is read.
+    """
 
     def __enter__(self):
+        self.wakeup, self._wake = os.pipe()
+        os.set_blocking(self.wakeup, False)
+        os.set_blocking(self._wake, False)
         self.previous: dict[int, object] = {}
-        for signum in FORWARDED_SIGNALS:
-            with contextlib.suppress(ValueError, OSError):  # not the main thread: cannot catch
+        self._previous_wakeup: int | None = None
+        with contextlib.suppress(ValueError, OSError):  # not the main thread: nothing caught
+            self._previous_wakeup = signal.set_wakeup_fd(self._wake, warn_on_full_buffer=False)
+            for signum in FORWARDED_SIGNALS:
                 if signal.getsignal(signum) != signal.SIG_IGN:
-                    self.previous[signum] = signal.signal(signum, self._caught)
+                    self.previous[signum] = signal.signal(signum, _noted)
         return self
 
     def __exit__(self, *exc_info) -> None:
         for signum, handler in self.previous.items():
             signal.signal(signum, handler)
-
-    def _caught(self, signum: int, _frame) -> None:
-        raise NotImplementedError
-
-
-class _Stopping(_Catching):
-    """A stopping signal becomes a note and a wake-up, not an exception: reading stops between
-    two parts, never inside one (a handler that raised could lose a part)."""
-
-    def __init__(self) -> None:
-        self.signum: int | None = None
-        self.wakeup, self._wake = os.pipe()
-
-    def __exit__(self, *exc_info) -> None:
-        super().__exit__(*exc_info)
+        if self._previous_wakeup is not None:
+            signal.set_wakeup_fd(self._previous_wakeup)
         os.close(self.wakeup)
         os.close(self._wake)
 
-    def _caught(self, signum: int, _frame) -> None:
-        self.signum = signum
-        with contextlib.suppress(OSError):
-            os.write(self._wake, b"!")
+    def caught(self) -> list[int]:
+        """The stopping signals that came since the last call, in order."""
+        numbers = b""
+        with contextlib.suppress(BlockingIOError):
+            while chunk := os.read(self.wakeup, 512):
+                numbers += chunk
+        return [signum for signum in numbers if signum in self.previous]
 
 
-class _Forwarding(_Catching):
-    """Signals pass on to the child while it runs; one that arrives before the child exists is
-    passed on as soon as it does."""
+def _noted(_signum: int, _frame) -> None:
+    """A caught signal's Python handler: the wakeup fd has noted it already (_Catching)."""
 
-    def __init__(self) -> None:
-        self.child: subprocess.Popen | None = None
-        self.pending: list[int] = []
 
-    def attach(self, child: subprocess.Popen) -> None:
-        self.child = child
-        for signum in self.pending:
-            self._caught(signum, None)
-
-    def _caught(self, signum: int, _frame) -> None:
-        if self.child is None:
-            self.pending.append(signum)
-        elif not (signum == signal.SIGINT and _keyboard_reached(self.child.pid)):
-            with contextlib.suppress(ProcessLookupError):
-                self.child.send_signal(signum)
+def _forward(child: subprocess.Popen, signum: int) -> None:
+    if not (signum == signal.SIGINT and _keyboard_reached(child.pid)):
+        with contextlib.suppress(ProcessLookupError):
+            child.send_signal(signum)
 
 
 def _keyboard_reached(child_pid: int) -> bool:

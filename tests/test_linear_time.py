@@ -20,6 +20,7 @@ import re
 import pytest
 
 from headroom_cli.api import compress
+from headroom_cli.patterns import LazyPattern
 from headroom_cli.tokens import EstimateCounter
 
 _MODULES = ("sniff", "clean", "render", "planners.code", "planners.diff", "planners.json_shape",
@@ -76,6 +77,8 @@ def ledger(monkeypatch):
     for module_name in _MODULES:
         module = importlib.import_module(f"headroom_cli.{module_name}")
         for attribute, value in list(vars(module).items()):
+            if isinstance(value, LazyPattern):  # compiled on first use: count it all the same
+                value = value.compiled()
             if isinstance(value, re.Pattern):
                 monkeypatch.setattr(module, attribute, _CountingPattern(
                     f"{module_name}.{attribute}", value, ledger))

@@ -11,6 +11,7 @@ import re
 
 from functools import partial
 
+from ..patterns import lazy
 from . import outline
 from ..plan import Lines, Plan
 from ..tokens import Counter
@@ -19,7 +20,7 @@ from .costs import JUDGED_CHARS
 
 READS_NUMBERED = True  # plans numbered lines (`cat -n`, a Read) itself
 
-_DEFINITION = re.compile(
+_DEFINITION = lazy(
     r"""(?x) \s*+
     (?:@?(?:export\s+)?(?:default\s+)?(?:pub(?:\([^)]*\))?\s+)?(?:unsafe\s+)?(?:async\s+)?
        (?:def|class|function\*?|func|fn|struct|enum|trait|impl|interface|module|mod|namespace
@@ -36,14 +37,14 @@ _DEFINITION = re.compile(
     """
 )
 # A C/C++ function definition starts in column 0: `static int main(int argc, char **argv) {`.
-_C_FUNCTION = re.compile(r"[A-Za-z_][\w:<>,*&]*(?:\s+[\w:<>,*&]+)*[\s*&]+~?[A-Za-z_][\w:]*"
-                         r"\s*\([^;.]*\)\s*(?:const\s*)?\{?\s*$")
-_NOT_DEFINITION = re.compile(r"\s*+(?:if|for|while|switch|catch|return|else|do|try|with|elif|"
-                             r"sizeof|new|throw|case|await|yield)\b")
-_CONTAINER = re.compile(r"\s*+(?:export\s+)?(?:default\s+)?(?:pub(?:\([^)]*\))?\s+)?"
-                        r"(?:abstract\s+|public\s+|final\s+)*(?:class|impl|trait|interface|"
-                        r"module|namespace|struct|object)\b")
-_CODE_LINE = re.compile(
+_C_FUNCTION = lazy(r"[A-Za-z_][\w:<>,*&]*(?:\s+[\w:<>,*&]+)*[\s*&]+~?[A-Za-z_][\w:]*"
+                   r"\s*\([^;.]*\)\s*(?:const\s*)?\{?\s*$")
+_NOT_DEFINITION = lazy(r"\s*+(?:if|for|while|switch|catch|return|else|do|try|with|elif|"
+                       r"sizeof|new|throw|case|await|yield)\b")
+_CONTAINER = lazy(r"\s*+(?:export\s+)?(?:default\s+)?(?:pub(?:\([^)]*\))?\s+)?"
+                  r"(?:abstract\s+|public\s+|final\s+)*(?:class|impl|trait|interface|"
+                  r"module|namespace|struct|object)\b")
+_CODE_LINE = lazy(
     r"""(?x)
       .*[{};]\s*$ | .*\)\s*:\s*$ | .*\b(?:else|try|finally)\s*:\s*$
     | \s*(?:import|from|\#include|\#define|package|use|return|const|let|var|if|for|while|else|elif
@@ -56,9 +57,9 @@ _CODE_LINE = re.compile(
     | \s*[})\]]++[,;)]*+\s*$
     """
 )
-_LOG_RECORD = re.compile(r"\s*+(?:\[?\d{4}-\d\d-\d\d|\[?(?:INFO|WARN|WARNING|ERROR|DEBUG|TRACE)\b)")
+_LOG_RECORD = lazy(r"\s*+(?:\[?\d{4}-\d\d-\d\d|\[?(?:INFO|WARN|WARNING|ERROR|DEBUG|TRACE)\b)")
 # A test runner's report quotes source in its tracebacks, but never holds its section rules.
-_RUNNER_SECTION = re.compile(r"=+ (?:FAILURES|ERRORS) =+$")
+_RUNNER_SECTION = lazy(r"=+ (?:FAILURES|ERRORS) =+$")
 MIN_DEFINITIONS = 3
 MIN_CODE_SHARE = 0.6
 _HEAD_SHARE = 0.2  # a source file's head (imports, module docs) is worth more than a document's

@@ -10,8 +10,8 @@ lines the same way. A history with no landmark in its omitted part is left to `o
 
 from __future__ import annotations
 
-import re
 
+from ..patterns import lazy
 from ..plan import Lines, Plan
 from ..tokens import Counter
 from ..tools import Tool
@@ -19,11 +19,11 @@ from . import outline
 
 # `--graph` draws these before a commit and on lines of their own.
 _GRAPH = r"[*|\\/_. -]*"
-_ONELINE = re.compile(rf"{_GRAPH}?\*?{_GRAPH}\b[0-9a-f]{{7,40}}\b(?: \((?P<refs>[^)]*)\))?"
-                      r" ?(?P<subject>.*)$")
-_GRAPH_ONLY = re.compile(rf"{_GRAPH}$")
-_COMMIT = re.compile(r"commit [0-9a-f]{40}\b(?: \((?P<refs>[^)]*)\))?")
-_MERGE = re.compile(r"Merge\b")
+_ONELINE = lazy(rf"{_GRAPH}?\*?{_GRAPH}\b[0-9a-f]{{7,40}}\b(?: \((?P<refs>[^)]*)\))?"
+                r" ?(?P<subject>.*)$")
+_GRAPH_ONLY = lazy(rf"{_GRAPH}$")
+_COMMIT = lazy(r"commit [0-9a-f]{40}\b(?: \((?P<refs>[^)]*)\))?")
+_MERGE = lazy(r"Merge\b")
 _SHARE = 0.9  # of the non-empty lines, for a one-line-per-commit history
 _MIN_COMMITS = 10
 

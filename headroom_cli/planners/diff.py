@@ -19,13 +19,13 @@ Commit headers and lines that are no part of any file (stats, a tool's own messa
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from bisect import bisect_right
 from functools import partial
 from itertools import groupby
 from typing import Callable
 
+from ..patterns import lazy
 from ..plan import Gap, Item, Keep, Lines, Note, Plan
 from ..render import CLOSING_MARKER_TOKENS, inline_marker
 from ..tokens import Counter
@@ -36,24 +36,24 @@ from .rollup import roll_up, split
 
 READS_NUMBERED = True  # plans numbered lines (`cat -n`, a Read) itself
 
-_GIT_FILE = re.compile(r"diff --(?:git|cc|combined) (?P<rest>.+)$")
-_DIFF_COMMAND = re.compile(r"diff(?: -{1,2}[\w=-]+)+ (?P<old>\S+) (?P<new>\S+)$")
-_ONLY_IN = re.compile(r"Only in (?P<dir>.+?): (?P<name>.+)$")
-_BINARY_NOTICE = re.compile(r"Binary files (?P<old>.+) and (?P<new>.+) differ$")
-_OLD_FILE = re.compile(r"--- (?P<path>[^\t]+?)(?:\t.*)?$")
-_NEW_FILE = re.compile(r"\+\+\+ (?P<path>[^\t]+?)(?:\t.*)?$")
-_EXTENDED = re.compile(r"index [0-9a-f]+[.,]|(?:old|new|deleted file|new file) mode "
+_GIT_FILE = lazy(r"diff --(?:git|cc|combined) (?P<rest>.+)$")
+_DIFF_COMMAND = lazy(r"diff(?: -{1,2}[\w=-]+)+ (?P<old>\S+) (?P<new>\S+)$")
+_ONLY_IN = lazy(r"Only in (?P<dir>.+?): (?P<name>.+)$")
+_BINARY_NOTICE = lazy(r"Binary files (?P<old>.+) and (?P<new>.+) differ$")
+_OLD_FILE = lazy(r"--- (?P<path>[^\t]+?)(?:\t.*)?$")
+_NEW_FILE = lazy(r"\+\+\+ (?P<path>[^\t]+?)(?:\t.*)?$")
+_EXTENDED = lazy(r"index [0-9a-f]+[.,]|(?:old|new|deleted file|new file) mode "
                        r"|(?:dis)?similarity index |rename (?:from|to) |copy (?:from|to) "
                        r"|Binary files ")
-_HUNK = re.compile(r"@@ -\d+(?:,(?P<old>\d+))? \+\d+(?:,(?P<new>\d+))? @@")
-_COMBINED_HUNK = re.compile(r"(?P<ats>@{3,}) (?:-\d+(?:,\d+)? )+\+\d+(?:,\d+)? (?P=ats)")
+_HUNK = lazy(r"@@ -\d+(?:,(?P<old>\d+))? \+\d+(?:,(?P<new>\d+))? @@")
+_COMBINED_HUNK = lazy(r"(?P<ats>@{3,}) (?:-\d+(?:,\d+)? )+\+\d+(?:,\d+)? (?P=ats)")
 _BINARY_PATCH = "GIT binary patch"
-_BINARY_PATCH_LINE = re.compile(r"(?:(?:literal|delta) \d+|[A-Za-z][\x21-\x7e]*|)$")
-_COMMIT = re.compile(r"(?:commit [0-9a-f]{7,64}|From [0-9a-f]{40} )\b")
+_BINARY_PATCH_LINE = lazy(r"(?:(?:literal|delta) \d+|[A-Za-z][\x21-\x7e]*|)$")
+_COMMIT = lazy(r"(?:commit [0-9a-f]{7,64}|From [0-9a-f]{40} )\b")
 # What follows a commit line: fields, the indented message, blank lines, `--stat` lines.
-_COMMIT_BODY = re.compile(r"(?:Author|AuthorDate|Commit|CommitDate|Date|Merge|From|Subject):"
-                          r"|\s|$")
-_STAT = re.compile(r" .+ \| +(?:\d+ ?[+-]*|Bin .*)$| \d+ files? changed")
+_COMMIT_BODY = lazy(r"(?:Author|AuthorDate|Commit|CommitDate|Date|Merge|From|Subject):"
+                    r"|\s|$")
+_STAT = lazy(r" .+ \| +(?:\d+ ?[+-]*|Bin .*)$| \d+ files? changed")
 _ONE_SIDE = "only on one side"
 _MINUS = "−"  # U+2212: a count reads `−3`, never a removed line `-3`
 CONTEXT_SHARE = 0.3  # commit headers and stray lines get at most this share of the budget
@@ -310,7 +310,7 @@ _LOCKS = frozenset({"package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pn
                     "poetry.lock", "pipfile.lock", "uv.lock", "cargo.lock", "gemfile.lock",
                     "composer.lock", "go.sum", "flake.lock", "mix.lock", "pubspec.lock",
                     "packages.lock.json", "gradle.lockfile"})
-_GENERATED = re.compile(r".*(?:\.lock|\.min\.(?:js|css)|\.map|\.snap|\.svg|_pb2\.pyi?|\.pb\.go"
+_GENERATED = lazy(r".*(?:\.lock|\.min\.(?:js|css)|\.map|\.snap|\.svg|_pb2\.pyi?|\.pb\.go"
                         r"|\.generated\.\w+|\.g\.dart)$")
 _MACHINE_FOLDERS = frozenset({"vendor", "node_modules", "dist", "third_party", "__snapshots__"})
 _PINS = "requirements"  # pip-compile's pinned requirements/*.txt, made from requirements/*.in
@@ -320,13 +320,13 @@ _MANIFESTS = frozenset({"pyproject.toml", "setup.py", "setup.cfg", "package.json
                         "configure.ac", "version", "version.txt", "requirements.txt"})
 _TEST_FOLDERS = frozenset({"test", "tests", "testing", "spec", "specs", "__tests__", "testdata",
                            "fixtures", "e2e", "bench", "benches", "benchmarks"})
-_TEST_NAME = re.compile(r"test_.*|.*(?:_test|_tests|\.test|\.spec|_spec|test|tests)\.\w+$")
+_TEST_NAME = lazy(r"test_.*|.*(?:_test|_tests|\.test|\.spec|_spec|test|tests)\.\w+$")
 _DOC_FOLDERS = frozenset({"doc", "docs", "documentation", "man", "examples", "changelog.d",
                           "changes", "newsfragments"})
-_DOC_NAME = re.compile(r"(?:readme|changes|changelog|history|news|license|copying|authors"
+_DOC_NAME = lazy(r"(?:readme|changes|changelog|history|news|license|copying|authors"
                        r"|contributing|notice|security|code_of_conduct)(?:\.\w+)?$"
                        r"|.*\.(?:md|rst|txt|adoc|rdoc|texi|pod)$")
-_CONFIG_NAME = re.compile(r"\..*|.*\.(?:ini|cfg|ya?ml|toml|json|conf)$|tox\.ini|dockerfile.*"
+_CONFIG_NAME = lazy(r"\..*|.*\.(?:ini|cfg|ya?ml|toml|json|conf)$|tox\.ini|dockerfile.*"
                           r"|jenkinsfile|procfile|noxfile\.py|codecov\.yml|renovate\.json")
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from ..patterns import lazy
 from ..plan import Lines, Plan
 from ..tokens import Counter
 from ..tools import Tool
@@ -15,8 +16,8 @@ from . import outline
 
 READS_NUMBERED = True  # plans numbered lines (`cat -n`, a Read) itself
 
-_OPENS = re.compile(r"\s*<(?:!DOCTYPE\s+html|html)[\s>]", re.IGNORECASE)
-_HEADING = re.compile(r"<h([1-6])[\s>]", re.IGNORECASE)
+_OPENS = lazy(r"\s*<(?:!DOCTYPE\s+html|html)[\s>]", re.IGNORECASE)
+_HEADING = lazy(r"<h([1-6])[\s>]", re.IGNORECASE)
 _OPENING_LINES = 5
 
 

@@ -24,19 +24,20 @@ import json
 import re
 from json.decoder import scanstring
 
+from ..patterns import lazy
 from ..plan import Keep, Lines, Note, Plan
 from ..tokens import Counter
 from ..tools import Tool
 
 _DECODER = json.JSONDecoder()
-_WHITESPACE = re.compile(r"[ \t\n\r]*")
-_TOKEN = re.compile(r"""[ \t\n\r]*(?:(?P<punct>[{}\[\]:,])"""
-                    r"""|(?P<string>"(?:[^"\\\x00-\x1f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*")"""
-                    r"""|(?P<scalar>-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?(?![\w.])"""
-                    r"""|(?:true|false|null)(?!\w)))""")
+_WHITESPACE = lazy(r"[ \t\n\r]*")
+_TOKEN = lazy(r"""[ \t\n\r]*(?:(?P<punct>[{}\[\]:,])"""
+              r"""|(?P<string>"(?:[^"\\\x00-\x1f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*")"""
+              r"""|(?P<scalar>-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?(?![\w.])"""
+              r"""|(?:true|false|null)(?!\w)))""")
 # What a sniff sample may end with when its head was cut inside a token.
-_CUT_TOKEN = re.compile(r'[ \t\n\r]*(?:"(?:[^"\\\n]|\\.)*\\?|-?[\d.eE+-]*'
-                        r"|t(?:r(?:ue?)?)?|f(?:a(?:l(?:se?)?)?)?|n(?:u(?:ll?)?)?)")
+_CUT_TOKEN = lazy(r'[ \t\n\r]*(?:"(?:[^"\\\n]|\\.)*\\?|-?[\d.eE+-]*'
+                  r"|t(?:r(?:ue?)?)?|f(?:a(?:l(?:se?)?)?)?|n(?:u(?:ll?)?)?)")
 _LOG_LEVEL_KEYS = {"level", "severity", "lvl", "loglevel", "log_level", "levelname", "log.level",
                    "@l", "@level"}
 # Keys that name the object they sit in: its one-line preview shows them first.
@@ -500,7 +501,7 @@ def hidden_row(doc: Document, parent: Node, first: int, last: int) -> Note:
     return Note(f"{indent}… {what} …")
 
 
-_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_IDENTIFIER = lazy(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 def _path(node: Node) -> str:

@@ -22,6 +22,7 @@ import csv
 import re
 from dataclasses import dataclass, field
 
+from ..patterns import lazy
 from ..plan import Gap, Lines, Plan
 from ..render import CLOSING_MARKER_TOKENS
 from ..tokens import Counter
@@ -30,14 +31,14 @@ from .diff import line_items
 from .costs import MAX_LINE_CHARS, LineCosts, cut_note
 from .rollup import roll_up, split
 
-_SECTION = re.compile(r"\S.*:$")
-_TOTAL = re.compile(r"total \d[\d.,]*[KMGTPE]?$")
-_LONG = re.compile(r"[-dlcbpsD?][-rwxsStTlL?]{9}[.+@]?\s+\d+\s")
-_FIND_LS = re.compile(r"\s*+\d+\s+\d+\s+[-dlcbps][-rwxsStT]{9}[.+@]?\s+\d+\s")
-_SIZED = re.compile(r"\s*+\d[\d.,]*[KMGTPE]?\s+\S+$")  # du, wc -l: a number, then a name
-_SEPARATOR = re.compile(r"[-=]{2,}(?:[ +|]+[-=]{2,})*\s*$")  # pip list's `------- -------`
-_SIZE = re.compile(r"(\d+(?:\.\d+)?)([KMGTPE]?)")  # `ls -l` sizes, `-h` ones too
-_DOTS = re.compile(r"(?:.*\s)?\.\.?$")  # the `.` and `..` entries of `ls -a`, long or bare
+_SECTION = lazy(r"\S.*:$")
+_TOTAL = lazy(r"total \d[\d.,]*[KMGTPE]?$")
+_LONG = lazy(r"[-dlcbpsD?][-rwxsStTlL?]{9}[.+@]?\s+\d+\s")
+_FIND_LS = lazy(r"\s*+\d+\s+\d+\s+[-dlcbps][-rwxsStT]{9}[.+@]?\s+\d+\s")
+_SIZED = lazy(r"\s*+\d[\d.,]*[KMGTPE]?\s+\S+$")  # du, wc -l: a number, then a name
+_SEPARATOR = lazy(r"[-=]{2,}(?:[ +|]+[-=]{2,})*\s*$")  # pip list's `------- -------`
+_SIZE = lazy(r"(\d+(?:\.\d+)?)([KMGTPE]?)")  # `ls -l` sizes, `-h` ones too
+_DOTS = lazy(r"(?:.*\s)?\.\.?$")  # the `.` and `..` entries of `ls -a`, long or bare
 _DELIMITERS = (",", "\t", ";", "|")
 MIN_ROWS = 5
 _SAMPLE = 4000  # rows from each end that decide a table's kind

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from ..patterns import lazy
 from ..plan import Lines, Plan
 from ..tokens import Counter
 from ..tools import Tool
@@ -18,13 +19,13 @@ from .costs import JUDGED_CHARS
 
 READS_NUMBERED = True  # plans numbered lines (`cat -n`, a Read) itself
 
-_ATX = re.compile(r"(#{1,6})[ \t]+\S")
-_SETEXT = re.compile(r"(=+|-+)[ \t]*$")
-_FENCE = re.compile(r"[ ]{0,3}(```|~~~)")
-_LIST_OR_LINK = re.compile(r"[ \t]*(?:[-*+][ \t]+\S|\d+[.)][ \t]+\S)|.*\]\([^)\s]+\)")
+_ATX = lazy(r"(#{1,6})[ \t]+\S")
+_SETEXT = lazy(r"(=+|-+)[ \t]*$")
+_FENCE = lazy(r"[ ]{0,3}(```|~~~)")
+_LIST_OR_LINK = lazy(r"[ \t]*(?:[-*+][ \t]+\S|\d+[.)][ \t]+\S)|.*\]\([^)\s]+\)")
 _MAX_HEADING_SHARE = 0.4
 # Prose a reader of a changelog or a document looks for first.
-NOTABLE = re.compile(r"\b(?:errors?|exceptions?|breaking|(?:backwards?[- ])?incompatib\w*|"
+NOTABLE = lazy(r"\b(?:errors?|exceptions?|breaking|(?:backwards?[- ])?incompatib\w*|"
                      r"deprecat\w*|security|vulnerab\w*|CVE-\d{4}-\d+|GHSA-[\w-]+)\b", re.I)
 
 

@@ -13,15 +13,15 @@ numbers are the document's own.
 
 from __future__ import annotations
 
-import re
 from functools import partial
 
+from ..patterns import lazy
 from ..plan import Gap, Keep, Lines, Note, Plan, gap
 from ..render import CLOSING_MARKER_TOKENS
 from ..tokens import Counter
 from .costs import MAX_LINE_CHARS, cut_note
 
-NUMBERED = re.compile(r"^\s*+(\d++)(?:\t|→|: |\|)")
+NUMBERED = lazy(r"^\s*+(\d++)(?:\t|→|: |\|)")
 HEAD_SHARE, TAIL_SHARE = 0.15, 0.1
 NOTABLE_SHARE = 0.3  # of what the headings leave, for notable prose; the rest grows head and tail
 MIN_HEADINGS = 3

@@ -23,9 +23,9 @@ exact masked keys over one text.
 
 from __future__ import annotations
 
-import re
 from functools import partial
 
+from ..patterns import lazy
 from ..plan import Keep, Lines, Plan, gap
 from ..render import CLOSING_MARKER_TOKENS, template_note
 from ..tokens import Counter
@@ -35,7 +35,7 @@ from ..tools import Tool
 # separator or an underscore (numbers, versions, hex ids, UUIDs, timestamps, paths,
 # identifiers like `BIO_ctrl@OPENSSL_3`). A token is tried only where one starts (the
 # lookbehind), so masking stays linear.
-_MASK = re.compile(r"\"[^\"\n]*\"|'[^'\n]*'|[ \t]{2,}"
+_MASK = lazy(r"\"[^\"\n]*\"|'[^'\n]*'|[ \t]{2,}"
                    r"|(?<![\w.~@+/\\:-])(?=[\w.~@+:-]*[\d/\\_])[\w.~@+/\\:-]+")
 _HOLE = "\x00"
 _KEY_CHARS = 200  # of a masked line, what names its template (a long line's start)
@@ -43,9 +43,9 @@ _KEY_CHARS = 200  # of a masked line, what names its template (a long line's sta
 _DISTINCT_SHARE = 0.45
 _SAMPLE_LINES = 2_000
 _MIN_LINES = 8
-_SEVERE = re.compile(r"(?i)\b(?:error|errors|fail|failed|failure|fatal|panic|panicked|denied"
+_SEVERE = lazy(r"(?i)\b(?:error|errors|fail|failed|failure|fatal|panic|panicked|denied"
                      r"|exception|traceback|critical|abort(?:ed)?|segfault|refused|crash(?:ed)?)\b")
-_WARNING = re.compile(r"(?i)\b(?:warn|warning|warnings|deprecated|timeout|timed out|retry"
+_WARNING = lazy(r"(?i)\b(?:warn|warning|warnings|deprecated|timeout|timed out|retry"
                       r"|retrying|not found|unable|cannot)\b")
 _HEAD_SHARE = 0.2  # of the room, for the first lines
 _TAIL_SHARE = 0.1  # and the last

@@ -7,8 +7,8 @@ are `key = value`, comments or the continuation of a value.
 
 from __future__ import annotations
 
-import re
 
+from ..patterns import lazy
 from ..plan import Lines, Plan
 from ..tokens import Counter
 from ..tools import Tool
@@ -16,9 +16,9 @@ from . import outline
 
 READS_NUMBERED = True  # plans numbered lines (`cat -n`, a Read) itself
 
-_TABLE = re.compile(r"""\[\[?[\w"'. -]+\]\]?[ \t]*(?:[#;].*)?$""")
-_ASSIGNMENT = re.compile(r"""[\w"'.-]+[ \t]*[=:]""")
-_OTHER = re.compile(r"[ \t#;\]}\"']")
+_TABLE = lazy(r"""\[\[?[\w"'. -]+\]\]?[ \t]*(?:[#;].*)?$""")
+_ASSIGNMENT = lazy(r"""[\w"'.-]+[ \t]*[=:]""")
+_OTHER = lazy(r"[ \t#;\]}\"']")
 _SHARE = 0.9
 
 

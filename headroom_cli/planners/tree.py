@@ -10,15 +10,15 @@ ranked among the columns the output uses (`npm ls` indents by two, `tree` by fou
 
 from __future__ import annotations
 
-import re
 
+from ..patterns import lazy
 from ..plan import Lines, Plan
 from ..tokens import Counter
 from ..tools import Tool
 from . import outline
 
 # The guides before a branch (`│ `, `|   `, spaces), then the branch itself.
-_ENTRY = re.compile(r"((?:[│|][ \t]{1,3}|[ \t])*)(?:[├└]─+[┬─]?[ \t]|[|`]--+[ \t])\S")
+_ENTRY = lazy(r"((?:[│|][ \t]{1,3}|[ \t])*)(?:[├└]─+[┬─]?[ \t]|[|`]--+[ \t])\S")
 _MIN_ENTRIES = 10
 _SHARE = 0.7  # of the non-empty lines: the rest are a header (the project, the folder) and notes
 

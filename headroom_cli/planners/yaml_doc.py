@@ -11,8 +11,8 @@ level) is YAML whatever its values hold (a ConfigMap of log files): asked before
 
 from __future__ import annotations
 
-import re
 
+from ..patterns import lazy
 from ..plan import Lines, Plan
 from ..tokens import Counter
 from ..tools import Tool
@@ -20,11 +20,11 @@ from . import outline
 
 READS_NUMBERED = True  # plans numbered lines (`cat -n`, a Read) itself
 
-_KEY = re.compile(r"""(?:[A-Za-z_$][\w.$/-]*|"[^"]+"|'[^']+')[ \t]*:(?:[ \t]|$)""")
-_ITEM = re.compile(r"-(?:[ \t]|$)")
-_OTHER = re.compile(r"(?:---|\.\.\.|#)")
-_HEADING = re.compile(r"#{2,6}[ \t]+\S")  # a YAML comment is `# …`; `## 1.2.0` is Markdown's
-_RULED = re.compile(r"[ \t]*-{3,}(?:\+-{3,})+[ \t]*$")  # psql's `------+-------`
+_KEY = lazy(r"""(?:[A-Za-z_$][\w.$/-]*|"[^"]+"|'[^']+')[ \t]*:(?:[ \t]|$)""")
+_ITEM = lazy(r"-(?:[ \t]|$)")
+_OTHER = lazy(r"(?:---|\.\.\.|#)")
+_HEADING = lazy(r"#{2,6}[ \t]+\S")  # a YAML comment is `# …`; `## 1.2.0` is Markdown's
+_RULED = lazy(r"[ \t]*-{3,}(?:\+-{3,})+[ \t]*$")  # psql's `------+-------`
 _MANIFEST = ("apiVersion:", "kind:")
 _SHARE = 0.9
 _MANIFEST_SHARE = 0.8  # a manifest's lines may sit among a tool's warnings

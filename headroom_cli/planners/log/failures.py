@@ -15,13 +15,14 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from ...patterns import lazy
 from ...plan import Lines
 from .planning import signal_lines
 
 # Result lines that name a test (matched on the stripped line).
-_PYTEST = re.compile(r"(?:FAILED|ERROR) (\S+)(?: - .*)?$")  # short test summary
-_PYTEST_VERBOSE = re.compile(r"(\S+::\S+) (?:FAILED|ERROR)\b")
-_UNITTEST = re.compile(r"(?:FAIL|ERROR): (\w+) \(([\w.]+)\)")
+_PYTEST = lazy(r"(?:FAILED|ERROR) (\S+)(?: - .*)?$")  # short test summary
+_PYTEST_VERBOSE = lazy(r"(\S+::\S+) (?:FAILED|ERROR)\b")
+_UNITTEST = lazy(r"(?:FAIL|ERROR): (\w+) \(([\w.]+)\)")
 _NAMED = (
     re.compile(r"--- FAIL: (\S+)"),  # go test
     re.compile(r"test (\S+) \.\.\. FAILED$"),  # cargo test
@@ -30,15 +31,15 @@ _NAMED = (
     re.compile(r"\[ +FAILED +\] (\w[\w/]*\.\w\S*)"),  # googletest
 )
 # A pytest report's heading, `____ test_name ____`, or a `====` rule that ends its section.
-_HEADINGS = re.compile(r"^[ \t]*(?:_{3,} (.+?) _{3,}|={3,}[^\n]*)[ \t]*$", re.M)
+_HEADINGS = lazy(r"^[ \t]*(?:_{3,} (.+?) _{3,}|={3,}[^\n]*)[ \t]*$", re.M)
 
 # What varies between runs of the same failure.
-_LOCATION = re.compile(r"^(\S*?[^\s:(\d])(?::\d+(?::\d+)?|\(\d+(?:,\d+)?\)):?")
-_TIMESTAMP = re.compile(r"^\[?(?:\d{4}-\d\d-\d\d[T ])?\d\d:\d\d(?::\d\d)?(?:[.,]\d+)?"
-                        r"(?:Z|[+-]\d\d:?\d\d)?\]?\s*")
-_ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
-DURATION = re.compile(r"(?:\bin )?\(?(?<![\w.])\d+(?:\.\d+)?\s?(?:ms|s|sec|seconds)\b\)?")
-_RULE = re.compile(r"^[=\-*_#\s]+|[=\-*_#\s]+$")
+_LOCATION = lazy(r"^(\S*?[^\s:(\d])(?::\d+(?::\d+)?|\(\d+(?:,\d+)?\)):?")
+_TIMESTAMP = lazy(r"^\[?(?:\d{4}-\d\d-\d\d[T ])?\d\d:\d\d(?::\d\d)?(?:[.,]\d+)?"
+                  r"(?:Z|[+-]\d\d:?\d\d)?\]?\s*")
+_ADDRESS = lazy(r"0x[0-9a-fA-F]+")
+DURATION = lazy(r"(?:\bin )?\(?(?<![\w.])\d+(?:\.\d+)?\s?(?:ms|s|sec|seconds)\b\)?")
+_RULE = lazy(r"^[=\-*_#\s]+|[=\-*_#\s]+$")
 NAME_CHARS = 200  # a failure's name is cut here (the session keeps names, not whole lines)
 
 

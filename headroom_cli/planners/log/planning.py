@@ -3,6 +3,7 @@ budget, and assemble the plan with its inline gaps."""
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left, bisect_right
 from collections import Counter as Tally
 from dataclasses import dataclass, field
@@ -127,9 +128,9 @@ def _traceback_start(scan: _Scan, key: int) -> int:
 def _scan(text: str, lines: Lines, line: Callable[[int], str]) -> _Scan:
     scan = _Scan(text, lines.starts, len(lines), line)
     scan.classes = _classified_candidates(text, lines, line)
+    groups = {SUMMARY: scan.summaries, ERROR: scan.errors, WARNING: scan.warnings}
     for index in sorted(scan.classes):
-        {SUMMARY: scan.summaries, ERROR: scan.errors, WARNING: scan.warnings}[
-            scan.classes[index]].append(index)
+        groups[scan.classes[index]].append(index)
     # "Traceback (most recent call last):" opens a block but says nothing by itself: the
     # exception line under its frames is the error that is ranked, counted and reported.
     scan.errors = [i for i in scan.errors if not line(i).startswith("Traceback (most recent")]
@@ -150,16 +151,23 @@ def _classified_candidates(text: str, lines: Lines, line) -> dict[int, str]:
     # its end, which could say PASSED). Records that differ only in digits there (timestamps,
     # ids) share their class: a flood of them is classified once per shape.
     by_shape: dict[bytes, str | None] = {}
+    # A line seen before has the class it had then (a flood of one warning is classified
+    # once), unless it may be ruff's, whose class depends on the next line.
+    by_text: dict[str, str | None] = {}
     for index in sorted(_candidate_lines(text, lines)):
         current = line(index)
-        shape = (current[:SHAPE_CHARS] + "\n" + current[-RESULT_TAIL:]).encode(
-            "utf-8", "surrogateescape").translate(None, DIGITS)  # bytes: fast translate
-        kind = by_shape.get(shape, _UNKNOWN)
+        kind = by_text.get(current, _UNKNOWN)
         if kind is _UNKNOWN:
-            ruff = index + 1 < total and RULE_HEADED.match(current)  # needs the next line
-            kind, by_level = classify_why(current, line(index + 1) if ruff else "")
-            if by_level:
-                by_shape[shape] = kind
+            shape = (current[:SHAPE_CHARS] + "\n" + current[-RESULT_TAIL:]).encode(
+                "utf-8", "surrogateescape").translate(None, DIGITS)  # bytes: fast translate
+            kind = by_shape.get(shape, _UNKNOWN)
+            if kind is _UNKNOWN:
+                ruff = index + 1 < total and RULE_HEADED.match(current)  # needs the next line
+                kind, by_level = classify_why(current, line(index + 1) if ruff else "")
+                if by_level:
+                    by_shape[shape] = kind
+                if not ruff:
+                    by_text[current] = kind
         if kind:
             classes[index] = kind
     return classes
@@ -172,13 +180,13 @@ def _candidate_lines(text: str, lines: Lines) -> set[int]:
     """Lines holding a trigger word or a line-start signal (a superset of the interesting ones)."""
     # bisect_right(starts, offset) is the 1-based number of the line holding offset; mapped
     # through C (map, partial), not a Python loop per hit.
-    numbered = partial(bisect_right, lines.starts)
+    numbered, start_of = partial(bisect_right, lines.starts), re.Match.start
     found: set[int] = {1}
     for trigger in TRIGGER_PATTERNS:
-        found.update(map(numbered, [match.start() for match in trigger.finditer(text)]))
+        found.update(map(numbered, map(start_of, trigger.finditer(text))))
 
     def add(matches) -> None:  # line-start patterns match from the newline before the line
-        found.update(map(numbered, [match.start() + 1 for match in matches]))
+        found.update(map(numbered, map((1).__add__, map(start_of, matches))))
 
     add(START_SIGNAL.finditer(text))
     head_end = min(len(text), ENDS_CHARS)
@@ -265,7 +273,7 @@ def _ends_traceback(scan: _Scan, index: int, text: str) -> bool:
 def _name_kinds(line, scan: _Scan) -> None:
     """Kind of every error (its rule code, else its signature); signatures of all lines."""
     for group in (scan.errors, scan.warnings, scan.summaries):
-        scan.signature.update(zip(group, _signatures([line(i) for i in group])))
+        scan.signature.update(zip(group, _signatures(list(map(line, group)))))
     for index in scan.errors:
         code = KIND_CODE.search(line(index))
         scan.kind[index] = code.group(code.lastgroup) if code else scan.signature[index]

@@ -7,9 +7,10 @@ import re
 from bisect import bisect_left
 from dataclasses import replace
 from functools import partial
-from itertools import accumulate, compress, repeat
+from itertools import accumulate, compress, islice, repeat
 from operator import not_
 
+from ...patterns import lazy
 from ...plan import Lines, Note, Plan
 from ...tokens import Counter
 from ...tools import Tool
@@ -40,17 +41,17 @@ _LINE_SIGNAL_PATTERN = (
     r"\n(?:(?=\D)(?:" + START_SIGNAL.pattern[2:] + "|" + LINT_SIGNAL.pattern[2:] + ")"
     r"|\d++(?:" + _TEST_COUNT + "|" + _LINT_PATH + "*+"  # the digits begin the path
     + _LINT_REST.replace("+", "++").replace("?", "?+") + "))")  # a retry finds no ":" or " "
-_LINE_SIGNAL = re.compile(_LINE_SIGNAL_PATTERN, re.VERBOSE)
+_LINE_SIGNAL = lazy(_LINE_SIGNAL_PATTERN, re.VERBOSE)
 # The same for a text that is all ASCII (most are). On it ASCII mode's \w, \d and \b match what
 # Unicode mode's do (\s would not: \x1c-\x1f are Unicode spaces, so none is used), and a path
 # character is one bitmap test rather than a Unicode category lookup: ~2x faster.
 assert r"\s" not in _LINE_SIGNAL_PATTERN and r"\S" not in _LINE_SIGNAL_PATTERN
-_LINE_SIGNAL_ASCII = re.compile(_LINE_SIGNAL_PATTERN.replace(_LINT_PATH, r"[0-9A-Za-z_./\\-]"),
-                                re.VERBOSE | re.ASCII)
-_CONTINUES = re.compile(CONTINUATION_STEP, re.VERBOSE | re.MULTILINE)  # a run's first step
-_NOT_SPACE = re.compile(r"\S")
-_BLANK_LINE = re.compile(r"[^\S\n]*(?:\n|\Z)")
-_FRAME_LINE = re.compile(r"[ \t][^\S\n]*\S")  # _is_frame, at a position
+_LINE_SIGNAL_ASCII = lazy(_LINE_SIGNAL_PATTERN.replace(_LINT_PATH, r"[0-9A-Za-z_./\\-]"),
+                          re.VERBOSE | re.ASCII)
+_CONTINUES = lazy(CONTINUATION_STEP, re.VERBOSE | re.MULTILINE)  # a run's first step
+_NOT_SPACE = lazy(r"\S")
+_BLANK_LINE = lazy(r"[^\S\n]*(?:\n|\Z)")
+_FRAME_LINE = lazy(r"[ \t][^\S\n]*\S")  # _is_frame, at a position
 _MAX_SHAPES = 200_000
 _NEW_SHAPE_SHARE = 0.25  # past the limit, lines of a new shape may add this share of it,
 _NEW_ERROR_SHARE = 0.25  # and those that may be errors (not found by a warning word) this more
@@ -63,7 +64,7 @@ _WARNING_TRIGGERS = frozenset({"arn", "ARN"})
 # cannot overlap one another, so each line holding any of them has a match, as with a search
 # per word. A long word is found by str.find, whose two-way search skips ahead by most of its
 # length: twice as fast.
-_CAPITAL_A_TRIGGERS = re.compile(r"A(?:(RN)|IL|TAL(?<=FATAL))")
+_CAPITAL_A_TRIGGERS = lazy(r"A(?:(RN)|IL|TAL(?<=FATAL))")
 assert {"ARN", "AIL", "FATAL"} <= set(TRIGGERS) and "ARN" in _WARNING_TRIGGERS
 _LONG_TRIGGER = "undefined reference"
 _SCANNER_TRIGGERS = tuple((word in _WARNING_TRIGGERS, pattern)
@@ -194,25 +195,41 @@ class Scanner:
         found: set[int] = set()
         warnings: set[int] = set()
         start_of = re.Match.start
-        for warning, trigger in _SCANNER_TRIGGERS:
-            (warnings if warning else found).update(
-                map(newline_before, map(start_of, trigger.finditer(buf, begin, window))))
-        hits = list(_CAPITAL_A_TRIGGERS.finditer(buf, begin, window))
-        hit_lines = list(map(newline_before, map(start_of, hits)))
-        warned = list(map(re.Match.group, hits, repeat(1)))  # "RN" for ARN, else None
-        warnings.update(compress(hit_lines, warned))
-        found.update(compress(hit_lines, map(not_, warned)))
-        hit = buf.find(_LONG_TRIGGER, begin, window)
-        while hit != -1:
-            found.add(newline_before(hit))
-            hit = buf.find(_LONG_TRIGGER, hit + 1, window)
+        # Past the limit, copies of one folded line (a flood of one warning) are counted here,
+        # not searched: the search skips them, and only the copies at the run's ends are looked at.
+        skip_from, skip_to = self._folded_run(buf, begin, window)
+        for low, high in ((begin, skip_from), (skip_to, window)):
+            for warning, trigger in _SCANNER_TRIGGERS:
+                (warnings if warning else found).update(
+                    map(newline_before, map(start_of, trigger.finditer(buf, low, high))))
+            hits = list(_CAPITAL_A_TRIGGERS.finditer(buf, low, high))
+            hit_lines = list(map(newline_before, map(start_of, hits)))
+            warned = list(map(re.Match.group, hits, repeat(1)))  # "RN" for ARN, else None
+            warnings.update(compress(hit_lines, warned))
+            found.update(compress(hit_lines, map(not_, warned)))
+            hit = buf.find(_LONG_TRIGGER, low, high)
+            while hit != -1:
+                found.add(newline_before(hit))
+                hit = buf.find(_LONG_TRIGGER, hit + 1, high)
         signal = _LINE_SIGNAL_ASCII if buf.isascii() else _LINE_SIGNAL
-        signals = list(map(start_of, signal.finditer(buf, max(0, begin - 1))))
-        found.update(signals[:bisect_left(signals, window - 1)])
+        if skip_to > skip_from:
+            # Up to the first skipped copy (which a line-start signal may look into), and on
+            # from the newline before the last copy.
+            width = (skip_from - begin) // 2
+            signals = list(map(start_of, signal.finditer(buf, max(0, begin - 1),
+                                                         skip_from + width)))
+            signals = signals[:bisect_left(signals, skip_from - 1)]
+            signals += map(start_of, signal.finditer(buf, skip_to - 1))
+        else:
+            signals = list(map(start_of, signal.finditer(buf, max(0, begin - 1))))
+        signals = signals[:bisect_left(signals, window - 1)]
+        found.update(signals)
         if self._fresh and begin == 0:
             found.add(-1)
         warnings -= found  # lines only a warning word found
         found |= warnings
+        if skip_to > skip_from and begin + width - 1 in found:  # the second copy is a
+            self.folded += (skip_to - skip_from) // width  # candidate: so is each one skipped
         newlines = sorted(found)
 
         # What the loop needs of every candidate line, worked out by C calls through map rather
@@ -242,7 +259,8 @@ class Scanner:
         target_end = target_anchor = 0  # line its MAX_BLOCK cap counts from)
         deferred = -1
         cp, cl = 0, self._carry_line  # the line looked at (its start and number)
-        for cp, cl, end, nxt in zip(starts, numbers, ends, nexts):
+        rows = zip(starts, numbers, ends, nexts)
+        for cp, cl, end, nxt in rows:
             if target >= 0:  # the open block: kept up to this line, or done before it
                 if cl <= target:
                     stop = nxt
@@ -265,6 +283,15 @@ class Scanner:
                              .encode("utf-8", "surrogateescape").translate(None, DIGITS))
                 if shape in shapes:
                     folded += not covered
+                    if target < 0 and nxt < size and buf.startswith(buf[cp:nxt], nxt):
+                        # Copies of this line follow (a flood of one warning): each would be
+                        # folded alike, so they are counted in bulk, not looked at one by one.
+                        after = bisect_left(starts, nxt)
+                        past = bisect_left(starts, _run_end(buf, cp, nxt), after)
+                        if past > after:
+                            folded += past - min(past, bisect_left(starts, done, after))
+                            next(islice(rows, past - after - 1, None))
+                            cp, cl = starts[past - 1], numbers[past - 1]
                     continue
                 if (picked >= ceiling or len(shapes) >= _MAX_SHAPES) and (
                         picked >= error_ceiling or cp - 1 in warnings):
@@ -319,6 +346,18 @@ class Scanner:
                 parts, seg, first, first_line = (), start, base + start, start_line
                 chars += nxt - start
                 done = nxt
+            if (target < 0 and done == nxt < size and chars < limit and buf[cp] not in " \t"
+                    and buf.startswith(buf[cp:nxt], nxt)):
+                # Copies of this line follow, each picked alike (as the line alone, after it)
+                # until the limit: in bulk. The run's last copy, before another line, is not.
+                width, after = nxt - cp, bisect_left(starts, nxt)
+                past = min(bisect_left(starts, _run_end(buf, cp, nxt) - width, after),
+                           after + (limit - chars + width - 1) // width)
+                if past > after:
+                    chars += (past - after) * width
+                    done += (past - after) * width
+                    next(islice(rows, past - after - 1, None))
+                    cp, cl = starts[past - 1], numbers[past - 1]
         if target >= 0:
             stop = target_end if target_end >= 0 else _cap_end(buf, target_anchor)
             if stop > done:
@@ -351,10 +390,44 @@ class Scanner:
         self._scan_from = scan - keep
         self._fresh = self._fresh and scan == 0
 
+    def _folded_run(self, buf: str, begin: int, window: int) -> tuple[int, int]:
+        """The copies of buf's line at `begin` that follow it, but for the first and the last,
+        when each would be folded without being looked at (else begin, begin): past the limit
+        with nothing picked in buf yet, a line whose shape was picked, and no continuation
+        line (that no block of an earlier line can take in)."""
+        newline = buf.find("\n", begin, window)
+        if (self._unhashed is not None or self._chars < self.limit or newline == -1
+                or self._done - self._carry_offset > begin or buf[begin] in " \t\n"
+                or _CONTINUES.match(buf, begin) is not None):
+            return begin, begin
+        width = newline + 1 - begin
+        copies = (min(_run_end(buf, begin, begin + width), window) - begin) // width
+        if copies < 4 or hash(buf[begin:min(newline, begin + SHAPE_CHARS)].encode(
+                "utf-8", "surrogateescape").translate(None, DIGITS)) not in self._shapes:
+            return begin, begin
+        return begin + 2 * width, begin + (copies - 1) * width
+
     def _flush(self) -> None:
         if self._open is not None:
             self._picks.append((self._open_offset, self._open_line, "".join(self._open)))
             self._open = None
+
+
+def _run_end(buf: str, start: int, nxt: int) -> int:
+    """Where the run of copies of the line buf[start:nxt] that starts at nxt ends: the number
+    of copies is found by doubling, then halving, each step one C comparison."""
+    width = nxt - start
+    copies, step = 0, 1
+    while buf.startswith(buf[start:start + (copies + step) * width], nxt) and \
+            nxt + (copies + step) * width <= len(buf):
+        copies += step
+        step *= 2
+    while step > 1:
+        step //= 2
+        if nxt + (copies + step) * width <= len(buf) and \
+                buf.startswith(buf[start:start + (copies + step) * width], nxt):
+            copies += step
+    return nxt + copies * width
 
 
 def _heads(buf: str, starts: list[int], ends: list[int]) -> str | None:
@@ -369,8 +442,10 @@ def _hash_shapes(shapes: set[int], unhashed: list[str]) -> None:
     """Add the shapes of the lines in `unhashed` (strings of line heads, "\n" between them), in
     order, while there are fewer than _MAX_SHAPES: as if each were added as it was picked."""
     for joined in unhashed:
-        for shape in map(hash, joined.encode("utf-8", "surrogateescape")
-                         .translate(None, DIGITS).split(b"\n")):
+        # Repeats dropped first, in C (dict.fromkeys keeps the order): a flood of one line is
+        # one shape, not one Python step per copy.
+        for shape in dict.fromkeys(map(hash, joined.encode("utf-8", "surrogateescape")
+                                       .translate(None, DIGITS).split(b"\n"))):
             if len(shapes) >= _MAX_SHAPES:
                 return
             shapes.add(shape)

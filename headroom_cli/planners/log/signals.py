@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
+from ...patterns import lazy
 from ...tools import Tool
 from ..costs import JUDGED_CHARS
 
@@ -20,7 +21,7 @@ TRIGGER_PATTERNS = tuple(re.compile(re.escape(word)) for word in TRIGGERS)
 
 # Failure signals recognisable at the start of a line, looked for all through the text. The
 # lookahead skips most lines after one character test.
-START_SIGNAL = re.compile(r"""\n(?=[ \tETpftn=\[●✕✗✘×!⚠>A-Z0-9])(?:
+START_SIGNAL = lazy(r"""\n(?=[ \tETpftn=\[●✕✗✘×!⚠>A-Z0-9])(?:
     E\ {2} | Traceback\ \( | panic:\  | fatal:\  | npm\ ERR!
   | thread\ '[^'\n]*'(?:\ \(\d+\))?\ panicked                       # Rust 1.9x: the thread's id
   | [ \t]*[!⚠]\ [\w-]+(?:/[\w-]+)*\(                                 # miette: "! eslint(rule)"
@@ -32,7 +33,7 @@ START_SIGNAL = re.compile(r"""\n(?=[ \tETpftn=\[●✕✗✘×!⚠>A-Z0-9])(?:
 )""", re.VERBOSE)
 # Runner summaries sit at the ends of an output: only the first and last ENDS_CHARS are searched
 # for these (a failing summary says FAIL or error, which the triggers find anywhere).
-END_SIGNAL = re.compile(r"""\n(?:
+END_SIGNAL = lazy(r"""\n(?:
     (?:collecting\ \.\.\.\ )?collected\ \d | Ran\ \d | OK\b | ok\s | test\ result: | \[\*\]\ \d
   | Tests?:\  | Test\ Suites:\  | Snapshots:\  | Found\ \d | BUILD\  | \[INFO\]\ (?:BUILD|Tests)
   | make(?:\[\d+\])?:\  | Success:\  | All\ checks\ passed | Some\ errors | For\ more\ information
@@ -47,21 +48,21 @@ END_SIGNAL = re.compile(r"""\n(?:
 ENDS_CHARS = 256 * 1024
 # Lint output without a trigger word (ruff/flake8/pylint concise: path:12:5: F821 message) is
 # looked for all through the text only when the ends show it.
-LINT_SIGNAL = re.compile(r"\n[\w./\\-]++:\d+:\d+:?\ [A-Z]{1,5}\d{2,4}\b")  # ++: no retries
+LINT_SIGNAL = lazy(r"\n[\w./\\-]++:\d+:\d+:?\ [A-Z]{1,5}\d{2,4}\b")  # ++: no retries
 # Go's compiler and vet say what is wrong after a location, with no word for it
 # (./flag.go:1103:12: not enough return values): looked for like lint output.
-LOCATED_SIGNAL = re.compile(r"\n[\w./\\-]++:\d++:\d++:\ \S")
-LOCATED_MESSAGE = re.compile(r"[\w./\\-]+\.[A-Za-z]\w*:\d+:\d+:\ (?!(?:note|info|hint|remark)\b)\S")
+LOCATED_SIGNAL = lazy(r"\n[\w./\\-]++:\d++:\d++:\ \S")
+LOCATED_MESSAGE = lazy(r"[\w./\\-]+\.[A-Za-z]\w*:\d+:\d+:\ (?!(?:note|info|hint|remark)\b)\S")
 # Test results that passed, whatever their names say (test_error_message PASSED): searched in
 # a line's last RESULT_TAIL characters (pytest pads results to column 80), or at its start.
 RESULT_TAIL = 100
-_PASSED_END = re.compile(r" (?:PASSED|SKIPPED|XFAIL|XPASS|PASS|SKIP)(?:\s+\[\s*\d+%\])?\s*$"
-                         r"| \.\.\. (?:ok|skipped\b.*|expected failure)\s*$")
-_PASSED_START = re.compile(r"\s*+(?:--- (?:PASS|SKIP)|=== (?:RUN|PAUSE|CONT)|[✓✔√] )")
+_PASSED_END = lazy(r" (?:PASSED|SKIPPED|XFAIL|XPASS|PASS|SKIP)(?:\s+\[\s*\d+%\])?\s*$"
+                   r"| \.\.\. (?:ok|skipped\b.*|expected failure)\s*$")
+_PASSED_START = lazy(r"\s*+(?:--- (?:PASS|SKIP)|=== (?:RUN|PAUSE|CONT)|[✓✔√] )")
 
 # Progress: a line that says work goes on and nothing about how it went (a build step, a
 # download, a passing test's dots). It is the log ladder's last rung.
-_PROGRESS = re.compile(r"""[ \t]*+(?:
+_PROGRESS = lazy(r"""[ \t]*+(?:
     \[\s*\d{1,3}%\]\ |                                    # cmake/make: [ 42%] Building C object
     (?:Compiling|Checking|Downloading|Downloaded|Fetching|Collecting|Installing|Building
       |Linking|Resolving|Unpacking|Preparing|Obtaining|Using\ cached
@@ -70,7 +71,7 @@ _PROGRESS = re.compile(r"""[ \t]*+(?:
 )""", re.VERBOSE)
 
 
-_SUMMARY = re.compile(r"""[ \t]*+(?:\[(?:INFO|ERROR|WARNING)\]\ *)?(?:
+_SUMMARY = lazy(r"""[ \t]*+(?:\[(?:INFO|ERROR|WARNING)\]\ *)?(?:
     =+\ .*\b(?:passed|failed|errors?|skipped|xfailed|xpassed|deselected|warnings?
               |no\ tests\ ran)\b.*=+
   | =+\ (?:FAILURES|ERRORS|short\ test\ summary\ info|warnings\ summary|PASSES)\ =+
@@ -102,13 +103,13 @@ _SUMMARY = re.compile(r"""[ \t]*+(?:\[(?:INFO|ERROR|WARNING)\]\ *)?(?:
 
 # A log record's own level decides its class, whatever words its message contains. Looked for
 # in the first 80 characters; a quoted word ('INFO' in an assertion) is not a level.
-_LEVEL = re.compile(r"ERROR|ERR!|FATAL|CRITICAL|SEVERE|EMERG|ALERT|PANIC|WARN(?:ING)?|INFO|DEBUG"
-                    r"|TRACE|NOTICE|VERBOSE")
+_LEVEL = lazy(r"ERROR|ERR!|FATAL|CRITICAL|SEVERE|EMERG|ALERT|PANIC|WARN(?:ING)?|INFO|DEBUG"
+              r"|TRACE|NOTICE|VERBOSE")
 _LEVEL_BOUNDARY = frozenset("'\"`-_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
-_NAMED_LEVEL = re.compile(r"""(?:level|lvl|severity)"?\s*[:=]\s*"?([A-Za-z]+)""")
-_GLOG = re.compile(r"([EWIF])\d{4} \d\d:\d\d:\d\d")
-_RULE_SEVERITY = re.compile(r"\b[A-Z]{1,4}\d{3,5} \((?:error|warning)\):")
-_BRACKET_LEVEL = re.compile(r"\[(error|warn|warning|info|debug|fatal)\]", re.IGNORECASE)  # prettier
+_NAMED_LEVEL = lazy(r"""(?:level|lvl|severity)"?\s*[:=]\s*"?([A-Za-z]+)""")
+_GLOG = lazy(r"([EWIF])\d{4} \d\d:\d\d:\d\d")
+_RULE_SEVERITY = lazy(r"\b[A-Z]{1,4}\d{3,5} \((?:error|warning)\):")
+_BRACKET_LEVEL = lazy(r"\[(error|warn|warning|info|debug|fatal)\]", re.IGNORECASE)  # prettier
 _LEVEL_CLASS = {
     "ERROR": ERROR, "ERR!": ERROR, "FATAL": ERROR, "CRITICAL": ERROR, "SEVERE": ERROR,
     "EMERG": ERROR, "ALERT": ERROR, "PANIC": ERROR, "WARN": WARNING, "WARNING": WARNING,
@@ -116,7 +117,7 @@ _LEVEL_CLASS = {
 }
 
 # Errors recognised by how the line starts (matched, never searched: cheap on long lines).
-ERROR_START = re.compile(r"""[ \t]*+(?:
+ERROR_START = lazy(r"""[ \t]*+(?:
     (?:\|[ \t]+)*(?:Caused\ by:\ |Uncaught\ |Exception\ in\ thread\ \S+\ )?
         [\w$.]*(?:Error|Exception|Failure|Fault)\b(?:\ \[[\w-]+\])?(?::|\s*$)   # exception
   | Traceback\ \(most\ recent\ call\ last\) | panic:\  | fatal:\ 
@@ -132,12 +133,12 @@ ERROR_START = re.compile(r"""[ \t]*+(?:
 )|E\ {2}""", re.VERBOSE)
 # "error:" anywhere (gcc, mypy, rustc error[E0308]:, tsc error TS2322:), found by its literal
 # tail; the letter before it is checked in Python.
-_ERROR_WORD = re.compile(r"rror(?:\[[\w-]+\]| +[A-Z]{1,4}\d{2,5}|\))?:")  # shellcheck: (error):
-ERROR_END = re.compile(r" (?:FAILED|FAIL|ERROR)(?:\s+\[.*\])?\s*$")  # pytest -v, unittest -v
-_WARNING_START = re.compile(r"[ \t]*+(?:\d+:\d+\ +warning\ {2}|npm\ warn\b|[!⚠]\ [\w-]+(?:/[\w-]+)*\()")
-_WARNING_WORD = re.compile(r"[Ww]arn(?:ing)?(?:\[[\w-]+\]|\))?:")
-RULE_HEADED = re.compile(r"[A-Z]{1,5}\d{2,4}(?: \[\*\])? \S")  # ruff full, before a --> line
-_LOCATION = re.compile(r"[ \t]*+--> ")
+_ERROR_WORD = lazy(r"rror(?:\[[\w-]+\]| +[A-Z]{1,4}\d{2,5}|\))?:")  # shellcheck: (error):
+ERROR_END = lazy(r" (?:FAILED|FAIL|ERROR)(?:\s+\[.*\])?\s*$")  # pytest -v, unittest -v
+_WARNING_START = lazy(r"[ \t]*+(?:\d+:\d+\ +warning\ {2}|npm\ warn\b|[!⚠]\ [\w-]+(?:/[\w-]+)*\()")
+_WARNING_WORD = lazy(r"[Ww]arn(?:ing)?(?:\[[\w-]+\]|\))?:")
+RULE_HEADED = lazy(r"[A-Z]{1,5}\d{2,4}(?: \[\*\])? \S")  # ruff full, before a --> line
+_LOCATION = lazy(r"[ \t]*+--> ")
 
 # Lines that carry an error block on: traces, code frames, notes, test diffs.
 _CONTINUATION = r"""(?:
@@ -162,16 +163,16 @@ _BRIDGE = r"""(?:
 # A run of continuation lines, matched from a block's second line: the regex engine walks the
 # lines, not Python. Each step is a line, or a blank line or two before a bridge.
 CONTINUATION_STEP = (r"(?:" + _CONTINUATION + r"[^\n]*(?:\n|\Z)"
-                      r"|[ \t\r]*\n(?:[ \t\r]*\n)?(?=" + _BRIDGE + r"))")
-CONTINUATION_RUN = re.compile(CONTINUATION_STEP + "*", re.VERBOSE | re.MULTILINE)
+                r"|[ \t\r]*\n(?:[ \t\r]*\n)?(?=" + _BRIDGE + r"))")
+CONTINUATION_RUN = lazy(CONTINUATION_STEP + "*", re.VERBOSE | re.MULTILINE)
 # An error line that says what happened by itself (a timestamped or levelled record, a
 # path:line:col diagnostic): the next such line is a new event, not part of this block.
-SELF_CONTAINED = re.compile(r"[\w./\\-]+[:(]\d+(?:[:,]\d+)?\)?:?\s"
+SELF_CONTAINED = lazy(r"[\w./\\-]+[:(]\d+(?:[:,]\d+)?\)?:?\s"
                              r"|[ \t]*+\d+:\d+\s+(?:error|warning)\s")  # eslint stylish
-PY_EXCEPTION = re.compile(r"[\w.]+(?::|\s*$)")
+PY_EXCEPTION = lazy(r"[\w.]+(?::|\s*$)")
 
 # Rule codes name an error's kind: rustc E0308, tsc TS2322, lint F821, eslint rule, -Wflag.
-KIND_CODE = re.compile(r"""
+KIND_CODE = lazy(r"""
     error\[(?P<rustc>[A-Z]\d{4})\]
   | \berror\ +(?P<compiler>[A-Z]{1,4}\d{2,5}):
   | ^[\w./\\-]+:\d+:\d+:?\ (?P<lint>[A-Z]{1,5}\d{2,4})\b
@@ -184,8 +185,8 @@ KIND_CODE = re.compile(r"""
 # once (a per-match replacement would cost a Python call per number): a leading path:line:col,
 # path tails after a "/", then every hex digit (numbers, hex ids, UUIDs and timestamps vanish;
 # words keep their other letters, which tell messages apart well enough). Signatures are bytes.
-LOCATION_PREFIX = re.compile(rb"\n[ \t]*[^\s:(]+[:(]\d+(?:[:,]\d+)*\)?:?")
-PATH_TAIL = re.compile(rb"/[^\s'\"`:,;)\]]*")
+LOCATION_PREFIX = lazy(rb"\n[ \t]*[^\s:(]+[:(]\d+(?:[:,]\d+)*\)?:?")
+PATH_TAIL = lazy(rb"/[^\s'\"`:,;)\]]*")
 HEX_DIGITS = b"0123456789abcdefABCDEF"
 
 
@@ -200,8 +201,8 @@ def label_prefix() -> re.Pattern:
 
 
 # Sniffing a file that is not shell output: does the line look like a log record?
-_READ_PREFIX = re.compile(r"[ \t]*+\d++(?:\t|→)")
-LOG_RECORD = re.compile(r"""[ \t]*+(?:
+_READ_PREFIX = lazy(r"[ \t]*+\d++(?:\t|→)")
+LOG_RECORD = lazy(r"""[ \t]*+(?:
     \[?\d{4}-\d\d-\d\d[T\ ]\d\d:\d\d | \[?\d{4}/\d\d/\d\d[T\ ]\d\d:\d\d
   | [A-Z][a-z]{2}\ [\ \d]\d\ \d\d:\d\d:\d\d | \[?\d\d:\d\d:\d\d[.,\]\ ] | \[?\d{10}(?:\.\d+)?\]?\s
   | [EWIFD]\d{4}\ \d\d:\d\d:\d\d | \S+\ \S+\ \S+\ \[\d\d/\w{3}/\d{4}:
@@ -210,7 +211,7 @@ LOG_RECORD = re.compile(r"""[ \t]*+(?:
 )""", re.VERBOSE)
 # Shell tools' own record forms, for their output only: cmake's "-- ", prettier's "[warn]",
 # consola's glyphs (unbuild, nuxi), strace's system calls.
-SHELL_RECORD = re.compile(r"""(?:
+SHELL_RECORD = lazy(r"""(?:
     --\ \S | \[(?i:error|warn|warning|info|debug|log|success|fatal)\]\  | [ℹ✔✖⚠◐]\ 
   | (?:\[pid\ +\d+\]\ )?[a-z_]\w*\(.*\)\ +=\ (?:-?\d+|0x[\da-f]+|\?) | \+\+\+\ exited\ with
 )""", re.VERBOSE)
@@ -221,11 +222,11 @@ SHAPE_CHARS = 80
 DIGITS = b"0123456789"
 
 # A summary line that reports a failure is kept before one that reports success.
-FAILING_SUMMARY = re.compile(r"(?i)fail|error|\bnot ok\b")
-NOTHING_FAILED = re.compile(r"\b0 (?:failed|errors?|failures?)\b")
-CAUSE = re.compile(r"\s*+Caused by: ")
+FAILING_SUMMARY = lazy(r"(?i)fail|error|\bnot ok\b")
+NOTHING_FAILED = lazy(r"\b0 (?:failed|errors?|failures?)\b")
+CAUSE = lazy(r"\s*+Caused by: ")
 # Words of a bug rather than a style nit: among rare kinds, these messages go first.
-BUG_WORDS = re.compile(r"""(?i)undefined|not\ defined|undeclared|unresolved|cannot\ find
+BUG_WORDS = lazy(r"""(?i)undefined|not\ defined|undeclared|unresolved|cannot\ find
     |could\ not\ find|not\ found|no\ such|no\ module|has\ no\ (?:attribute|member)|unknown\ name
     |mismatch|syntax\ ?error|invalid\ syntax|incompatible\ type|cannot\ be\ applied
     |not\ assignable|segmentation\ fault|null\ pointer|out\ of\ range|overflow|deadlock
@@ -233,7 +234,7 @@ BUG_WORDS = re.compile(r"""(?i)undefined|not\ defined|undeclared|unresolved|cann
     |already\ defined|segfault|SIGSEGV""", re.VERBOSE)
 BUG_WEIGHT = 0.25  # a bug-worded kind ranks as if it were this much rarer
 # Lines that carry no words: separators, bare gutters, the traceback banner.
-UNINFORMATIVE = re.compile(r"\s*+(?:[-=_~^|*#+]+|Traceback \(most recent call last\):)?\s*$")
+UNINFORMATIVE = lazy(r"\s*+(?:[-=_~^|*#+]+|Traceback \(most recent call last\):)?\s*$")
 
 
 def looks_like(sample: list[str], tool: Tool) -> bool:

@@ -9,6 +9,7 @@ from functools import partial
 from itertools import compress, islice
 from operator import itemgetter, ne
 
+from ...patterns import lazy
 from ...tools import Tool
 from ..costs import MAX_LINE_CHARS
 from .planning import plan
@@ -42,11 +43,11 @@ _DEF_LINE = (
     rf"|(?=(?:export|default|pub|async|static|{_KEYWORDS})\b)(?:export{_SP}+)?(?:default{_SP}+)?"
     rf"(?:pub(?:\([^)\n]*\))?{_SP}+)?(?:async{_SP}+)?(?:static{_SP}+)?(?:{_KEYWORDS}){_SP}+\S")
 _TOP_DEF = rf"(?=[\w$.\[\]'\"])(?:{_DEF_LINE})"  # every definition starts so: a cheap test first
-_DEFS = re.compile(rf"\n{_PATH}{_NUMBERS}({_SP}*+){_TOP_DEF}")  # group 1, the indent: rank 1
-_TOPS = re.compile(rf"\n{_PATH}{_NUMBERS}{_TOP_DEF}")  # rank 0 only
+_DEFS = lazy(rf"\n{_PATH}{_NUMBERS}({_SP}*+){_TOP_DEF}")  # group 1, the indent: rank 1
+_TOPS = lazy(rf"\n{_PATH}{_NUMBERS}{_TOP_DEF}")  # rank 0 only
 # A part read a run at a time: a run is one file's consecutive match lines, and one match of
 # _RUNS is a run and the other lines before it (or the lines after the last run).
-_RUNS = re.compile(
+_RUNS = lazy(
     rf"((?:\n(?!{_PATH}:\d+:)[^\n]*+)*+)"  # 1: lines that are not matches
     rf"(?:(\n({_PATH}):\d+:[^\n]*+(?:\n\3:\d+:[^\n]*+){{0,{SCAN_MATCHES - 1}}}+)"  # 2: first
     rf"((?:\n\3{_NUMBERS}(?!{_SP}*+{_TOP_DEF})[^\n]*+)*+)"  # 4: then, no definition
@@ -55,20 +56,20 @@ _RUNS = re.compile(
     rf"|\Z)")
 # One file's match lines from a given one (read, not tested) to before the next definition it
 # still wants (any; top-level), as one call: a backreference is far cheaper than _PATH a line.
-_UNTIL_DEF = re.compile(
+_UNTIL_DEF = lazy(
     rf"\n({_PATH}):\d+:[^\n]*+(?:\n\1{_NUMBERS}(?!{_SP}*+{_TOP_DEF})[^\n]*+)*+")
-_UNTIL_TOP = re.compile(rf"\n({_PATH}):\d+:[^\n]*+(?:\n\1{_NUMBERS}(?!{_TOP_DEF})[^\n]*+)*+")
+_UNTIL_TOP = lazy(rf"\n({_PATH}):\d+:[^\n]*+(?:\n\1{_NUMBERS}(?!{_TOP_DEF})[^\n]*+)*+")
 _FIRST = [None] + [re.compile(rf"\n({_PATH}):\d+:[^\n]*+(?:\n\1:\d+:[^\n]*+){{0,{n - 1}}}+")
                    for n in range(1, SCAN_MATCHES + 1)]  # the first n lines of a run
 # Sure to pass is_path (a slash, no space or colon, a letter in the name): no call needed.
-_PLAIN_PATH = re.compile(r"[\w.~+@-][\w.~+@/-]*/[\w.~+@-]*[A-Za-z][\w.~+@-]*")
-_ROW = re.compile(rf"\n({_PATH}):\d+:")
+_PLAIN_PATH = lazy(r"[\w.~+@-][\w.~+@/-]*/[\w.~+@-]*[A-Za-z][\w.~+@-]*")
+_ROW = lazy(rf"\n({_PATH}):\d+:")
 # Neither blank, `--`, match-shaped nor possibly a context line: a stray whatever comes later.
-_STRAY = re.compile(rf"\n(?!{_SP}*$)(?!--$)(?!{_PATH}:\d+:)(?![^\n]*?-\d+-)", re.M)
-_CONTEXT_LIKE = re.compile(rf"\n(?!{_PATH}:\d+:)([^\n]*?)-\d+-")  # group 1: the path, if known
+_STRAY = lazy(rf"\n(?!{_SP}*$)(?!--$)(?!{_PATH}:\d+:)(?![^\n]*?-\d+-)", re.M)
+_CONTEXT_LIKE = lazy(rf"\n(?!{_PATH}:\d+:)([^\n]*?)-\d+-")  # group 1: the path, if known
 # A match line whose path is plain (_PLAIN_PATH, or that with a leading "/": both pass is_path
 # and _PATH reads them whole): its folder and its name.
-_FOLD_ROW = re.compile(r"\n(/?[\w.~+@-][\w.~+@/-]*/)([\w.~+@-]*[A-Za-z][\w.~+@-]*):\d+:[^\n]*+")
+_FOLD_ROW = lazy(r"\n(/?[\w.~+@-][\w.~+@/-]*/)([\w.~+@-]*[A-Za-z][\w.~+@-]*):\d+:[^\n]*+")
 _FAST_WAIT = 8
 
 

@@ -7,20 +7,21 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from ...patterns import lazy
 from ...tools import Tool
 from ..rollup import split
 
 # `git grep -n PATTERN HEAD` names each file after its tree: `HEAD:src/a.c:12:` (the tree is
 # part of the path: `git show HEAD:src/a.c` prints the file). Never a bare number after it.
 REVISION = r"(?:[\w.^~@{}-]++:(?![\\/]|\d+:))?"
-_MATCH = re.compile(rf"(?P<path>{REVISION}(?:[A-Za-z]:[\\/])?[^:\n]*?[^\s:]):(?P<line>\d+):"
+_MATCH = lazy(rf"(?P<path>{REVISION}(?:[A-Za-z]:[\\/])?[^:\n]*?[^\s:]):(?P<line>\d+):"
                     r"(?:(?P<col>\d+):)?")
-_HEADING_ENTRY = re.compile(r"\d+[:-]")
-CONTEXT_SEP = re.compile(r"-(\d+)-")
+_HEADING_ENTRY = lazy(r"\d+[:-]")
+CONTEXT_SEP = lazy(r"-(\d+)-")
 # What a log record has and a path has not: a date's hour before a clock's minutes (`[26/Nov/
 # 2026 16:37:29]` read as path `…2026 16`, line 37), a clock, a quote (`"GET /a HTTP/1.1"`).
-_RECORD = re.compile(r"[\sT]\d\d?$|\d:\d\d|\"")
-_EXTENSION = re.compile(r"\.[A-Za-z0-9_+~-]{1,12}$")
+_RECORD = lazy(r"[\sT]\d\d?$|\d:\d\d|\"")
+_EXTENSION = lazy(r"\.[A-Za-z0-9_+~-]{1,12}$")
 _BARE_FILES = {"Makefile", "Dockerfile", "Gemfile", "Rakefile", "Procfile", "Jenkinsfile",
                "Vagrantfile", "Justfile", "LICENSE", "README", "BUILD", "WORKSPACE", "go.mod",
                "PKG-INFO", "CHANGELOG", "CHANGES", "NEWS", "AUTHORS", "NOTICE", "COPYING",
@@ -29,14 +30,14 @@ _BARE_FILES = {"Makefile", "Dockerfile", "Gemfile", "Rakefile", "Procfile", "Jen
 # output but are logs.
 # So does Go's `x.go:12:5: message`: a matched line is never one space and a word (gofmt
 # indents with tabs, most code with several spaces).
-_DIAGNOSTIC = re.compile(r"\s*+(?:fatal error|error|warning|note|info|hint)\b|\s*+[A-Z]{1,4}\d{2,5}\b"
-                         r"| (?=[^\s])")
+_DIAGNOSTIC = lazy(r"\s*+(?:fatal error|error|warning|note|info|hint)\b|\s*+[A-Z]{1,4}\d{2,5}\b"
+                   r"| (?=[^\s])")
 # rg --json: a JSON object a line; begin, match, context, end and summary records.
-_RG_JSON = re.compile(r'\{"type":"(?P<type>begin|match|context|end|summary)","data":\{'
-                      r'(?:"path":\{"text":"(?P<path>(?:[^"\\]|\\.)*+)"\})?')
+_RG_JSON = lazy(r'\{"type":"(?P<type>begin|match|context|end|summary)","data":\{'
+                r'(?:"path":\{"text":"(?P<path>(?:[^"\\]|\\.)*+)"\})?')
 _RG_JSON_TEXT = '"lines":{"text":"'
 
-DEFINITION = re.compile(
+DEFINITION = lazy(
     r"(?:export\s+)?(?:default\s+)?(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?(?:static\s+)?"
     r"(?:def|class|function|func|fn|interface|struct|enum|trait|impl|module|macro|sub|type)\s+\S"
     r"|(?:const|let|var)\s+[\w$]+\s*=|[\w$.\[\]'\"]+\s*=(?!=)"

@@ -16,11 +16,11 @@ its folder) and public names come first: that is the surface a reader is after.
 
 from __future__ import annotations
 
-import re
 
+from ...patterns import lazy
 from .signals import DEFINITION, FileHits
 
-_IDENT = re.compile(r"[A-Za-z_$][\w$]*")
+_IDENT = lazy(r"[A-Za-z_$][\w$]*")
 # Words a definition, a declaration or a method body spells: never what was searched for.
 _WORDS = frozenset(
     "def class function func fn interface struct enum trait impl module macro sub type export "
@@ -30,31 +30,31 @@ _MIN_SYMBOL = 3  # shorter shared words (`t`, `e`, `if`) say nothing about the s
 _SAMPLE = 4000  # matched lines read to find the symbol, evenly spaced over the output
 _JUDGED = 400  # characters of a matched line read (a minified line is judged on its start)
 # Where the head of a definition ends: its parameters (a word then `(`), body, value or type.
-_HEAD_END = re.compile(r"\w\(|[{=:;]")
+_HEAD_END = lazy(r"\w\(|[{=:;]")
 # Folders and names that hold tests, documentation and examples: they quote and exercise
 # definitions more than they make them.
-_ASIDE = re.compile(r"(?:^|[/\\])(?:tests?|testing|testdata|__tests__|spec|specs|docs?|examples?"
+_ASIDE = lazy(r"(?:^|[/\\])(?:tests?|testing|testdata|__tests__|spec|specs|docs?|examples?"
                     r"|fixtures?)[/\\]|(?:^|[/\\])test_[^/\\]*$|_test\.\w+$|\.(?:test|spec)\.\w+$")
 # Where a package's entry module takes a public name from one of its own modules, or lists
 # it among its exports (the `'BaseModel',` entries of its `__all__`).
-_REEXPORT = re.compile(r"from\s+\.[\w.]*\s+import\s|['\"][\w.]+['\"],?\s*$")
+_REEXPORT = lazy(r"from\s+\.[\w.]*\s+import\s|['\"][\w.]+['\"],?\s*$")
 # An export wherever it is: the line says so itself (`__all__ = …`, `pub use`,
 # `export … from`, `module.exports`).
-_EXPORT = re.compile(r"__all__\s*[+:]?=|pub(?:\([^)]*\))?\s+use\s"
+_EXPORT = lazy(r"__all__\s*[+:]?=|pub(?:\([^)]*\))?\s+use\s"
                      r"|export\s+(?:\*|\{[^}]*\}|type\s)[^;]*?\sfrom\s|export\s+\*\s+as\s"
                      r"|(?:module\.)?exports(?:\.[\w$]+)?\s*=(?!=)")
 # A class that may derive from another (`class User(BaseModel):`, `class A extends B`,
 # `struct A : B`): its own name ends the head, its bases follow.
-_SUBCLASS = re.compile(r"(?:export\s+)?(?:default\s+)?(?:abstract\s+)?(?:class|interface|struct)"
+_SUBCLASS = lazy(r"(?:export\s+)?(?:default\s+)?(?:abstract\s+)?(?:class|interface|struct)"
                        r"\s+[\w$.\[\]]+\s*(?:\(|\bextends\b|\bimplements\b|:)")
 # Documents: they show the symbol used the way a reader would use it.
-_DOCUMENT = re.compile(r"(?:^|[/\\])docs?[/\\]|\.(?:md|rst|txt|adoc|ipynb)$"
+_DOCUMENT = lazy(r"(?:^|[/\\])docs?[/\\]|\.(?:md|rst|txt|adoc|ipynb)$"
                        r"|(?:^|[/\\])(?:README|PKG-INFO)[^/\\]*$")
 # Ranks after the definitions (0: naming the symbol exactly, 1: inside a longer word).
 EXPORTED, DERIVED, USED_IN_DOCS = 2, 3, 4
 # A package's entry module: its stem, or a stem that repeats its folder's name.
-_ENTRY = re.compile(r"(?:^|[/\\])(?:__init__|index|main|lib|mod|core|app|cli)\.\w+$"
-                    r"|(?:^|[/\\])([^/\\]+)[/\\]\1\.\w+$")
+_ENTRY = lazy(r"(?:^|[/\\])(?:__init__|index|main|lib|mod|core|app|cli)\.\w+$"
+              r"|(?:^|[/\\])([^/\\]+)[/\\]\1\.\w+$")
 
 
 def symbols(texts: list[str]) -> frozenset[str]:
@@ -127,8 +127,8 @@ def private(body: str) -> bool:
     return name(body).startswith("_")
 
 
-_TEST_NAME = re.compile(r"(?:def|func|function|fn)\s+[Tt]est_?([A-Za-z]\w*)")
-_PART = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
+_TEST_NAME = lazy(r"(?:def|func|function|fn)\s+[Tt]est_?([A-Za-z]\w*)")
+_PART = lazy(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 
 
 def _tested(texts: list[str]) -> frozenset[str]:

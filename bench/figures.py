@@ -1,0 +1,92 @@
+"""The regression guard: the figures of the last landed run, and how a new run compares.
+
+bench/figures.json keeps, per figure, its value and which way is better: start-up as CPU time
+over a bare `python3 -c pass` (lower is better), throughput as input MB per CPU second (higher
+is better). `bench.py --compare` measures, prints each figure beside the stored one, and runs
+once more when one is more than WORSE_BY worse: it fails only on a figure worse in both runs
+(one slow run on a shared machine is noise; two in a row is a regression). `--update` writes
+the figures of the run into the file, for a change that is meant. Pure but for load and save:
+the unit suite tests the comparison without timing anything (tests/test_bench_figures.py).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+FIGURES_FILE = Path(__file__).resolve().parent / "figures.json"
+WORSE_BY = 0.25  # a figure this much worse than the stored one (a quarter) is worse
+
+
+@dataclass(frozen=True)
+class Figure:
+    value: float
+    higher_is_better: bool
+
+
+@dataclass(frozen=True)
+class Compared:
+    key: str
+    stored: Figure | None  # None: a figure the file does not have yet
+    runs: tuple[float, ...]  # this figure in each run made, in order
+
+    @property
+    def worse_in(self) -> tuple[bool, ...]:
+        return tuple(is_worse(self.stored, value) for value in self.runs)
+
+    @property
+    def regressed(self) -> bool:
+        """Worse in two runs in a row."""
+        return any(a and b for a, b in zip(self.worse_in, self.worse_in[1:]))
+
+
+def is_worse(stored: Figure | None, value: float) -> bool:
+    if stored is None:
+        return False
+    if stored.higher_is_better:
+        return value < stored.value * (1 - WORSE_BY)
+    return value > stored.value * (1 + WORSE_BY)
+
+
+def compare(stored: dict[str, Figure], runs: list[dict[str, Figure]]) -> list[Compared]:
+    """Each figure measured in any run, beside its stored value; sorted by key."""
+    keys = sorted({key for run in runs for key in run})
+    return [Compared(key, stored.get(key), tuple(run[key].value for run in runs if key in run))
+            for key in keys]
+
+
+def needs_another_run(compared: list[Compared]) -> bool:
+    """Is a figure worse in the last run made (then one more run says whether it stays so)?"""
+    return any(row.worse_in and row.worse_in[-1] for row in compared)
+
+
+def table(compared: list[Compared]) -> list[str]:
+    lines = []
+    for row in compared:
+        stored = f"{row.stored.value:.2f}" if row.stored else "(new)"
+        runs = "  ".join(f"{value:.2f}" + (" worse" if worse else "")
+                         for value, worse in zip(row.runs, row.worse_in))
+        verdict = "REGRESSED" if row.regressed else "ok"
+        lines.append(f"  {row.key:<66} {stored:>9}  {runs:<28} {verdict}")
+    return lines
+
+
+def merged(stored: dict[str, Figure], measured: dict[str, Figure]) -> dict[str, Figure]:
+    """The file's figures with this run's in place of theirs (the others kept)."""
+    return {**stored, **measured}
+
+
+def load(path: Path = FIGURES_FILE) -> dict[str, Figure]:
+    if not path.exists():
+        return {}
+    raw = json.loads(path.read_text())["figures"]
+    return {key: Figure(entry["value"], entry["better"] == "higher") for key, entry in raw.items()}
+
+
+def save(figures: dict[str, Figure], about: str, path: Path = FIGURES_FILE) -> None:
+    raw = {key: {"value": round(figure.value, 3),
+                 "better": "higher" if figure.higher_is_better else "lower"}
+           for key, figure in sorted(figures.items())}
+    path.write_text(json.dumps({"measured": about, "figures": raw}, indent=1,
+                               ensure_ascii=False) + "\n")

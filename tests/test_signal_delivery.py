@@ -1,0 +1,176 @@
+"""SIGINT, SIGTERM and SIGHUP reach headroom whichever of its threads the kernel hands them to.
+
+A signal sent to a process goes to any thread that does not block it; Python runs the handler
+only when the main thread next runs, and headroom's main thread sleeps in select() (source.py).
+So each signal is sent once the run is ready (a file the child writes, or the input read and
+the handlers installed: never sleep-then-signal), in command mode and on stdin, and once more
+straight to each helper thread (tgkill), which is where a lost signal used to go.
+
+HEADROOM_SIGNAL_STRESS=N repeats each process-directed case N times with one busy loop per
+core running, to make the kernel's choice of thread vary (~1 s a round on a loaded machine):
+
+    HEADROOM_SIGNAL_STRESS=500 .venv/bin/python -m pytest tests/test_signal_delivery.py -q
+
+Timeouts are hang guards only: no assertion depends on how long anything takes.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+HEADROOM = [sys.executable, "-m", "headroom_cli"]
+HANG_GUARD = 60  # seconds
+SIGNALS = [signal.SIGINT, signal.SIGTERM, signal.SIGHUP]
+STRESS = int(os.environ.get("HEADROOM_SIGNAL_STRESS") or 0)  # read before private_env clears it
+ROUNDS = range(STRESS or 1)
+
+pytestmark = pytest.mark.usefixtures("private_env")
+
+# The child says it got the signal, then dies of it: its status says so as well.
+CHILD = """
+import os, signal, sys, time
+def report(signum, frame):
+    print('child got', signum, flush=True)
+    signal.signal(signum, signal.SIG_DFL)
+    os.kill(os.getpid(), signum)
+for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+    signal.signal(signum, report)
+print('started', flush=True)
+open(sys.argv[1], 'w').close()
+time.sleep(600)
+"""
+
+
+@pytest.fixture(scope="module")
+def load():
+    """Under HEADROOM_SIGNAL_STRESS, one busy loop per core while this module's tests run."""
+    spinners = [subprocess.Popen([sys.executable, "-c", "while True: pass"])
+                for _ in range(os.cpu_count() or 1)] if STRESS else []
+    yield
+    for spinner in spinners:
+        spinner.kill()
+        spinner.wait()
+
+
+# --- command mode -------------------------------------------------------------------------------
+
+def start_wrapped(tmp_path: Path) -> subprocess.Popen:
+    ready = tmp_path / "ready"
+    ready.unlink(missing_ok=True)
+    # Its own session: no controlling terminal, no signal from the test runner's terminal.
+    process = subprocess.Popen([*HEADROOM, "--", sys.executable, "-c", CHILD, str(ready)],
+                               stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, start_new_session=True)
+    wait_until(ready.exists, process)
+    return process
+
+
+def assert_passed_on(process: subprocess.Popen, signum: int) -> None:
+    stdout, stderr = process.communicate(timeout=HANG_GUARD)
+    assert process.returncode == 128 + signum
+    assert stdout == b"started\nchild got %d\n" % signum
+    assert b"Traceback" not in stderr
+
+
+@pytest.mark.parametrize("round_", ROUNDS)
+@pytest.mark.parametrize("signum", SIGNALS)
+def test_command_mode_passes_the_signal_on(tmp_path, load, signum, round_):
+    process = start_wrapped(tmp_path)
+    process.send_signal(signum)
+    assert_passed_on(process, signum)
+
+
+@pytest.mark.parametrize("signum", SIGNALS)
+def test_command_mode_passes_on_a_signal_a_helper_thread_got(tmp_path, signum):
+    process = start_wrapped(tmp_path)  # the thread waiting for the child is running now
+    helpers = helper_threads(process.pid)
+    assert helpers, "no helper thread to send the signal to"
+    tgkill(process.pid, helpers[0], signum)
+    assert_passed_on(process, signum)
+
+
+# --- stdin --------------------------------------------------------------------------------------
+
+def start_reading(lines: int) -> subprocess.Popen:
+    """headroom reading a pipe that stays open (`tail -f log | headroom`), ready when it has
+    read everything written and handles the signals."""
+    process = subprocess.Popen([*HEADROOM, "--budget", "200"], stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    process.stdin.write(b"".join(b"line %d of a log that goes on\n" % i for i in range(lines)))
+    process.stdin.flush()
+    wait_until(lambda: drained(process.stdin) and handles_signals(process.pid), process)
+    return process
+
+
+def assert_stopped(process: subprocess.Popen, signum: int, lines: int) -> None:
+    # stdin stays open until headroom has exited: the signal, not an end of file, stops it.
+    stdout = process.stdout.read()
+    stderr = process.stderr.read()
+    assert process.wait(timeout=HANG_GUARD) == 128 + signum
+    process.stdin.close()
+    assert b"Traceback" not in stderr
+    assert "[…headroom:" in stdout.decode() and f"of {lines:,} (" in stdout.decode()
+
+
+@pytest.mark.parametrize("round_", ROUNDS)
+@pytest.mark.parametrize("signum", SIGNALS)
+def test_a_signal_stops_reading_stdin_and_the_plan_is_printed(load, signum, round_):
+    process = start_reading(4000)
+    process.send_signal(signum)
+    assert_stopped(process, signum, 4000)
+
+
+@pytest.mark.parametrize("signum", SIGNALS)
+def test_a_signal_a_helper_thread_got_stops_reading_stdin(signum):
+    lines = 200_000  # past intake.HOLD: the store's copy is written by a thread of its own
+    process = start_reading(lines)
+    helpers = helper_threads(process.pid)
+    assert helpers, "no helper thread to send the signal to"
+    tgkill(process.pid, helpers[0], signum)
+    assert_stopped(process, signum, lines)
+
+
+# --- helpers ------------------------------------------------------------------------------------
+
+def wait_until(ready, process: subprocess.Popen) -> None:
+    """Poll until ready (a hang guard, not a timing assumption)."""
+    deadline = time.monotonic() + HANG_GUARD
+    while not ready():
+        if process.poll() is not None or time.monotonic() > deadline:
+            process.kill()
+            raise AssertionError(f"never became ready: {process.communicate()}")
+        time.sleep(0.01)
+
+
+def handles_signals(pid: int) -> bool:
+    """Are headroom's handlers installed? (Linux: SigCgt; Python catches SIGINT from the start,
+    so SIGTERM's bit: headroom installs its handlers for the three together.)"""
+    with open(f"/proc/{pid}/status") as status:
+        caught = int(next(line for line in status if line.startswith("SigCgt:")).split()[1], 16)
+    return bool(caught >> (signal.SIGTERM - 1) & 1)
+
+
+def drained(stream) -> bool:
+    import fcntl
+    import termios
+
+    return fcntl.ioctl(stream.fileno(), termios.FIONREAD, b"\0\0\0\0") == b"\0\0\0\0"
+
+
+def helper_threads(pid: int) -> list[int]:
+    return sorted(int(tid) for tid in os.listdir(f"/proc/{pid}/task") if int(tid) != pid)
+
+
+def tgkill(pid: int, tid: int, signum: int) -> None:
+    """A signal to one thread of a process (os.kill lets the kernel choose the thread)."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.tgkill(pid, tid, int(signum)) != 0:
+        raise OSError(ctypes.get_errno(), os.strerror(ctypes.get_errno()))
