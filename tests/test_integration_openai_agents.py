@@ -10,6 +10,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
+pytest.importorskip("openai", reason="needs the openai-agents extra")  # tests/agents/ is also `agents`
 agents = pytest.importorskip("agents", reason="needs the openai-agents extra")
 
 from headroom_cli.integrations.openai_agents import HeadroomFilter  # noqa: E402
