@@ -11,6 +11,7 @@ from ...render import (search_file_header, search_folder_label, search_lines_sum
 from ...tokens import Counter
 from ...tools import Tool
 from ..costs import MAX_LINE_CHARS, LineCosts, cut_note, fit_in_order
+from ..pathmap import plan_paths
 from ..rollup import roll_up
 from .signals import DEFINITION, FileHits, HEADER_SHARE_FOR_STRAYS, parse, Parsed
 from .narrowing import moot, narrowing
@@ -57,7 +58,7 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool,
     if parsed.file_list:
         picks = _pick_matches(files, room, costs, True, {})
         if picks is None:
-            return _rolled_up(files, rows, lines, room, costs, strays, parsed, {}, narrower)
+            return _path_map(files, rows, lines, room, costs, strays, narrower)
         return _listing(files, picks, rows, lines, strays, parsed, {}, narrower)
     # The ladder: the output's first match (what a reader meets first), definition sites of
     # the searched symbol, then every file with its count, then a roll-up under folders.
@@ -261,6 +262,20 @@ def _listing(files: list[FileHits], picks: dict[str, list[int]], rows: list[str]
                                  cut, MAX_LINE_CHARS)
     return Plan("search", tuple(items), len(lines), len(lines) - kept_lines, summary=summary,
                 narrowing=moot(narrower, True, shown_total >= total))
+
+
+def _path_map(files: list[FileHits], rows: list[str], lines: Lines, room: int, costs: LineCosts,
+              strays: list[int], narrower: Narrowing | None) -> Plan:
+    """A file list too long to print: its map (planners/pathmap.py), the stray lines after."""
+    found = plan_paths(rows, lines, [f.heading for f in files], room, costs)
+    items = [*found.items, *(_keep_line(i, rows, lines) for i in strays)]
+    cut = sum(1 for item in items if isinstance(item, Keep) and item.suffix)
+    total = len(files)
+    summary = search_roll_up_summary(total - found.named, total, found.files - found.named,
+                                     found.groups, True, cut, MAX_LINE_CHARS)
+    kept = sum(isinstance(item, Keep) for item in items)
+    return Plan("search", tuple(items), len(lines), len(lines) - kept, summary=summary,
+                narrowing=narrower)
 
 
 def _keep_line(index: int, rows: list[str], lines: Lines) -> Keep:
