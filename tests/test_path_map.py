@@ -157,3 +157,25 @@ def test_any_path_list_fits_counts_exactly_and_repeats_itself(entries, lead, bud
     assert compress(text, tool="Glob", budget=budget, counter=counter).text == first.text
     if first.clipped and first.kind == "search" and CLOSING.search(first.text):
         check_map(first.text, rows)
+
+
+def test_a_drawn_tree_of_a_folder_is_mapped_by_whole_paths(counter):
+    """`tree DIR` (real; tree 2.1 draws its guides with no-break spaces): sniffed as a tree,
+    its files named by their whole paths, every folder with its exact count, its closing
+    `N directories, M files` kept."""
+    text = (REAL / "tree-django-5.1.4-contrib-admin.txt").read_text()
+    result = compress(text, tool="Bash", budget=1000, counter=counter)
+    assert result.kind == "tree"
+    assert counter.count(result.text) <= 1000
+    out = result.text.split("\n")
+    closing = text.rstrip("\n").split("\n")[-1]
+    assert closing in out
+    files = num(re.search(r", ([\d,]+) files", closing)[1])
+    top = [m for line in out if (m := FOLDER.match(line))
+           and m["folder"].count("/") == 4]  # django/contrib/admin/X/
+    named = [line for line in out if line.count("/") == 3 and not FOLDER.match(line)
+             and line.startswith("django/contrib/admin/")]
+    assert sum(num(m["files"]) for m in top) + len(named) == files
+    for folder in ("locale", "static", "templates", "templatetags", "views", "migrations"):
+        assert any(m["folder"] == f"django/contrib/admin/{folder}/" for m in top), folder
+    assert "django/contrib/admin/options.py" in out

@@ -1,5 +1,5 @@
 """The path map: one plan for every list of paths (`find`, `fd`, `git ls-files`, `rg --files`,
-`rg -l`, `tree -fi`, Glob), whichever shape's planner reads it.
+`rg -l`, `tree -fi`, Glob; a drawn `tree` of a folder), whichever shape's planner reads it.
 
 A list too long to print becomes a map of its tree, expanded top-down: every folder of a level
 is named with its exact file count before any folder of a deeper level, the biggest folders
@@ -122,15 +122,16 @@ def _count(folder: _Folder) -> int:
 
 
 def plan_paths(rows: list[str], lines: Lines, indexes: list[int], room: int,
-               costs: LineCosts) -> PathMap:
-    """The map of the paths on rows `indexes` (in the list's order) in about `room` tokens."""
-    paths = [rows[i].rstrip("\r") for i in indexes]
+               costs: LineCosts, drawn: list[str] | None = None) -> PathMap:
+    """The map of the paths on rows `indexes` (in the list's order) in about `room` tokens.
+    `drawn`: the paths of a drawn tree's rows (`tree`), which the map names in full."""
+    paths = drawn if drawn is not None else [rows[i].rstrip("\r") for i in indexes]
     root = _tree(paths)
     owner = {}  # position -> its folder
     for folder in root.below():
         for position in folder.files:
             owner[position] = folder
-    job = _Spend(rows, indexes, costs, owner)
+    job = _Spend(rows, indexes, costs, owner, drawn)
     used = job.open_levels(root, room, deepest=0)
     used += job.pin(paths, int(room * PIN_SHARE))
     used += job.open_levels(root, int((room - used) * LEVEL_SHARE))
@@ -141,13 +142,16 @@ def plan_paths(rows: list[str], lines: Lines, indexes: list[int], room: int,
 
 
 class _Spend:
-    def __init__(self, rows, indexes, costs, owner) -> None:
+    def __init__(self, rows, indexes, costs, owner, drawn) -> None:
         self.rows, self.indexes, self.costs, self.owner = rows, indexes, costs, owner
+        self.drawn = drawn
         self.named: set[int] = set()
 
     # ---- costs
 
     def _line(self, position: int) -> int:
+        if self.drawn is not None:
+            return self.costs.note(self.drawn[position])
         return self.costs.line(self.indexes[position])
 
     def _label(self, folder: _Folder, more: int | None = None) -> int:
@@ -315,9 +319,13 @@ class _Spend:
         return groups
 
     def _sorted(self, positions) -> list[int]:
+        if self.drawn is not None:
+            return sorted(positions, key=lambda p: self.drawn[p])
         return sorted(positions, key=lambda p: self.rows[self.indexes[p]])
 
-    def _keep(self, position: int, lines: Lines) -> Keep:
+    def _keep(self, position: int, lines: Lines) -> Keep | Note:
+        if self.drawn is not None:
+            return Note(self.drawn[position])
         index = self.indexes[position]
         row = self.rows[index]
         start = lines.start(index)
