@@ -574,8 +574,10 @@ def _keep_warnings(scan: _Scan, picker: _Picker) -> None:
     alternately (the first explain the bulk of what was cut, the second are likelier signal)."""
     counts = Tally(scan.signature[i] for i in scan.warnings)
     first: dict[bytes, int] = {}
+    members: dict[bytes, list[int]] = {}
     for index in scan.warnings:
         first.setdefault(scan.signature[index], index)
+        members.setdefault(scan.signature[index], []).append(index)
     by_count = sorted(first, key=lambda s: (-counts[s], first[s]))
     order = []
     while by_count:
@@ -588,8 +590,14 @@ def _keep_warnings(scan: _Scan, picker: _Picker) -> None:
             break
         index, count = first[signature], counts[signature]
         if picker.add((index,), (index, f"  (×{count:,})") if count > 1 else None) and count > 1:
-            picker.repeats.update(i for i in scan.warnings
-                                  if scan.signature[i] == signature and i != index)
+            # Its repeats: the same line, its numbers aside (a signature joins more: files).
+            shown = _numbers_aside(picker.line(index))
+            picker.repeats.update(i for i in members[signature]
+                                  if i != index and _numbers_aside(picker.line(i)) == shown)
+
+
+def _numbers_aside(line: str) -> bytes:
+    return line.encode("utf-8", "surrogateescape").translate(None, DIGITS)
 
 
 def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool,
