@@ -70,7 +70,7 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool,
     pinned = _pin(files, sites, share, costs)
     picks = _pick_matches(files, room, costs, False, pinned)
     if picks is None:
-        return _rolled_up(files, rows, lines, room, costs, strays, parsed, pinned, narrower)
+        return _rolled_up(files, rows, lines, room, costs, strays, pinned, narrower)
     extra = _context(files, picks, room - _map_cost(files, picks, costs), costs)
     return _listing(files, picks, rows, lines, strays, parsed, extra, narrower)
 
@@ -294,7 +294,7 @@ def _estimate(text: str) -> int:
 
 
 def _rolled_up(files: list[FileHits], rows: list[str], lines: Lines, room: int, costs: LineCosts,
-               strays: list[int], parsed: Parsed, pinned: dict[str, list[int]],
+               strays: list[int], pinned: dict[str, list[int]],
                narrower: Narrowing | None) -> Plan:
     """The files holding pinned definition sites named with them; the others rolled up under
     their directories, with counts, as deep as the budget allows, the heaviest folders open
@@ -310,13 +310,13 @@ def _rolled_up(files: list[FileHits], rows: list[str], lines: Lines, room: int, 
     def label(key: str, members: list[int]) -> str:
         hits = [others[i] for i in members]
         if len(hits) == 1 and hits[0].path == key:
-            return key if parsed.file_list else _header(hits[0], 0)
+            return _header(hits[0], 0)
         return folder(key, members, beside(key))
 
     def folder(key: str, members: list[int], more: bool) -> str:
         hits = [others[i] for i in members]
-        matches = None if parsed.file_list else sum(h.count for h in hits)
-        return search_folder_label(key, sum(h.files for h in hits), matches, more)
+        return search_folder_label(key, sum(h.files for h in hits), sum(h.count for h in hits),
+                                   more)
 
     def rest(key: str, members: list[int]) -> str:  # beside the folder's files named alone
         return folder(key, members, True)
@@ -324,20 +324,12 @@ def _rolled_up(files: list[FileHits], rows: list[str], lines: Lines, room: int, 
     # Thousands of files: estimate each line's tokens while rolling up (counting them all
     # would cost more than the clip); fit.py checks the rendered result exactly.
     cost = costs.note if len(others) <= _EXACT_ROLL_UP else _estimate
-    weights = [f.files if parsed.file_list else f.count for f in others]
+    weights = [f.count for f in others]
     entries = roll_up([f.path for f in others], label, cost, room, rest, weights,
                       costs.note) if others else []
     position = {f.path: at for at, f in enumerate(files)}
-    placed, verbatim = [], 0
-    for entry, members in entries:
-        single = others[members[0]]
-        if parsed.file_list and len(members) == 1 and entry == single.path:
-            # A path named alone is the input's own line: kept, so not counted as omitted.
-            placed.append((position[single.path], [_keep_line(single.heading, rows, lines)]))
-            verbatim += 1
-        else:
-            placed.append((position[single.path], [Note(entry)]))
-    shown_total = verbatim
+    placed = [(position[others[members[0]].path], [Note(entry)]) for entry, members in entries]
+    shown_total = 0
     for hits in named:
         shown = sorted(pinned[hits.path])
         shown_total += len(shown)
@@ -348,12 +340,9 @@ def _rolled_up(files: list[FileHits], rows: list[str], lines: Lines, room: int, 
     items = [item for _, section in placed for item in section]
     items += [_keep_line(i, rows, lines) for i in strays]
     total = sum(f.count for f in files)
-    counted = sum(f.files for f in files)
-    count = counted if parsed.file_list else total
     cut = sum(1 for item in items if isinstance(item, Keep) and item.suffix)
-    summary = search_roll_up_summary(count - shown_total, count, counted - verbatim,
-                                     len(entries) + len(named) - verbatim, parsed.file_list,
-                                     cut, MAX_LINE_CHARS)
+    summary = search_roll_up_summary(total - shown_total, total, sum(f.files for f in files),
+                                     len(entries) + len(named), False, cut, MAX_LINE_CHARS)
     kept = sum(isinstance(item, Keep) for item in items)
     return Plan("search", tuple(items), len(lines), len(lines) - kept, summary=summary,
                 narrowing=narrower)
