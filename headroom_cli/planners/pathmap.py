@@ -21,8 +21,15 @@ from .costs import MAX_LINE_CHARS, LineCosts, cut_note
 from .rollup import split
 
 PIN_SHARE = 0.25  # of the room, for the files named whatever their depth
-_MAX_MISSES = 32  # files in a row that do not fit before naming stops
-LEVEL_SHARE = 0.6  # of what the pinned files leave, for opening folders level by level
+_HEAVIEST = 10  # of a count list (`rg -c`), the heaviest files named before the levels
+_MAX_MISSES = 32
+_SPENT_ENOUGH = 0.97  # of the room: a map that spends this much is not planned again  # files in a row that do not fit before naming stops
+# Of what the pinned files leave, for opening folders level by level: when a good share of the
+# files could be named in the room (NAMEABLE), naming them tells more than counting them.
+LEVEL_SHARE = 0.3
+LEVEL_SHARE_WHEN_NAMEABLE = 0.1
+NAMEABLE = 0.25
+_SAMPLE = 200  # paths whose cost estimates a path's
 
 # What a reader of a tree looks for first, whatever its depth: the build's manifest, the
 # README, the entry module, the configuration at the root of a tool (by file name).
@@ -110,6 +117,13 @@ def _tree(paths: list[str]) -> _Folder:
     return root
 
 
+def _level_share(job: "_Spend", room: int, count: int) -> float:
+    step = max(1, count // _SAMPLE)
+    sample = range(0, count, step)
+    mean = sum(job._line(p) for p in sample) / len(sample)
+    return LEVEL_SHARE_WHEN_NAMEABLE if room >= NAMEABLE * mean * count else LEVEL_SHARE
+
+
 def _counts_own(folder: _Folder, left: int) -> bool:
     """Whether an open folder needs a line for its `left` own files not named (the root has
     no line of its own to count them)."""
@@ -122,19 +136,33 @@ def _count(folder: _Folder) -> int:
 
 
 def plan_paths(rows: list[str], lines: Lines, indexes: list[int], room: int,
-               costs: LineCosts, drawn: list[str] | None = None) -> PathMap:
+               costs: LineCosts, drawn: list[str] | None = None,
+               weights: list[int] | None = None) -> PathMap:
     """The map of the paths on rows `indexes` (in the list's order) in about `room` tokens.
-    `drawn`: the paths of a drawn tree's rows (`tree`), which the map names in full."""
+    `drawn`: the paths of a drawn tree's rows (`tree`), which the map names in full;
+    `weights`: each path's count (`rg -c`): the heaviest are named first."""
     paths = drawn if drawn is not None else [rows[i].rstrip("\r") for i in indexes]
+    found = _plan_once(rows, lines, indexes, room, costs, drawn, weights, paths)
+    # The plan spends estimates (a folder whose files all end up named loses its line): what
+    # the map left of its room is spent once more, planned afresh with that room added.
+    spent = sum(costs.note(item.text) if isinstance(item, Note) else
+                costs.line(lines.line_of(item.start)) for item in found.items)
+    if spent < room * _SPENT_ENOUGH:
+        again = _plan_once(rows, lines, indexes, 2 * room - spent, costs, drawn, weights, paths)
+        found = again if again.named >= found.named else found
+    return found
+
+
+def _plan_once(rows, lines, indexes, room, costs, drawn, weights, paths) -> PathMap:
     root = _tree(paths)
     owner = {}  # position -> its folder
     for folder in root.below():
         for position in folder.files:
             owner[position] = folder
-    job = _Spend(rows, indexes, costs, owner, drawn)
+    job = _Spend(rows, indexes, costs, owner, drawn, weights)
     used = job.open_levels(root, room, deepest=0)
     used += job.pin(paths, int(room * PIN_SHARE))
-    used += job.open_levels(root, int((room - used) * LEVEL_SHARE))
+    used += job.open_levels(root, int((room - used) * _level_share(job, room, len(paths))))
     used += job.name_files(root, room - used)
     used += job.open_levels(root, room - used)  # what naming files left opens more
     job.name_files(root, room - used)
@@ -142,10 +170,15 @@ def plan_paths(rows: list[str], lines: Lines, indexes: list[int], room: int,
 
 
 class _Spend:
-    def __init__(self, rows, indexes, costs, owner, drawn) -> None:
+    def __init__(self, rows, indexes, costs, owner, drawn, weights) -> None:
         self.rows, self.indexes, self.costs, self.owner = rows, indexes, costs, owner
-        self.drawn = drawn
+        self.drawn, self.weights = drawn, weights
         self.named: set[int] = set()
+
+    def _heaviest_first(self, positions: list[int]) -> list[int]:
+        if self.weights is None:
+            return positions
+        return sorted(positions, key=lambda p: (-self.weights[p], p))
 
     # ---- costs
 
@@ -155,6 +188,8 @@ class _Spend:
         return self.costs.line(self.indexes[position])
 
     def _label(self, folder: _Folder, more: int | None = None) -> int:
+        if more is None and folder.total == 1:  # its only file is named instead
+            return self._line(next(p for f in folder.below() for p in f.files))
         return self.costs.note(path_map_folder(folder.label, folder.total if more is None
                                                else more, more is not None))
 
@@ -174,8 +209,8 @@ class _Spend:
     # ---- spending
 
     def pin(self, paths: list[str], room: int) -> int:
-        """The first and last paths, then the files a reader looks for first, shallowest
-        first, while they fit in room."""
+        """The first and last paths (and a count list's heaviest), then the files a reader
+        looks for first, shallowest first, while they fit in room."""
         order = [p for p in (0, len(paths) - 1) if p in self.owner]  # not a directory
         keyed = []
         for position, path in enumerate(paths):
@@ -184,6 +219,8 @@ class _Spend:
             found = rank(name)
             if found is not None and position in self.owner:
                 keyed.append((self.owner[position].depth, found, position))
+        if self.weights is not None:  # a count list: its heaviest files, a few
+            order += self._heaviest_first(list(self.owner))[:_HEAVIEST]
         order += [position for _, _, position in sorted(keyed)]
         used = 0
         for position in dict.fromkeys(order):
@@ -258,10 +295,18 @@ class _Spend:
                                              len(children)))
 
     def name_files(self, root: _Folder, room: int) -> int:
-        """A file from every open folder in turn (shallow folders first), while room lasts."""
+        """A file from every open folder in turn (shallow folders first), then from under
+        every closed folder shown, while room lasts."""
         open_folders = sorted((f for f in root.below() if f.opened),
                               key=lambda f: (f.depth, f.label))
-        queues = [[p for p in f.files if p not in self.named] for f in open_folders]
+        queues = [self._heaviest_first([p for p in f.files if p not in self.named])
+                  for f in open_folders]
+        # Then the files under each closed folder that has a line, named beneath it.
+        closed = sorted((child for f in open_folders for child in f.folders.values()
+                         if not child.opened and child.label not in f.hidden),
+                        key=lambda f: (f.depth, f.label))
+        queues += [self._heaviest_first([p for sub in f.below() for p in sub.files
+                                         if p not in self.named]) for f in closed]
         used = turn = misses = 0
         while any(turn < len(queue) for queue in queues):
             for queue in queues:
@@ -289,6 +334,8 @@ class _Spend:
         others, then its folders; how many count lines it wrote. A closed folder's line is
         followed by the files named inside it, at any depth."""
         if not folder.opened:
+            if folder.total == 1:  # a folder of one file: the file's line says more
+                self.named.update(p for f in folder.below() for p in f.files)
             named = self._sorted(p for f in folder.below() for p in f.files if p in self.named)
             counts = len(named) < folder.total
             if counts:

@@ -3,6 +3,8 @@ under folders when not every file fits."""
 
 from __future__ import annotations
 
+import re
+
 
 from ...plan import Keep, Lines, Narrowing, Note, Plan
 from ...render import (search_file_header, search_folder_label, search_lines_summary,
@@ -267,7 +269,9 @@ def _listing(files: list[FileHits], picks: dict[str, list[int]], rows: list[str]
 def _path_map(files: list[FileHits], rows: list[str], lines: Lines, room: int, costs: LineCosts,
               strays: list[int], narrower: Narrowing | None) -> Plan:
     """A file list too long to print: its map (planners/pathmap.py), the stray lines after."""
-    found = plan_paths(rows, lines, [f.heading for f in files], room, costs)
+    counts = [_COUNTED.search(f.path) for f in files]  # `rg -c`: path:count
+    found = plan_paths(rows, lines, [f.heading for f in files], room, costs,
+                       weights=[int(m[1]) for m in counts] if all(counts) else None)
     items = [*found.items, *(_keep_line(i, rows, lines) for i in strays)]
     cut = sum(1 for item in items if isinstance(item, Keep) and item.suffix)
     total = len(files)
@@ -287,6 +291,7 @@ def _keep_line(index: int, rows: list[str], lines: Lines) -> Keep:
 
 
 _EXACT_ROLL_UP = 1000
+_COUNTED = re.compile(r":(\d+)$")
 
 
 def _estimate(text: str) -> int:
