@@ -333,7 +333,7 @@ class _Spend:
         """Items of a folder: its line (not the root's), its files named, the count of the
         others, then its folders; how many count lines it wrote. A closed folder's line is
         followed by the files named inside it, at any depth."""
-        if not folder.opened:
+        if not folder.opened or folder.total == 1:
             if folder.total == 1:  # a folder of one file: the file's line says more
                 self.named.update(p for f in folder.below() for p in f.files)
             named = self._sorted(p for f in folder.below() for p in f.files if p in self.named)
@@ -343,7 +343,7 @@ class _Spend:
             items.extend(self._keep(p, lines) for p in named)
             return int(counts)
         groups = 0
-        if folder.depth:
+        if folder.depth and folder.total > 1:  # (a folder of one file: its file's line)
             items.append(Note(path_map_folder(folder.label, folder.total)))
         items.extend(self._keep(p, lines)
                      for p in self._sorted(p for p in folder.files if p in self.named))
