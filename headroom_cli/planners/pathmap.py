@@ -73,6 +73,7 @@ class _Folder:
     opened: bool = False
     hidden: list[str] = field(default_factory=list)  # an open folder's folders not shown
     spent: int = 0  # what opening it in part cost (given back when it opens further)
+    unnamed: int = 0  # its own files not named yet
 
     def below(self):
         yield self
@@ -113,6 +114,7 @@ def _tree(paths: list[str]) -> _Folder:
     for folder in root.below():
         # A directory's own line (`tree -fi`, `du -a`): its folder's line stands for it.
         folder.files = [p for p in folder.files if names[p] not in folder.folders]
+        folder.unnamed = len(folder.files)
     _count(root)
     return root
 
@@ -194,7 +196,11 @@ class _Spend:
                                                else more, more is not None))
 
     def _unnamed(self, folder: _Folder) -> int:
-        return sum(1 for p in folder.files if p not in self.named)
+        return folder.unnamed
+
+    def _name(self, position: int) -> None:
+        self.named.add(position)
+        self.owner[position].unnamed -= 1
 
     def _more(self, folder: _Folder, left: int | None = None) -> int:
         """The line counting an open folder's own files not named, `left` of them: none when
@@ -227,7 +233,7 @@ class _Spend:
             cost = self._name_cost(position)
             if used + cost <= room:
                 used += cost
-                self.named.add(position)
+                self._name(position)
         return used
 
     def _name_cost(self, position: int) -> int:
@@ -318,7 +324,7 @@ class _Spend:
                             return used
                         continue  # a shorter path may fit
                     used += cost
-                    self.named.add(queue[turn])
+                    self._name(queue[turn])
             turn += 1
         return used
 
@@ -335,7 +341,8 @@ class _Spend:
         followed by the files named inside it, at any depth."""
         if not folder.opened or folder.total == 1:
             if folder.total == 1:  # a folder of one file: the file's line says more
-                self.named.update(p for f in folder.below() for p in f.files)
+                for p in [p for f in folder.below() for p in f.files if p not in self.named]:
+                    self._name(p)
             named = self._sorted(p for f in folder.below() for p in f.files if p in self.named)
             counts = len(named) < folder.total
             if counts:
