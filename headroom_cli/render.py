@@ -144,6 +144,19 @@ def search_folder_label(folder: str, files: int, matches: int | None, more: bool
     return f"{folder or './'} ({counts})"
 
 
+def path_map_folder(folder: str, files: int, own: bool = False) -> str:
+    """A path map's line for a folder: every file under it (`src/ (1,204 files)`), or, `own`,
+    those directly in it that are not named (`src/ (3 more files directly in it)`)."""
+    if own:
+        return f"{folder or './'} ({counted(files, 'more file')} directly in it)"
+    return f"{folder or './'} ({counted(files, 'file')})"
+
+
+def path_map_rest(folder: str, files: int, folders: int) -> str:
+    """A path map's line for the folders of an open folder not shown, with their figures."""
+    return f"{folder or './'} ({counted(files, 'more file')} in {counted(folders, 'more folder')})"
+
+
 def search_marker_reserve(counter: Counter, total: int, files: int, long_lines: int,
                           line_chars: int) -> int:
     """SEARCH_MARKER_TOKENS less what this output's figures save on the longest wording (a

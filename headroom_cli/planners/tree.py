@@ -10,15 +10,18 @@ ranked among the columns the output uses (`npm ls` indents by two, `tree` by fou
 
 from __future__ import annotations
 
-
 from ..patterns import lazy
-from ..plan import Lines, Plan
+from ..plan import Keep, Lines, Plan
+from ..render import search_marker_reserve, search_roll_up_summary
 from ..tokens import Counter
 from ..tools import Tool
 from . import outline
+from .costs import MAX_LINE_CHARS, LineCosts
+from .pathmap import plan_paths
+from .search.signals import TREE_COUNT
 
 # The guides before a branch (`│ `, `|   `, spaces), then the branch itself.
-_ENTRY = lazy(r"((?:[│|][ \t]{1,3}|[ \t])*)(?:[├└]─+[┬─]?[ \t]|[|`]--+[ \t])\S")
+_ENTRY = lazy(r"((?:[│|][ \t\xa0]{1,3}|[ \t\xa0])*)(?:[├└]─+[┬─]?[ \t]|[|`]--+[ \t])\S")
 _MIN_ENTRIES = 10
 _SHARE = 0.7  # of the non-empty lines: the rest are a header (the project, the folder) and notes
 
@@ -50,5 +53,37 @@ def looks_like(sample: list[str], tool: Tool) -> bool:
 
 
 def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> Plan | None:
-    return outline.plan("tree", "entries", text, lines, budget, counter,
-                        entries(outline.bodies(list(lines))))
+    rows = outline.bodies(list(lines))
+    found = entries(rows)
+    count = next((i for i in range(len(rows) - 1, max(-1, len(rows) - 4), -1)
+                  if TREE_COUNT.match(rows[i])), None)
+    if count is not None and found and found[0][1] == 0:
+        return _path_map(rows, lines, found, count, budget, counter)
+    return outline.plan("tree", "entries", text, lines, budget, counter, found)
+
+
+def _path_map(rows: list[str], lines: Lines, found: list[tuple[int, int]], count: int,
+              budget: int, counter: Counter) -> Plan | None:
+    """`tree` of a folder (it closes with `N directories, M files`): the path map of its files
+    (planners/pathmap.py), each named by its whole path, then that closing count."""
+    stack: list[str] = []
+    files, paths = [], []
+    for at, (index, depth) in enumerate(found):
+        match = _ENTRY.match(rows[index])
+        name = rows[index][match.end() - 1:] if match else rows[index]
+        del stack[depth:]
+        stack.append(name.rstrip("/"))
+        deeper = at + 1 < len(found) and found[at + 1][1] > depth
+        if depth and not deeper:
+            files.append(index)
+            paths.append("/".join(stack))
+    if not files:
+        return None
+    costs = LineCosts(rows, counter)
+    reserve = search_marker_reserve(counter, len(rows), len(files), 0, MAX_LINE_CHARS)
+    room = budget - reserve - costs.line(count)
+    found_map = plan_paths(rows, lines, files, room, costs, drawn=paths)
+    items = (*found_map.items, Keep(lines.start(count), lines.end(count)))
+    summary = search_roll_up_summary(len(files) - found_map.named, len(files),
+                                     found_map.files - found_map.named, found_map.groups, True)
+    return Plan("tree", items, len(lines), len(lines) - 1, summary=summary)

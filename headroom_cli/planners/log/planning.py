@@ -300,6 +300,8 @@ class _Picker:
         self.spent = 0
         self.misses = 0  # failed additions in a row
         self.suffixes: dict[int, str] = {}
+        # Lines a shown line's `(×N)` count stands for: no growth shows them again.
+        self.repeats: set[int] = set()
         self.history: list[tuple[list[int], int | None, int, int]] = []
         self._tokens: dict[int, int] = {}
 
@@ -580,8 +582,10 @@ def _keep_warnings(scan: _Scan, picker: _Picker) -> None:
     alternately (the first explain the bulk of what was cut, the second are likelier signal)."""
     counts = Tally(scan.signature[i] for i in scan.warnings)
     first: dict[bytes, int] = {}
+    members: dict[bytes, list[int]] = {}
     for index in scan.warnings:
         first.setdefault(scan.signature[index], index)
+        members.setdefault(scan.signature[index], []).append(index)
     by_count = sorted(first, key=lambda s: (-counts[s], first[s]))
     order = []
     while by_count:
@@ -593,7 +597,15 @@ def _keep_warnings(scan: _Scan, picker: _Picker) -> None:
         if picker.exhausted():
             break
         index, count = first[signature], counts[signature]
-        picker.add((index,), (index, f"  (×{count:,})") if count > 1 else None)
+        if picker.add((index,), (index, f"  (×{count:,})") if count > 1 else None) and count > 1:
+            # Its repeats: the same line, its numbers aside (a signature joins more: files).
+            shown = _numbers_aside(picker.line(index))
+            picker.repeats.update(i for i in members[signature]
+                                  if i != index and _numbers_aside(picker.line(i)) == shown)
+
+
+def _numbers_aside(line: str) -> bytes:
+    return line.encode("utf-8", "surrogateescape").translate(None, DIGITS)
 
 
 def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool,
@@ -618,7 +630,8 @@ def _finish(scan: _Scan, lines: Lines, picker: _Picker, budget: int) -> str:
     cost, note = _settle(scan, lines, picker, budget)
     slack = budget - cost
     for first, last in picker.unkept_runs():
-        if last - first <= 1:  # a gap of a line or two costs about as much as its marker
+        if last - first <= 1 and not (  # a gap of a line or two costs about its marker
+                picker.repeats.issuperset(range(first, last + 1))):  # (but a count's repeats)
             extra = sum(picker.tokens(i) for i in range(first, last + 1)) - \
                 _marker_tokens(scan, lines, picker, first, last)
             if extra <= slack and picker.add(range(first, last + 1), force=True):
@@ -632,15 +645,16 @@ def _finish(scan: _Scan, lines: Lines, picker: _Picker, budget: int) -> str:
 
 
 def _grow_ends(picker: _Picker) -> None:
-    """Spend what is left on more head and more tail, two tail lines for each head line."""
-    kept = picker.kept
+    """Spend what is left on more head and more tail, two tail lines for each head line; an
+    end stops at a line that a shown line's `(×N)` already counts."""
+    kept, repeats = picker.kept, picker.repeats
     head, tail = kept.find(0), kept.rfind(0)
     turn = 0
     while 0 <= head <= tail and picker.room() >= _MIN_ROOM:
-        if turn % 3 == 2:
-            if not picker.add((head,)):
-                break
-        elif not picker.add((tail,)):
+        if head in repeats and tail in repeats:
+            break  # both ends meet lines a count stands for: nothing new to show there
+        grow_head = turn % 3 == 2 and head not in repeats or tail in repeats
+        if not picker.add((head,) if grow_head else (tail,)):
             break
         turn += 1
         head, tail = kept.find(0), kept.rfind(0)
@@ -716,6 +730,7 @@ def _assemble(lines: Lines, scan: _Scan, picker: _Picker, note: str) -> Plan:
         items.append(Note(note))
     # Gaps may shrink (spend.py), never past an error the note counts.
     counted = frozenset(key for key in scan.errors if not picker.kept[key]) if note else frozenset()
+    counted |= frozenset(i for i in picker.repeats if not picker.kept[i])
     return Plan("log", tuple(items), len(lines), omitted, regap=partial(_gap, lines, scan),
                 counted=counted)
 

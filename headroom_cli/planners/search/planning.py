@@ -3,7 +3,7 @@ under folders when not every file fits."""
 
 from __future__ import annotations
 
-
+from ...patterns import lazy
 from ...plan import Keep, Lines, Narrowing, Note, Plan
 from ...render import (search_file_header, search_folder_label, search_lines_summary,
                        search_marker_reserve, search_narrowing, search_roll_up_summary,
@@ -11,6 +11,7 @@ from ...render import (search_file_header, search_folder_label, search_lines_sum
 from ...tokens import Counter
 from ...tools import Tool
 from ..costs import MAX_LINE_CHARS, LineCosts, cut_note, fit_in_order
+from ..pathmap import plan_paths
 from ..rollup import roll_up
 from .signals import DEFINITION, FileHits, HEADER_SHARE_FOR_STRAYS, parse, Parsed
 from .narrowing import moot, narrowing
@@ -57,7 +58,7 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool,
     if parsed.file_list:
         picks = _pick_matches(files, room, costs, True, {})
         if picks is None:
-            return _rolled_up(files, rows, lines, room, costs, strays, parsed, {}, narrower)
+            return _path_map(files, rows, lines, room, costs, strays, narrower)
         return _listing(files, picks, rows, lines, strays, parsed, {}, narrower)
     # The ladder: the output's first match (what a reader meets first), definition sites of
     # the searched symbol, then every file with its count, then a roll-up under folders.
@@ -69,7 +70,7 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool,
     pinned = _pin(files, sites, share, costs)
     picks = _pick_matches(files, room, costs, False, pinned)
     if picks is None:
-        return _rolled_up(files, rows, lines, room, costs, strays, parsed, pinned, narrower)
+        return _rolled_up(files, rows, lines, room, costs, strays, pinned, narrower)
     extra = _context(files, picks, room - _map_cost(files, picks, costs), costs)
     return _listing(files, picks, rows, lines, strays, parsed, extra, narrower)
 
@@ -263,6 +264,22 @@ def _listing(files: list[FileHits], picks: dict[str, list[int]], rows: list[str]
                 narrowing=moot(narrower, True, shown_total >= total))
 
 
+def _path_map(files: list[FileHits], rows: list[str], lines: Lines, room: int, costs: LineCosts,
+              strays: list[int], narrower: Narrowing | None) -> Plan:
+    """A file list too long to print: its map (planners/pathmap.py), the stray lines after."""
+    counts = [_COUNTED.search(f.path) for f in files]  # `rg -c`: path:count
+    found = plan_paths(rows, lines, [f.heading for f in files], room, costs,
+                       weights=[int(m[1]) for m in counts] if all(counts) else None)
+    items = [*found.items, *(_keep_line(i, rows, lines) for i in strays)]
+    cut = sum(1 for item in items if isinstance(item, Keep) and item.suffix)
+    total = len(files)
+    summary = search_roll_up_summary(total - found.named, total, found.files - found.named,
+                                     found.groups, True, cut, MAX_LINE_CHARS)
+    kept = sum(isinstance(item, Keep) for item in items)
+    return Plan("search", tuple(items), len(lines), len(lines) - kept, summary=summary,
+                narrowing=narrower)
+
+
 def _keep_line(index: int, rows: list[str], lines: Lines) -> Keep:
     row = rows[index]
     start = lines.start(index)
@@ -272,6 +289,7 @@ def _keep_line(index: int, rows: list[str], lines: Lines) -> Keep:
 
 
 _EXACT_ROLL_UP = 1000
+_COUNTED = lazy(r":(\d+)$")
 
 
 def _estimate(text: str) -> int:
@@ -279,7 +297,7 @@ def _estimate(text: str) -> int:
 
 
 def _rolled_up(files: list[FileHits], rows: list[str], lines: Lines, room: int, costs: LineCosts,
-               strays: list[int], parsed: Parsed, pinned: dict[str, list[int]],
+               strays: list[int], pinned: dict[str, list[int]],
                narrower: Narrowing | None) -> Plan:
     """The files holding pinned definition sites named with them; the others rolled up under
     their directories, with counts, as deep as the budget allows, the heaviest folders open
@@ -295,13 +313,13 @@ def _rolled_up(files: list[FileHits], rows: list[str], lines: Lines, room: int, 
     def label(key: str, members: list[int]) -> str:
         hits = [others[i] for i in members]
         if len(hits) == 1 and hits[0].path == key:
-            return key if parsed.file_list else _header(hits[0], 0)
+            return _header(hits[0], 0)
         return folder(key, members, beside(key))
 
     def folder(key: str, members: list[int], more: bool) -> str:
         hits = [others[i] for i in members]
-        matches = None if parsed.file_list else sum(h.count for h in hits)
-        return search_folder_label(key, sum(h.files for h in hits), matches, more)
+        return search_folder_label(key, sum(h.files for h in hits), sum(h.count for h in hits),
+                                   more)
 
     def rest(key: str, members: list[int]) -> str:  # beside the folder's files named alone
         return folder(key, members, True)
@@ -309,20 +327,12 @@ def _rolled_up(files: list[FileHits], rows: list[str], lines: Lines, room: int, 
     # Thousands of files: estimate each line's tokens while rolling up (counting them all
     # would cost more than the clip); fit.py checks the rendered result exactly.
     cost = costs.note if len(others) <= _EXACT_ROLL_UP else _estimate
-    weights = [f.files if parsed.file_list else f.count for f in others]
+    weights = [f.count for f in others]
     entries = roll_up([f.path for f in others], label, cost, room, rest, weights,
                       costs.note) if others else []
     position = {f.path: at for at, f in enumerate(files)}
-    placed, verbatim = [], 0
-    for entry, members in entries:
-        single = others[members[0]]
-        if parsed.file_list and len(members) == 1 and entry == single.path:
-            # A path named alone is the input's own line: kept, so not counted as omitted.
-            placed.append((position[single.path], [_keep_line(single.heading, rows, lines)]))
-            verbatim += 1
-        else:
-            placed.append((position[single.path], [Note(entry)]))
-    shown_total = verbatim
+    placed = [(position[others[members[0]].path], [Note(entry)]) for entry, members in entries]
+    shown_total = 0
     for hits in named:
         shown = sorted(pinned[hits.path])
         shown_total += len(shown)
@@ -333,12 +343,9 @@ def _rolled_up(files: list[FileHits], rows: list[str], lines: Lines, room: int, 
     items = [item for _, section in placed for item in section]
     items += [_keep_line(i, rows, lines) for i in strays]
     total = sum(f.count for f in files)
-    counted = sum(f.files for f in files)
-    count = counted if parsed.file_list else total
     cut = sum(1 for item in items if isinstance(item, Keep) and item.suffix)
-    summary = search_roll_up_summary(count - shown_total, count, counted - verbatim,
-                                     len(entries) + len(named) - verbatim, parsed.file_list,
-                                     cut, MAX_LINE_CHARS)
+    summary = search_roll_up_summary(total - shown_total, total, sum(f.files for f in files),
+                                     len(entries) + len(named), False, cut, MAX_LINE_CHARS)
     kept = sum(isinstance(item, Keep) for item in items)
     return Plan("search", tuple(items), len(lines), len(lines) - kept, summary=summary,
                 narrowing=narrower)

@@ -43,6 +43,9 @@ DEFINITION = lazy(
     r"|(?:const|let|var)\s+[\w$]+\s*=|[\w$.\[\]'\"]+\s*=(?!=)"
 )
 MIN_MATCH_LINES = 20
+MIN_SHARE_OF_PATHS = 0.95  # of a file list's lines; the rest bare names (`LICENSE`, `INSTALL`)
+_BARE_NAME = lazy(r"[\w.@+~-]+")
+TREE_COUNT = lazy(r"\d+ director(?:y|ies)(?:, \d+ files?)?$")  # `tree`'s last line: `N directories, M files`
 MIN_MATCH_LINES_FROM_SEARCH = 3  # a search tool's own output (Grep, Glob) needs less to show it
 MIN_SHARE = 0.75
 HEADER_SHARE_FOR_STRAYS = 0.1  # lines that are not matches (rg's own errors) get at most this
@@ -127,11 +130,26 @@ def parse(rows: list[str]) -> Parsed:
             recognised += 1
         else:
             strays.append(index)
-    if not files and strays and all(is_path(rows[i].rstrip("\r")) for i in strays):
-        return Parsed({rows[i].rstrip("\r"): FileHits(rows[i].rstrip("\r"), heading=i)
-                       for i in strays}, [],
-                      len(strays), file_list=True)
+    if not files and strays:
+        listed = _file_list(rows, strays)
+        if listed is not None:
+            return listed
     return Parsed(files, strays, recognised)
+
+
+def _file_list(rows: list[str], candidates: list[int]) -> Parsed | None:
+    """A list of paths (`find`, `fd`, `git ls-files`, `rg -l`, `tree -fi`): every line a path
+    or a bare file name (git's `LICENSE`), most of them paths; `tree`'s closing count stays
+    a line of its own."""
+    paths = [i for i in candidates if not TREE_COUNT.match(rows[i])]
+    strays = [i for i in candidates if TREE_COUNT.match(rows[i])]
+    named = sum(1 for i in paths if is_path(rows[i].rstrip("\r")))
+    if named < MIN_SHARE_OF_PATHS * len(paths) or len(strays) > 1 or not all(
+            _BARE_NAME.fullmatch(rows[i].rstrip("\r")) for i in paths
+            if not is_path(rows[i].rstrip("\r"))):
+        return None
+    return Parsed({rows[i].rstrip("\r"): FileHits(rows[i].rstrip("\r"), heading=i)
+                   for i in paths}, strays, len(candidates), file_list=True)
 
 
 def _rg_json_row(record: re.Match, index: int, row: str, files: dict[str, FileHits]) -> bool:

@@ -1,0 +1,388 @@
+"""The path map: one plan for every list of paths (`find`, `fd`, `git ls-files`, `rg --files`,
+`rg -l`, `tree -fi`, Glob; a drawn `tree` of a folder), whichever shape's planner reads it.
+
+A list too long to print becomes a map of its tree, expanded top-down: every folder of a level
+is named with its exact file count before any folder of a deeper level, the biggest folders
+opened first when a level does not fit whole. A leading folder every path shares (`./`,
+`/usr/include/`) is never a group of its own: the map starts below it. Before the levels, the
+files a reader looks for first are named whatever their depth (manifests, READMEs, entry
+modules, config roots; the shallowest first), with the first and the last path of the list.
+What the levels leave names the files of the opened folders, a few from every folder in turn,
+shallow folders first. Lines read in tree order: a folder's line, its files, its folders.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..plan import Keep, Lines, Note
+from ..render import path_map_folder, path_map_rest
+from .costs import MAX_LINE_CHARS, LineCosts, cut_note
+from .rollup import split
+
+PIN_SHARE = 0.25  # of the room, for the files named whatever their depth
+_HEAVIEST = 10  # of a count list (`rg -c`), the heaviest files named before the levels
+_MAX_MISSES = 32
+_SPENT_ENOUGH = 0.97  # of the room: a map that spends this much is not planned again  # files in a row that do not fit before naming stops
+# Of what the pinned files leave, for opening folders level by level: when a good share of the
+# files could be named in the room (NAMEABLE), naming them tells more than counting them.
+LEVEL_SHARE = 0.3
+LEVEL_SHARE_WHEN_NAMEABLE = 0.1
+NAMEABLE = 0.25
+_SAMPLE = 200  # paths whose cost estimates a path's
+
+# What a reader of a tree looks for first, whatever its depth: the build's manifest, the
+# README, the entry module, the configuration at the root of a tool (by file name).
+_MANIFESTS = frozenset({
+    "package.json", "pyproject.toml", "setup.py", "setup.cfg", "Cargo.toml", "go.mod",
+    "pom.xml", "build.gradle", "build.gradle.kts", "settings.gradle", "Makefile",
+    "CMakeLists.txt", "meson.build", "Gemfile", "composer.json", "requirements.txt",
+    "Pipfile", "mix.exs", "Package.swift", "BUILD", "BUILD.bazel", "WORKSPACE", "deno.json",
+    "pubspec.yaml", "project.clj", "build.sbt", "configure.ac", "Dockerfile"})
+_ENTRIES = frozenset({
+    "__main__.py", "main.py", "cli.py", "app.py", "manage.py", "wsgi.py", "index.js",
+    "index.ts", "index.mjs", "index.cjs", "main.js", "main.ts", "cli.js", "main.go",
+    "main.rs", "lib.rs", "main.c", "main.cpp", "Main.java", "Program.cs"})
+_CONFIGS = frozenset({
+    "tsconfig.json", "tox.ini", "pytest.ini", "conftest.py", ".eslintrc", ".eslintrc.js",
+    ".eslintrc.json", "eslint.config.js", "eslint.config.mjs", "vite.config.ts",
+    "vite.config.js", "webpack.config.js", "jest.config.js", "babel.config.js",
+    ".babelrc", "docker-compose.yml", "compose.yaml", ".pre-commit-config.yaml",
+    "Cargo.lock", "go.sum", "MANIFEST.in", ".gitignore", ".editorconfig", "noxfile.py"})
+
+
+def rank(name: str) -> int | None:
+    """How soon a file of this name is named: manifests, READMEs, entry modules, configs;
+    None for any other file."""
+    if name in _MANIFESTS or name.endswith((".gemspec", ".csproj", ".sln", ".cabal")):
+        return 0
+    if name.lower().startswith("readme"):
+        return 1
+    if name in _ENTRIES:
+        return 2
+    return 3 if name in _CONFIGS else None
+
+
+@dataclass
+class _Folder:
+    label: str  # as printed: the paths' own spelling of it, ending in "/"
+    depth: int
+    files: list[int] = field(default_factory=list)  # positions in the path list, direct
+    folders: dict[str, "_Folder"] = field(default_factory=dict)
+    total: int = 0
+    opened: bool = False
+    hidden: list[str] = field(default_factory=list)  # an open folder's folders not shown
+    spent: int = 0  # what opening it in part cost (given back when it opens further)
+    unnamed: int = 0  # its own files not named yet
+
+    def below(self):
+        yield self
+        for child in self.folders.values():
+            yield from child.below()
+
+
+@dataclass(frozen=True)
+class PathMap:
+    items: tuple  # Keep and Note items, in tree order
+    named: int  # paths printed as the input's own lines
+    files: int  # paths that are files (a directory's own line, `tree -fi`'s, is not)
+    groups: int  # folder lines that count files not named
+
+
+def _tree(paths: list[str]) -> _Folder:
+    """The folder tree under the deepest folder every path shares."""
+    parts = [split(path) for path in paths]
+    common = parts[0][:-1]
+    for each in parts[1:]:
+        keep = 0
+        while keep < len(common) and keep < len(each) - 1 and each[keep] == common[keep]:
+            keep += 1
+        common = common[:keep]
+    lead = "/" if paths[0][:1] in "/\\" else ""
+    root = _Folder(lead + "".join(part + "/" for part in common), 0)
+    names = {}
+    for position, each in enumerate(parts):
+        folder = root
+        for name in each[len(common):-1]:
+            child = folder.folders.get(name)
+            if child is None:
+                child = folder.folders[name] = _Folder(folder.label + name + "/",
+                                                       folder.depth + 1)
+            folder = child
+        folder.files.append(position)
+        names[position] = each[-1] if each else ""
+    for folder in root.below():
+        # A directory's own line (`tree -fi`, `du -a`): its folder's line stands for it.
+        folder.files = [p for p in folder.files if names[p] not in folder.folders]
+        folder.unnamed = len(folder.files)
+    _count(root)
+    return root
+
+
+def _level_share(job: "_Spend", room: int, count: int) -> float:
+    step = max(1, count // _SAMPLE)
+    sample = range(0, count, step)
+    mean = sum(job._line(p) for p in sample) / len(sample)
+    return LEVEL_SHARE_WHEN_NAMEABLE if room >= NAMEABLE * mean * count else LEVEL_SHARE
+
+
+def _counts_own(folder: _Folder, left: int) -> bool:
+    """Whether an open folder needs a line for its `left` own files not named (the root has
+    no line of its own to count them)."""
+    return left > 0 and (left < folder.total or not folder.depth)
+
+
+def _count(folder: _Folder) -> int:
+    folder.total = len(folder.files) + sum(_count(child) for child in folder.folders.values())
+    return folder.total
+
+
+def plan_paths(rows: list[str], lines: Lines, indexes: list[int], room: int,
+               costs: LineCosts, drawn: list[str] | None = None,
+               weights: list[int] | None = None) -> PathMap:
+    """The map of the paths on rows `indexes` (in the list's order) in about `room` tokens.
+    `drawn`: the paths of a drawn tree's rows (`tree`), which the map names in full;
+    `weights`: each path's count (`rg -c`): the heaviest are named first."""
+    paths = drawn if drawn is not None else [rows[i].rstrip("\r") for i in indexes]
+    found = _plan_once(rows, lines, indexes, room, costs, drawn, weights, paths)
+    # The plan spends estimates (a folder whose files all end up named loses its line): what
+    # the map left of its room is spent once more, planned afresh with that room added.
+    spent = sum(costs.note(item.text) if isinstance(item, Note) else
+                costs.line(lines.line_of(item.start)) for item in found.items)
+    if spent < room * _SPENT_ENOUGH:
+        again = _plan_once(rows, lines, indexes, 2 * room - spent, costs, drawn, weights, paths)
+        found = again if again.named >= found.named else found
+    return found
+
+
+def _plan_once(rows, lines, indexes, room, costs, drawn, weights, paths) -> PathMap:
+    root = _tree(paths)
+    owner = {}  # position -> its folder
+    for folder in root.below():
+        for position in folder.files:
+            owner[position] = folder
+    job = _Spend(rows, indexes, costs, owner, drawn, weights)
+    used = job.open_levels(root, room, deepest=0)
+    used += job.pin(paths, int(room * PIN_SHARE))
+    used += job.open_levels(root, int((room - used) * _level_share(job, room, len(paths))))
+    used += job.name_files(root, room - used)
+    used += job.open_levels(root, room - used)  # what naming files left opens more
+    job.name_files(root, room - used)
+    return job.render(root, lines)
+
+
+class _Spend:
+    def __init__(self, rows, indexes, costs, owner, drawn, weights) -> None:
+        self.rows, self.indexes, self.costs, self.owner = rows, indexes, costs, owner
+        self.drawn, self.weights = drawn, weights
+        self.named: set[int] = set()
+
+    def _heaviest_first(self, positions: list[int]) -> list[int]:
+        if self.weights is None:
+            return positions
+        return sorted(positions, key=lambda p: (-self.weights[p], p))
+
+    # ---- costs
+
+    def _line(self, position: int) -> int:
+        if self.drawn is not None:
+            return self.costs.note(self.drawn[position])
+        return self.costs.line(self.indexes[position])
+
+    def _label(self, folder: _Folder, more: int | None = None) -> int:
+        if more is None and folder.total == 1:  # its only file is named instead
+            return self._line(next(p for f in folder.below() for p in f.files))
+        return self.costs.note(path_map_folder(folder.label, folder.total if more is None
+                                               else more, more is not None))
+
+    def _unnamed(self, folder: _Folder) -> int:
+        return folder.unnamed
+
+    def _name(self, position: int) -> None:
+        self.named.add(position)
+        self.owner[position].unnamed -= 1
+
+    def _more(self, folder: _Folder, left: int | None = None) -> int:
+        """The line counting an open folder's own files not named, `left` of them: none when
+        all are named, or when the folder's own line counts them (they are all it holds)."""
+        left = self._unnamed(folder) if left is None else left
+        return self._label(folder, left) if _counts_own(folder, left) else 0
+
+    def opening(self, folder: _Folder) -> int:
+        """What opening a folder adds: its folders' lines and the count of its own files."""
+        return sum(self._label(child) for child in folder.folders.values()) + self._more(folder)
+
+    # ---- spending
+
+    def pin(self, paths: list[str], room: int) -> int:
+        """The first and last paths (and a count list's heaviest), then the files a reader
+        looks for first, shallowest first, while they fit in room."""
+        order = [p for p in (0, len(paths) - 1) if p in self.owner]  # not a directory
+        keyed = []
+        for position, path in enumerate(paths):
+            name = path.rstrip("/\\")
+            name = name[max(name.rfind("/"), name.rfind("\\")) + 1:]
+            found = rank(name)
+            if found is not None and position in self.owner:
+                keyed.append((self.owner[position].depth, found, position))
+        if self.weights is not None:  # a count list: its heaviest files, a few
+            order += self._heaviest_first(list(self.owner))[:_HEAVIEST]
+        order += [position for _, _, position in sorted(keyed)]
+        used = 0
+        for position in dict.fromkeys(order):
+            cost = self._name_cost(position)
+            if used + cost <= room:
+                used += cost
+                self._name(position)
+        return used
+
+    def _name_cost(self, position: int) -> int:
+        """Naming a file: its line, less the count line it leaves when it is the last one of
+        an open folder's own files."""
+        folder = self.owner[position]
+        cost = self._line(position)
+        if folder.opened:
+            left = self._unnamed(folder)
+            cost += self._more(folder, left - 1) - self._more(folder, left)
+        return cost
+
+    def open_levels(self, root: _Folder, room: int, deepest: int = -1) -> int:
+        """Open folders a level at a time while room lasts; when a level does not fit whole,
+        the biggest of it that fit open (the first that does not, with its biggest folders and
+        a count of the rest) and no deeper level does."""
+        partial = [f for f in root.below() if f.hidden]
+        refund = sum(f.spent for f in partial)
+        for folder in partial:  # opened in part: asked again first, with the room now left
+            folder.opened, folder.hidden, folder.spent = False, [], 0
+        room += refund
+        used = 0
+        frontier = [child for f in root.below() if f.opened for child in f.folders.values()
+                    if not child.opened and child.label not in f.hidden]
+        if not root.opened:
+            frontier = [root]
+        top = min((f.depth for f in frontier), default=0)
+        level = [f for f in frontier if f.depth == top]
+        while level:
+            level.sort(key=lambda f: (-f.total, f.label))
+            deeper, unopened = [], []
+            for folder in level:
+                cost = self.opening(folder)
+                if used + cost > room:
+                    unopened.append(folder)
+                    continue
+                folder.opened = True
+                used += cost
+                deeper += folder.folders.values()
+            if unopened:  # the biggest that did not fit: its biggest folders, if any fit
+                used += self._open_part(unopened[0], room - used)
+            level = deeper if not unopened and deepest < 0 else []
+        return used - refund
+
+    def _open_part(self, folder: _Folder, room: int) -> int:
+        children = sorted(folder.folders.values(), key=lambda f: (-f.total, f.label))
+        used = self._more(folder)
+        shown = 0
+        for child in children:
+            rest = children[shown + 1:]
+            cost = self._label(child) + (self._rest(folder, rest) if rest else 0)
+            if used + cost > room:
+                break
+            used += self._label(child)
+            shown += 1
+        if not shown and folder.depth:
+            return 0  # the root opens even so: its line counts what it holds
+        folder.opened = True
+        folder.hidden = sorted(child.label for child in children[shown:])
+        folder.spent = used + (self._rest(folder, children[shown:]) if folder.hidden else 0)
+        return folder.spent
+
+    def _rest(self, folder: _Folder, children: list[_Folder]) -> int:
+        return self.costs.note(path_map_rest(folder.label, sum(c.total for c in children),
+                                             len(children)))
+
+    def name_files(self, root: _Folder, room: int) -> int:
+        """A file from every open folder in turn (shallow folders first), then from under
+        every closed folder shown, while room lasts."""
+        open_folders = sorted((f for f in root.below() if f.opened),
+                              key=lambda f: (f.depth, f.label))
+        queues = [self._heaviest_first([p for p in f.files if p not in self.named])
+                  for f in open_folders]
+        # Then the files under each closed folder that has a line, named beneath it.
+        closed = sorted((child for f in open_folders for child in f.folders.values()
+                         if not child.opened and child.label not in f.hidden),
+                        key=lambda f: (f.depth, f.label))
+        queues += [self._heaviest_first([p for sub in f.below() for p in sub.files
+                                         if p not in self.named]) for f in closed]
+        used = turn = misses = 0
+        while any(turn < len(queue) for queue in queues):
+            for queue in queues:
+                if turn < len(queue):
+                    cost = self._name_cost(queue[turn])
+                    if used + cost > room:
+                        misses += 1
+                        if misses > _MAX_MISSES:
+                            return used
+                        continue  # a shorter path may fit
+                    used += cost
+                    self._name(queue[turn])
+            turn += 1
+        return used
+
+    # ---- the items
+
+    def render(self, root: _Folder, lines: Lines) -> PathMap:
+        items: list = []
+        groups = self._emit(root, lines, items)
+        return PathMap(tuple(items), len(self.named), root.total, groups)
+
+    def _emit(self, folder: _Folder, lines: Lines, items: list) -> int:
+        """Items of a folder: its line (not the root's), its files named, the count of the
+        others, then its folders; how many count lines it wrote. A closed folder's line is
+        followed by the files named inside it, at any depth."""
+        if not folder.opened or folder.total == 1:
+            if folder.total == 1:  # a folder of one file: the file's line says more
+                for p in [p for f in folder.below() for p in f.files if p not in self.named]:
+                    self._name(p)
+            named = self._sorted(p for f in folder.below() for p in f.files if p in self.named)
+            counts = len(named) < folder.total
+            if counts:
+                items.append(Note(path_map_folder(folder.label, folder.total)))
+            items.extend(self._keep(p, lines) for p in named)
+            return int(counts)
+        groups = 0
+        if folder.depth and folder.total > 1:  # (a folder of one file: its file's line)
+            items.append(Note(path_map_folder(folder.label, folder.total)))
+        items.extend(self._keep(p, lines)
+                     for p in self._sorted(p for p in folder.files if p in self.named))
+        left = self._unnamed(folder)
+        if _counts_own(folder, left):
+            items.append(Note(path_map_folder(folder.label, left, True)))
+            groups += 1
+        hidden = [folder.folders[name] for name in sorted(folder.folders)
+                  if folder.folders[name].label in set(folder.hidden)]
+        for name in sorted(folder.folders):
+            if folder.folders[name] not in hidden:
+                groups += self._emit(folder.folders[name], lines, items)
+        if hidden:
+            items.append(Note(path_map_rest(folder.label, sum(f.total for f in hidden),
+                                            len(hidden))))
+            for child in hidden:  # the files named inside them
+                items.extend(self._keep(p, lines) for p in self._sorted(
+                    p for f in child.below() for p in f.files if p in self.named))
+            groups += 1
+        return groups
+
+    def _sorted(self, positions) -> list[int]:
+        if self.drawn is not None:
+            return sorted(positions, key=lambda p: self.drawn[p])
+        return sorted(positions, key=lambda p: self.rows[self.indexes[p]])
+
+    def _keep(self, position: int, lines: Lines) -> Keep | Note:
+        if self.drawn is not None:
+            return Note(self.drawn[position])
+        index = self.indexes[position]
+        row = self.rows[index]
+        start = lines.start(index)
+        if len(row) <= MAX_LINE_CHARS:
+            return Keep(start, lines.end(index))
+        return Keep(start, start + MAX_LINE_CHARS, suffix=cut_note(row))

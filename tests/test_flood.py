@@ -1,0 +1,40 @@
+"""Floods: a shown line's `(×N)` count stands for its repeats, so spending never prints them
+again. Real output: tests/real/ (see its README)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from headroom_cli.api import compress
+
+FLOOD = Path(__file__).parent / "real" / "gcc-wconversion-psutil-6.1.0-proc-c-repeated-build.txt"
+COUNT = re.compile(r"^(?P<line>.*)  \(×(?P<count>[\d,]+)\)$")
+
+
+def masked(line: str) -> str:
+    return re.sub(r"\d+", "N", line)
+
+
+@pytest.mark.parametrize("budget", [600, 1000, 2000])
+def test_every_warning_is_shown_once_with_its_count(budget, counter):
+    text = FLOOD.read_text()
+    out = compress(text, tool="Bash", kind="log", budget=budget, counter=counter).text
+    assert counter.count(out) <= budget
+    counted = [m for line in out.split("\n") if (m := COUNT.match(line))]
+    assert counted
+    for m in counted:  # a count is of the warning, its numbers aside (a line:col differs)
+        same = sum(1 for row in text.split("\n") if masked(row) == masked(m["line"]))
+        assert int(m["count"].replace(",", "")) == same, m["line"]
+
+
+def test_budget_left_over_is_not_spent_on_repeats_a_count_stands_for(counter):
+    """With room for far more, the plan shows every distinct line of the flood and stops:
+    what it leaves out is repeats of lines shown (each warning's `(×N)` counts them)."""
+    text = FLOOD.read_text()
+    out = compress(text, tool="Bash", kind="log", budget=4000, counter=counter).text
+    shown = {masked(COUNT.sub(r"\g<line>", line)) for line in out.split("\n")}
+    assert {masked(row) for row in text.split("\n") if row} <= shown
+    assert counter.count(out) <= 0.5 * 4000

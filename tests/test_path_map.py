@@ -1,0 +1,190 @@
+"""The path map (planners/pathmap.py): every list of paths too long to print becomes a map of
+its tree, expanded level by level with exact counts, the files a reader looks for first named.
+
+Real outputs from tests/real/ (see its README); every expected figure is counted here from the
+input itself.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import Phase, given, settings, strategies as st
+
+from headroom_cli.api import compress
+
+REAL = Path(__file__).parent / "real"
+LISTS = ["git-ls-files-django-5.1.4-django.txt", "rg-l-import-django-5.1.4.txt",
+         "tree-fi-django-5.1.4-db.txt", "find-type-f-npm-jest-eslint-scoped.txt"]
+FOLDER = re.compile(r"^(?P<folder>.+/) \((?P<files>[\d,]+) files?\)$")
+OWN = re.compile(r"^(?P<folder>.+/) \((?P<files>[\d,]+) more files? directly in it\)$")
+REST = re.compile(r"^(?P<folder>.+/) \((?P<files>[\d,]+) more files? in "
+                  r"(?P<folders>[\d,]+) more folders?\)$")
+CLOSING = re.compile(r"\[…headroom: (?P<omitted>[\d,]+) of (?P<total>[\d,]+) paths omitted")
+
+
+def num(text: str) -> int:
+    return int(text.replace(",", ""))
+
+
+def files_of(rows: list[str]) -> list[str]:
+    """The rows that are files: a row that is another row's folder is a directory."""
+    prefixes = set()
+    for row in rows:
+        parts = row.split("/")
+        prefixes.update("/".join(parts[:i]) for i in range(1, len(parts)))
+    return [row for row in rows if row not in prefixes]
+
+
+def read(name: str) -> tuple[str, list[str]]:
+    text = (REAL / name).read_text()
+    rows = [row for row in text.split("\n") if row and not re.match(r"\d+ director", row)]
+    return text, rows
+
+
+def check_map(out: str, rows: list[str]) -> None:
+    files = files_of(rows)
+    body = [line for line in out.split("\n") if line and not line.startswith("[…headroom")]
+    printed = [line for line in body if line in set(rows)]
+    for line in body:
+        if line in set(rows):
+            continue
+        m = OWN.match(line) or REST.match(line) or FOLDER.match(line)
+        # The map calls the top of a list of relative paths `./`.
+        folder = "" if not m or m["folder"] == "./" and rows[0][:2] != "./" else m["folder"]
+        if m := OWN.match(line):
+            own = [f for f in files if f.startswith(folder) and "/" not in f[len(folder):]]
+            assert num(m["files"]) == len([f for f in own if f not in printed]), line
+        elif m := REST.match(line):
+            assert num(m["files"]) <= sum(1 for f in files if f.startswith(folder)), line
+        elif m := FOLDER.match(line):
+            assert num(m["files"]) == sum(1 for f in files if f.startswith(folder)), line
+        elif not re.match(r"\d+ director", line):
+            raise AssertionError(f"neither a path nor a folder line: {line!r}")
+    closing = CLOSING.search(out)
+    assert closing, out[-300:]
+    assert num(closing["total"]) == len(rows)
+    assert num(closing["omitted"]) == len(rows) - len(printed)
+
+
+@pytest.mark.parametrize("budget", [500, 1000, 2000])
+@pytest.mark.parametrize("name", LISTS)
+def test_a_real_path_list_is_a_map_with_exact_counts(name, budget, counter):
+    text, rows = read(name)
+    result = compress(text, tool="Bash", budget=budget, counter=counter)
+    if counter.count(text) <= budget:
+        assert result.text == text
+        return
+    assert result.kind == "search"
+    assert counter.count(result.text) <= budget
+    assert counter.count(result.text) >= 0.85 * budget
+    check_map(result.text, rows)
+
+
+def depth_folders(rows: list[str], root: str) -> dict[int, set[str]]:
+    found: dict[int, set[str]] = {}
+    for row in files_of(rows):
+        parts = row[len(root):].split("/")[:-1]
+        for level in range(1, len(parts) + 1):
+            found.setdefault(level, set()).add(root + "/".join(parts[:level]) + "/")
+    return found
+
+
+@pytest.mark.parametrize("name", LISTS)
+def test_every_folder_of_a_level_is_named_before_any_deeper_one(name, counter):
+    """A folder shown at some depth means every folder of the levels above it is shown too,
+    or counted by a `(N more files in K more folders)` line of its parent."""
+    text, rows = read(name)
+    out = compress(text, tool="Bash", budget=1000, counter=counter).text
+    shown = {m["folder"] for line in out.split("\n") if (m := FOLDER.match(line))}
+    rested = {m["folder"] for line in out.split("\n") if (m := REST.match(line))}
+    root = min(shown | rested, key=len)
+    root = root[:root.rstrip("/").rfind("/") + 1]
+    levels = depth_folders(rows, root)
+    deepest = max(level for level, folders in levels.items() if folders & shown)
+    assert deepest >= 2
+    printed = set(out.split("\n"))
+    for level in range(1, deepest):
+        for folder in levels[level]:
+            parent = folder[:folder.rstrip("/").rfind("/") + 1]
+            inside = [row for row in files_of(rows) if row.startswith(folder)]
+            alone = len(inside) == 1 and inside[0] in printed  # a folder of one file: its line
+            assert folder in shown or parent in rested or alone, folder
+
+
+def test_no_shared_leading_folder_is_a_group_of_its_own(counter):
+    text, rows = read("find-type-f-npm-jest-eslint-scoped.txt")
+    out = compress(text, tool="Bash", budget=1000, counter=counter).text
+    assert not re.search(r"^\./(?:node_modules/)? \(", out, re.M)
+    scopes = {row.split("/")[2] for row in rows}
+    for scope in scopes:  # the first level below what every path shares, each with its count
+        assert re.search(rf"^\./node_modules/{re.escape(scope)}/ \([\d,]+ files?\)$", out, re.M)
+
+
+def test_the_files_a_reader_looks_for_first_are_named_whatever_their_depth(counter):
+    text, rows = read("git-ls-files-django-5.1.4-django.txt")
+    out = compress(text, tool="Bash", budget=1000, counter=counter).text.split("\n")
+    assert rows[0] in out and rows[-1] in out  # the first and the last path
+    for path in ("django/__init__.py", "django/__main__.py", "django/core/wsgi.py"):
+        assert path in out, path
+    text, rows = read("find-type-f-npm-jest-eslint-scoped.txt")
+    out = compress(text, tool="Bash", budget=1000, counter=counter).text.split("\n")
+    manifests = [row for row in rows if row.endswith("/package.json")]
+    assert sum(1 for row in manifests if row in out) >= 5
+
+
+def test_the_narrowing_hint_names_a_folder_with_its_count(counter):
+    text, rows = read("rg-l-import-django-5.1.4.txt")
+    out = compress(text, tool="Grep", budget=1000, counter=counter).text
+    m = re.search(r"only (?P<where>\S+/) \((?P<files>[\d,]+) files", out)
+    assert m and num(m["files"]) == sum(1 for row in rows if row.startswith(m["where"]))
+
+
+NAMES = st.sampled_from(["src", "lib", "tests", "docs", "pkg", "a", "b", "core", "util"])
+FILES = st.sampled_from(["index.js", "main.py", "README.md", "x.c", "mod.rs", "package.json",
+                         "util.go", "test_a.py", "conf.yaml"])
+
+
+@settings(max_examples=25, deadline=None, phases=[Phase.explicit, Phase.generate])
+@given(entries=st.lists(st.tuples(st.lists(NAMES, max_size=5), FILES), min_size=30,
+                        max_size=300),
+       lead=st.sampled_from(["", "./", "/usr/share/"]),
+       budget=st.integers(min_value=150, max_value=900))
+def test_any_path_list_fits_counts_exactly_and_repeats_itself(entries, lead, budget, counter):
+    rows = list(dict.fromkeys(lead + "/".join([*folders, name]) for folders, name in entries))
+    text = "\n".join(rows) + "\n"
+    first = compress(text, tool="Glob", budget=budget, counter=counter)
+    assert counter.count(first.text) <= budget
+    assert compress(text, tool="Glob", budget=budget, counter=counter).text == first.text
+    if first.clipped and first.kind == "search" and CLOSING.search(first.text):
+        check_map(first.text, rows)
+
+
+def test_a_drawn_tree_of_a_folder_is_mapped_by_whole_paths(counter):
+    """`tree DIR` (real; tree 2.1 draws its guides with no-break spaces): sniffed as a tree,
+    its files named by their whole paths, every folder with its exact count, its closing
+    `N directories, M files` kept."""
+    text = (REAL / "tree-django-5.1.4-contrib-admin.txt").read_text()
+    result = compress(text, tool="Bash", budget=1000, counter=counter)
+    assert result.kind == "tree"
+    assert counter.count(result.text) <= 1000
+    out = result.text.split("\n")
+    closing = text.rstrip("\n").split("\n")[-1]
+    assert closing in out
+    files = num(re.search(r", ([\d,]+) files", closing)[1])
+    admin = "django/contrib/admin/"
+    top = [m for line in out if (m := FOLDER.match(line)) and m["folder"].count("/") == 4]
+    counted = {m["folder"] for m in top}
+    own = [line for line in out if line.startswith(admin) and line.count("/") == 3
+           and not FOLDER.match(line) and not OWN.match(line)]
+    more = sum(num(m["files"]) for line in out if (m := OWN.match(line)) and m["folder"] == admin)
+    # A folder of one file is shown as that file's line.
+    single = {line[:line.index("/", len(admin)) + 1] for line in out
+              if line.startswith(admin) and line.count("/") >= 4 and not FOLDER.match(line)
+              and not REST.match(line)} - counted
+    assert sum(num(m["files"]) for m in top) + len(own) + more + len(single) == files
+    for folder in ("locale", "static", "templates", "templatetags", "views", "migrations"):
+        assert any(m["folder"] == f"django/contrib/admin/{folder}/" for m in top), folder
+    assert "django/contrib/admin/__init__.py" in out and "django/contrib/admin/widgets.py" in out
