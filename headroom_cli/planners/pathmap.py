@@ -30,6 +30,7 @@ LEVEL_SHARE = 0.3
 LEVEL_SHARE_WHEN_NAMEABLE = 0.1
 NAMEABLE = 0.25
 _SAMPLE = 200  # paths whose cost estimates a path's
+_CHEAPEST_LINE = 2  # tokens: a path's line costs at least its name and its newline
 
 # What a reader of a tree looks for first, whatever its depth: the build's manifest, the
 # README, the entry module, the configuration at the root of a tool (by file name).
@@ -147,12 +148,17 @@ def plan_paths(rows: list[str], lines: Lines, indexes: list[int], room: int,
     found = _plan_once(rows, lines, indexes, room, costs, drawn, weights, paths)
     # The plan spends estimates (a folder whose files all end up named loses its line): what
     # the map left of its room is spent once more, planned afresh with that room added.
-    spent = sum(costs.note(item.text) if isinstance(item, Note) else
-                costs.line(lines.line_of(item.start)) for item in found.items)
+    spent = _spent(found, lines, costs)
     if spent < room * _SPENT_ENOUGH:
         again = _plan_once(rows, lines, indexes, 2 * room - spent, costs, drawn, weights, paths)
-        found = again if again.named >= found.named else found
+        if again.named >= found.named and _spent(again, lines, costs) <= room:
+            found = again
     return found
+
+
+def _spent(found: PathMap, lines: Lines, costs: LineCosts) -> int:
+    return sum(costs.note(item.text) if isinstance(item, Note) else
+               costs.line(lines.line_of(item.start)) for item in found.items)
 
 
 def _plan_once(rows, lines, indexes, room, costs, drawn, weights, paths) -> PathMap:
@@ -167,7 +173,9 @@ def _plan_once(rows, lines, indexes, room, costs, drawn, weights, paths) -> Path
     used += job.open_levels(root, int((room - used) * _level_share(job, room, len(paths))))
     used += job.name_files(root, room - used)
     used += job.open_levels(root, room - used)  # what naming files left opens more
-    job.name_files(root, room - used)
+    used += job.name_files(root, room - used)
+    used += job.complete(root, room - used)
+    job.name_files(root, room - used)  # what the completed folders' lines gave back
     return job.render(root, lines)
 
 
@@ -176,6 +184,7 @@ class _Spend:
         self.rows, self.indexes, self.costs, self.owner = rows, indexes, costs, owner
         self.drawn, self.weights = drawn, weights
         self.named: set[int] = set()
+        self.sampled: list[int] = []  # files named in turn from the folders (name_files)
 
     def _heaviest_first(self, positions: list[int]) -> list[int]:
         if self.weights is None:
@@ -201,6 +210,10 @@ class _Spend:
     def _name(self, position: int) -> None:
         self.named.add(position)
         self.owner[position].unnamed -= 1
+
+    def _unname(self, position: int) -> None:
+        self.named.discard(position)
+        self.owner[position].unnamed += 1
 
     def _more(self, folder: _Folder, left: int | None = None) -> int:
         """The line counting an open folder's own files not named, `left` of them: none when
@@ -325,8 +338,64 @@ class _Spend:
                         continue  # a shorter path may fit
                     used += cost
                     self._name(queue[turn])
+                    self.sampled.append(queue[turn])
             turn += 1
         return used
+
+    def complete(self, root: _Folder, room: int) -> int:
+        """Name the rest of a folder when that costs no more than the count lines it spares,
+        the room left and the last files sampled from folders whose count line stays (each
+        taken back only for as many names or more): a count never costs more than the names it stands
+        for. Smallest rests first; only folders with a line of their own are asked."""
+        candidates: list[tuple[int, str, _Folder]] = []
+
+        def walk(folder: _Folder, shown: bool) -> tuple[int, int]:
+            rest, folders = folder.unnamed, 1
+            for child in folder.folders.values():
+                below, count = walk(child, shown and folder.opened
+                                    and child.label not in folder.hidden)
+                rest, folders = rest + below, folders + count
+            if shown and folder.depth and rest and folder.total > 1 and (
+                    rest <= folders + room // _CHEAPEST_LINE):
+                candidates.append((rest, folder.label, folder))
+            return rest, folders
+
+        walk(root, True)
+        used = 0
+        for _, _, folder in sorted(candidates, key=lambda c: c[:2]):
+            rest = [p for f in folder.below() for p in f.files if p not in self.named]
+            if not rest:
+                continue
+            inside = set(map(id, folder.below()))
+            cost = sum(self._line(p) for p in rest) - self._count_lines(folder)
+            taken = []
+            while used + cost > room and len(taken) < len(rest) and self.sampled:
+                donor = self.sampled.pop()
+                if id(self.owner[donor]) in inside or not self._counted(self.owner[donor]):
+                    continue  # (dropped from the samples: it keeps its name)
+                taken.append(donor)
+                cost -= self._line(donor)
+            if used + cost > room:
+                self.sampled += reversed(taken)
+                continue
+            used += cost
+            for position in taken:
+                self._unname(position)
+            for position in rest:
+                self._name(position)
+        return used
+
+    def _counted(self, folder: _Folder) -> bool:
+        """Whether a file of this folder, taken back, joins a count line that stays."""
+        if folder.opened:
+            return folder.unnamed > 0
+        return any(f.unnamed for f in folder.below())
+
+    def _count_lines(self, folder: _Folder) -> int:
+        """What the count lines of a folder's part of the map cost."""
+        counts: list = []
+        self._emit(folder, None, counts)
+        return sum(self.costs.note(item.text) for item in counts if item is not None)
 
     # ---- the items
 
@@ -335,11 +404,14 @@ class _Spend:
         groups = self._emit(root, lines, items)
         return PathMap(tuple(items), len(self.named), root.total, groups)
 
-    def _emit(self, folder: _Folder, lines: Lines, items: list) -> int:
+    def _emit(self, folder: _Folder, lines: Lines | None, items: list) -> int:
         """Items of a folder: its line (not the root's), its files named, the count of the
         others, then its folders; how many count lines it wrote. A closed folder's line is
-        followed by the files named inside it, at any depth."""
+        followed by the files named inside it, at any depth. lines None: the count lines
+        only. A folder all of whose files are named has no line: its names say it all."""
         if not folder.opened or folder.total == 1:
+            if folder.total == 1 and lines is None:
+                return 0  # its line is its file's, named when the map is drawn
             if folder.total == 1:  # a folder of one file: the file's line says more
                 for p in [p for f in folder.below() for p in f.files if p not in self.named]:
                     self._name(p)
@@ -350,7 +422,7 @@ class _Spend:
             items.extend(self._keep(p, lines) for p in named)
             return int(counts)
         groups = 0
-        if folder.depth and folder.total > 1:  # (a folder of one file: its file's line)
+        if folder.depth and folder.total > 1 and any(f.unnamed for f in folder.below()):
             items.append(Note(path_map_folder(folder.label, folder.total)))
         items.extend(self._keep(p, lines)
                      for p in self._sorted(p for p in folder.files if p in self.named))
@@ -377,7 +449,9 @@ class _Spend:
             return sorted(positions, key=lambda p: self.drawn[p])
         return sorted(positions, key=lambda p: self.rows[self.indexes[p]])
 
-    def _keep(self, position: int, lines: Lines) -> Keep | Note:
+    def _keep(self, position: int, lines: Lines | None) -> Keep | Note | None:
+        if lines is None:  # (counting the count lines only)
+            return None
         if self.drawn is not None:
             return Note(self.drawn[position])
         index = self.indexes[position]
