@@ -618,10 +618,26 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool,
     scan = _scan(text, lines, line)
     picker = _Picker(line, total, counter, budget)
     _choose(scan, picker, budget, focus)
+    _release_repeats(picker)
     note = _finish(scan, lines, picker, budget)
     if not any(picker.kept):
         return None
     return _assemble(lines, scan, picker, note)
+
+
+def _release_repeats(picker: _Picker) -> None:
+    """Take back the lines a shown line's `(×N)` stands for that were kept before the count
+    was (the tail, the head): a count's repeats are never printed again. The picker is rebuilt
+    from its history without them, so taking back later (last in, first out) still holds."""
+    repeats = picker.repeats
+    if not any(picker.kept[i] for i in repeats):
+        return
+    history, suffixes = picker.history, picker.suffixes
+    picker.kept[:] = bytes(picker.total)
+    picker.runs, picker.spent, picker.suffixes, picker.history = 1, 0, {}, []
+    for new, suffixed, _, _ in history:
+        suffix = (suffixed, suffixes[suffixed]) if suffixed is not None else None
+        picker.add([i for i in new if i not in repeats], suffix, force=True)
 
 
 def _finish(scan: _Scan, lines: Lines, picker: _Picker, budget: int) -> str:
