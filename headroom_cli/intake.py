@@ -196,8 +196,10 @@ class Intake:
             return Held(bytes(self.held), self.live_bytes, self.live_chars, self.live_lines,
                         self.live_out_bytes)
         self._feed_pending(final=True)
-        return Streamed(self._excerpt(), self.kind,
-                        self.scanner.planner() if self.scanner is not None else None)
+        excerpt = self._excerpt()
+        return Streamed(excerpt, self.kind,
+                        self.scanner.planner(self._tail_origin) if self.scanner is not None
+                        else None)
 
     def _excerpt(self) -> Excerpt:
         head = "".join(self.head)
@@ -212,7 +214,7 @@ class Intake:
             if 0 <= newline < len(tail) - 1:
                 tail = tail[newline + 1:]  # whole lines, unless the last line is a giant one
         tail = tail[max(0, head_end - (self.chars - len(tail))):]  # never the head again
-        tail_origin = self.chars - len(tail)
+        tail_origin = self._tail_origin = self.chars - len(tail)
         before_tail = joined[-len(tail) - 1:-len(tail)] if 0 < len(tail) < len(joined) else (
             head[-1:])
         pieces: list[Piece] = []

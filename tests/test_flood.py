@@ -38,3 +38,13 @@ def test_budget_left_over_is_not_spent_on_repeats_a_count_stands_for(counter):
     shown = {masked(COUNT.sub(r"\g<line>", line)) for line in out.split("\n")}
     assert {masked(row) for row in text.split("\n") if row} <= shown
     assert counter.count(out) <= 0.5 * 4000
+
+
+@pytest.mark.parametrize("budget", [600, 1000, 2000, 4000])
+def test_no_line_a_count_stands_for_is_printed_beside_it(budget, counter):
+    """Not even in the tail or the head, which are kept before any count is known."""
+    text = FLOOD.read_text()
+    out = compress(text, tool="Bash", kind="log", budget=budget, counter=counter).text
+    counted = {masked(m["line"]) for line in out.split("\n") if (m := COUNT.match(line))}
+    plain = [masked(line) for line in out.split("\n") if not COUNT.match(line)]
+    assert counted and not counted & set(plain)

@@ -315,14 +315,15 @@ def test_a_flood_of_warnings_stays_bounded_and_says_what_it_counted(cl100k):
     assert picked <= limit * (1 + log_scanner._NEW_SHAPE_SHARE + log_scanner._NEW_ERROR_SHARE) + 1_000
     assert scanner.folded > 1_000 and scanner.folded + scanner.skipped > 40_000
     assert any("ValueError: the one that matters" in piece for _, _, piece in picks)
-    note = scanner.note()
-    assert re.fullmatch(r"\[past the first 100,000 characters of error and warning lines, "
-                        r"[\d,]+ repeats of lines shown( and [\d,]+ other such lines)? "
-                        r"were counted but not examined\]", note)
+    wording = (r"\[past the first 100,000 characters of error and warning lines, "
+               r"[\d,]+ repeats of lines shown( \(([\d,]+ of them )?in the \(×N\) of the line "
+               r"they repeat\))?( and [\d,]+ other such lines)? were counted but not examined\]")
+    assert re.fullmatch(wording, scanner.note())
     excerpt = excerpt_of(text, picks)
     plan, out = clip(excerpt, scanner.planner(), 2000, cl100k, "Bash")
-    assert Note(note) in plan.items
-    assert note in out
+    notes = [item.text for item in plan.items if isinstance(item, Note) and "past the" in item.text]
+    assert len(notes) == 1 and re.fullmatch(wording, notes[0])
+    assert notes[0] in out
     assert cl100k.count(out) <= 2000
 
 
@@ -341,3 +342,30 @@ def test_a_block_too_big_to_carry_is_settled_where_it_stands():
     check_whole_lines(picks, text)
     kept = "".join(piece for _, _, piece in picks)
     assert "\n".join(trace) + "\n" in kept  # in pieces, but all of it
+
+
+def test_a_streamed_floods_count_is_the_inputs_total(cl100k):
+    """Past the limit a flood's copies are counted, never examined, and the shown line's
+    `(×N)` is still the input's total: the copies in the excerpt's tail, which the scanner
+    folded too, are counted once. The line is a real gcc warning (tests/real/)."""
+    real = (Path(__file__).parent / "real" / "gcc-wconversion-psutil-6.1.0-proc-c-repeated-build.txt")
+    warning = next(row for row in real.read_text().split("\n") if ": warning: " in row)
+    copies = 60_000
+    text = (warning + "\n") * copies
+    # (The limit is past the head, as PICK_LIMIT is past intake.MAX_KEEP: the head's lines
+    # are picked, never folded.)
+    scanner = scan(text, in_parts(text, 300_000), limit=KEEP + 100_000)
+    excerpt = excerpt_of(text, scanner.picks())
+    tail_start = text.rfind("\n", 0, len(text) - KEEP) + 1
+    plan, out = clip(excerpt, scanner.planner(tail_start), 600, cl100k, "Bash")
+    assert re.findall(r"\(×([\d,]+)\)", out) == [f"{copies:,}"]
+    assert out.count(warning) == 1  # its copies are never printed again
+    folded = int(re.search(r"([\d,]+) repeats of lines shown \(in the \(×N\)", out)[1]
+                 .replace(",", ""))
+    assert folded + excerpt.count("\n") == copies
+
+
+def test_the_folds_a_tail_repeats_are_remembered_and_the_head_never_folds():
+    """What test_a_streamed_floods_count_is_the_inputs_total relies on in a real run."""
+    from headroom_cli import intake, run
+    assert log_scanner._RECENT >= intake.MAX_KEEP and run.PICK_LIMIT > intake.MAX_KEEP

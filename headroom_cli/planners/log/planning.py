@@ -19,8 +19,8 @@ from .signals import (BUG_WEIGHT, BUG_WORDS, CAUSE, classify_why, CONTINUATION_R
                       has_error_word, HEX_DIGITS, is_progress, KIND_CODE, label_prefix,
                       LINT_SIGNAL, LOCATED_SIGNAL, LOCATION_PREFIX, LOG_RECORD, NOTHING_FAILED,
                       PATH_TAIL, PY_EXCEPTION, RESULT_TAIL, RULE_HEADED, SELF_CONTAINED,
-                      SHAPE_CHARS, START_SIGNAL, SUMMARY, TRIGGER_PATTERNS, UNINFORMATIVE,
-                      WARNING)
+                      SHAPE_CHARS, shape_of, START_SIGNAL, SUMMARY, TRIGGER_PATTERNS,
+                      UNINFORMATIVE, WARNING)
 
 # Rendered sizes in tokens, measured on cl100k: an inline gap marker is 13-25 (an estimate while
 # choosing; counted exactly before the plan is returned); the closing marker's is render's.
@@ -396,7 +396,8 @@ class _Picker:
         return runs
 
 
-def _choose(scan: _Scan, picker: _Picker, budget: int, focus: frozenset[int]) -> None:
+def _choose(scan: _Scan, picker: _Picker, budget: int, focus: frozenset[int],
+            folds: dict[int, int]) -> None:
     """Spend the budget tier by tier, most important first."""
     total = scan.total
     picker.add_run(range(total - 1, -1, -1), int(budget * _TAIL_SHARE))
@@ -406,7 +407,7 @@ def _choose(scan: _Scan, picker: _Picker, budget: int, focus: frozenset[int]) ->
     _keep_cores(scan, picker, chosen)
     _keep_blocks(scan, picker, chosen, _NEAR)
     _keep_whole_blocks(scan, picker, chosen, int(budget * _WHOLE_BLOCK_SHARE))
-    _keep_warnings(scan, picker)
+    _keep_warnings(scan, picker, folds)
     _keep_cores(scan, picker, rest)
     _keep_blocks(scan, picker, rest, _NEAR)
     _keep_each(picker, ((i,) for i in late_summaries))
@@ -577,7 +578,7 @@ def _by_distance(block: _Block, reach: int) -> list[int]:
     return [index for *_, index in sorted(found)]
 
 
-def _keep_warnings(scan: _Scan, picker: _Picker) -> None:
+def _keep_warnings(scan: _Scan, picker: _Picker, folds: dict[int, int]) -> None:
     """Each distinct warning once, with its repeat count: the most frequent and the rarest
     alternately (the first explain the bulk of what was cut, the second are likelier signal)."""
     counts = Tally(scan.signature[i] for i in scan.warnings)
@@ -597,7 +598,10 @@ def _keep_warnings(scan: _Scan, picker: _Picker) -> None:
         if picker.exhausted():
             break
         index, count = first[signature], counts[signature]
+        shape = shape_of(picker.line(index)) if folds else None
+        count += folds.get(shape, 0)  # its repeats past the scanner's limit
         if picker.add((index,), (index, f"  (×{count:,})") if count > 1 else None) and count > 1:
+            folds.pop(shape, None)
             # Its repeats: the same line, its numbers aside (a signature joins more: files).
             shown = _numbers_aside(picker.line(index))
             picker.repeats.update(i for i in members[signature]
@@ -609,15 +613,18 @@ def _numbers_aside(line: str) -> bytes:
 
 
 def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool,
-         focus: frozenset[int] = frozenset()) -> Plan | None:
-    """`focus`: error lines (0-based) kept before every other error, with their traces."""
+         focus: frozenset[int] = frozenset(), folds: dict[int, int] | None = None
+         ) -> Plan | None:
+    """`focus`: error lines (0-based) kept before every other error, with their traces;
+    `folds`: repeats of lines counted but not in `text` (the scanner's, by shape_of): a shown
+    warning's `(×N)` counts those of its shape, and each it counts is taken out of `folds`."""
     total = len(lines)
     if total < 3 or budget < CLOSING_MARKER_TOKENS + 2 * _GAP_TOKENS:
         return None
     line = _line_reader(lines)
     scan = _scan(text, lines, line)
     picker = _Picker(line, total, counter, budget)
-    _choose(scan, picker, budget, focus)
+    _choose(scan, picker, budget, focus, {} if folds is None else folds)
     _release_repeats(picker)
     note = _finish(scan, lines, picker, budget)
     if not any(picker.kept):
@@ -646,8 +653,8 @@ def _finish(scan: _Scan, lines: Lines, picker: _Picker, budget: int) -> str:
     cost, note = _settle(scan, lines, picker, budget)
     slack = budget - cost
     for first, last in picker.unkept_runs():
-        if last - first <= 1 and not (  # a gap of a line or two costs about its marker
-                picker.repeats.issuperset(range(first, last + 1))):  # (but a count's repeats)
+        if last - first <= 1 and (  # a gap of a line or two costs about its marker
+                picker.repeats.isdisjoint(range(first, last + 1))):  # (but a count's repeats)
             extra = sum(picker.tokens(i) for i in range(first, last + 1)) - \
                 _marker_tokens(scan, lines, picker, first, last)
             if extra <= slack and picker.add(range(first, last + 1), force=True):

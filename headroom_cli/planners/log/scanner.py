@@ -7,6 +7,7 @@ import re
 from bisect import bisect_left
 from dataclasses import replace
 from functools import partial
+from collections import deque
 from itertools import accumulate, compress, islice, repeat
 from operator import not_
 
@@ -16,7 +17,7 @@ from ...tokens import Counter
 from ...tools import Tool
 from .planning import MAX_BLOCK, plan
 from .signals import (CONTINUATION_RUN, CONTINUATION_STEP, DIGITS, LINT_SIGNAL, LOG_RECORD,
-                      SHAPE_CHARS, START_SIGNAL, TRIGGER_PATTERNS, TRIGGERS)
+                      SHAPE_CHARS, shape_of, START_SIGNAL, TRIGGER_PATTERNS, TRIGGERS)
 
 # An output too large to hold is fed to a Scanner in parts (intake.py); the planner then runs on
 # an excerpt: the output's head and tail with the lines picked here in between. What is picked
@@ -72,6 +73,7 @@ _SCANNER_TRIGGERS = tuple((word in _WARNING_TRIGGERS, pattern)
                           if word not in ("ARN", "AIL", "FATAL", _LONG_TRIGGER))
 assert len(_SCANNER_TRIGGERS) == len(TRIGGERS) - 4 and _LONG_TRIGGER not in _WARNING_TRIGGERS
 _MAX_CARRY = 8 << 20  # characters held back for a block still open at a part's end
+_RECENT = 4 << 20  # characters of folds remembered: more than an excerpt's tail (intake.MAX_KEEP)
 
 
 class Scanner:
@@ -114,6 +116,10 @@ class Scanner:
         # characters than were picked) and are hashed only if the limit is reached.
         self._unhashed: list[str] | None = []
         self.folded = 0  # candidate lines past the limit whose shape was picked before
+        self.folds: dict[int, int] = {}  # of them, by shape
+        # The latest folds (last line's offset, first line's offset, line width, lines, shape),
+        # for those the excerpt's tail holds again: kept back to _RECENT characters.
+        self._recent: deque[tuple[int, int, int, int, int]] = deque()
         self.skipped = 0  # other candidate lines past the limit
 
     # ---- the interface
@@ -156,20 +162,38 @@ class Scanner:
             self._flush()
         return self._picks
 
-    def note(self) -> str:
-        """What the plan of the excerpt must say when lines were counted but not picked."""
+    def note(self, in_counts: int = 0) -> str:
+        """What the plan of the excerpt must say when lines were counted but not picked;
+        `in_counts`: the repeats a shown line's `(×N)` counts."""
         if not self.folded and not self.skipped:
             return ""
         counted = f"{self.folded:,} repeats of lines shown"
+        if in_counts:
+            counted += (" (in the (×N) of the line they repeat)" if in_counts == self.folded
+                        else f" ({in_counts:,} of them in the (×N) of the line they repeat)")
         if self.skipped:
             counted += f" and {self.skipped:,} other such lines"
         return (f"[past the first {self.limit:,} characters of error and warning lines, "
                 f"{counted} were counted but not examined]")
 
-    def planner(self):
+    def planner(self, tail_origin: int | None = None):
+        """The plan function for the excerpt; `tail_origin`: where the excerpt's tail starts
+        in the whole output (the repeats folded there are in the excerpt again)."""
         self.picks()  # the counts are final once the last part is settled
-        note = self.note()
-        return partial(_plan_with_note, note=note) if note else plan
+        if tail_origin is not None:
+            self._unfold_from(tail_origin)
+        if not self.folded and not self.skipped:
+            return plan
+        return partial(_plan_with_note, scanner=self)
+
+    def _unfold_from(self, origin: int) -> None:
+        """Folds at or past `origin` no longer count: those lines are in the excerpt."""
+        for last, first, width, lines, shape in self._recent:
+            if last >= origin:
+                inside = lines - max(0, -((first - origin) // width))  # from the first at origin on
+                self.folds[shape] -= inside
+                self.folded -= inside
+        self._recent.clear()
 
     # ---- the scan
 
@@ -230,6 +254,8 @@ class Scanner:
         found |= warnings
         if skip_to > skip_from and begin + width - 1 in found:  # the second copy is a
             self.folded += (skip_to - skip_from) // width  # candidate: so is each one skipped
+            self._fold(shape_of(buf[begin:begin + width - 1]), base + skip_from, width,
+                       (skip_to - skip_from) // width)
         newlines = sorted(found)
 
         # What the loop needs of every candidate line, worked out by C calls through map rather
@@ -282,14 +308,19 @@ class Scanner:
                 shape = hash(buf[cp:min(end, cp + SHAPE_CHARS)]
                              .encode("utf-8", "surrogateescape").translate(None, DIGITS))
                 if shape in shapes:
-                    folded += not covered
+                    if not covered:
+                        folded += 1
+                        self._fold(shape, base + cp, nxt - cp, 1)
                     if target < 0 and nxt < size and buf.startswith(buf[cp:nxt], nxt):
                         # Copies of this line follow (a flood of one warning): each would be
                         # folded alike, so they are counted in bulk, not looked at one by one.
                         after = bisect_left(starts, nxt)
                         past = bisect_left(starts, _run_end(buf, cp, nxt), after)
                         if past > after:
-                            folded += past - min(past, bisect_left(starts, done, after))
+                            first_folded = max(after, bisect_left(starts, done, after))
+                            if past > first_folded:
+                                folded += past - first_folded
+                                self._fold_lines(shape, base, starts[first_folded:past], nxt - cp)
                             next(islice(rows, past - after - 1, None))
                             cp, cl = starts[past - 1], numbers[past - 1]
                     continue
@@ -373,6 +404,9 @@ class Scanner:
         at, line_at = cp, cl
         self._open, self._open_offset, self._open_line = parts, first, first_line
         self._done, self._chars, self.folded, self.skipped = base + done, chars, folded, skipped
+        recent = self._recent
+        while recent and recent[0][0] < base - _RECENT:
+            recent.popleft()
         if final:
             self._carry, self._carry_offset = "", base + size
             self._carry_line = line_at + buf.count("\n", at)
@@ -390,6 +424,26 @@ class Scanner:
         self._scan_from = scan - keep
         self._fresh = self._fresh and scan == 0
 
+    def _fold(self, shape: int, offset: int, width: int, count: int) -> None:
+        """Count `count` folded copies of a line of `width` characters, the first at `offset`."""
+        self.folds[shape] = self.folds.get(shape, 0) + count
+        recent = self._recent
+        if recent and recent[-1][4] == shape and recent[-1][2] == width and \
+                recent[-1][0] + width == offset:  # the run goes on
+            last, first, _, lines, _ = recent[-1]
+            recent[-1] = (last + count * width, first, width, lines + count, shape)
+        else:
+            recent.append((offset + (count - 1) * width, offset, width, count, shape))
+
+    def _fold_lines(self, shape: int, base: int, starts: list[int], width: int) -> None:
+        """_fold for copies at `starts` (of buf, at `base`): one run, unless a skipped run
+        (_folded_run) lies between them, counted there."""
+        if starts[-1] - starts[0] == (len(starts) - 1) * width:
+            self._fold(shape, base + starts[0], width, len(starts))
+            return
+        for start in starts:
+            self._fold(shape, base + start, width, 1)
+
     def _folded_run(self, buf: str, begin: int, window: int) -> tuple[int, int]:
         """The copies of buf's line at `begin` that follow it, but for the first and the last,
         when each would be folded without being looked at (else begin, begin): past the limit
@@ -402,8 +456,7 @@ class Scanner:
             return begin, begin
         width = newline + 1 - begin
         copies = (min(_run_end(buf, begin, begin + width), window) - begin) // width
-        if copies < 4 or hash(buf[begin:min(newline, begin + SHAPE_CHARS)].encode(
-                "utf-8", "surrogateescape").translate(None, DIGITS)) not in self._shapes:
+        if copies < 4 or shape_of(buf[begin:newline]) not in self._shapes:
             return begin, begin
         return begin + 2 * width, begin + (copies - 1) * width
 
@@ -459,7 +512,11 @@ def _cap_end(buf: str, anchor: int) -> int:
 
 
 def _plan_with_note(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool,
-                    note: str) -> Plan | None:
-    """log.plan of an excerpt, with the scanner's note on what it counted but did not pick."""
-    found = plan(text, lines, budget - counter.count(note) - 1, counter, tool)
+                    scanner: Scanner) -> Plan | None:
+    """log.plan of an excerpt, a shown warning's `(×N)` counting the repeats folded past the
+    limit, with the scanner's note on what it counted but did not pick."""
+    longest = max(scanner.note(), scanner.note(max(1, scanner.folded - 1)), key=len)
+    folds = {shape: count for shape, count in scanner.folds.items() if count > 0}
+    found = plan(text, lines, budget - counter.count(longest) - 1, counter, tool, folds=folds)
+    note = scanner.note(scanner.folded - sum(folds.values()))
     return None if found is None else replace(found, items=found.items + (Note(note),))

@@ -221,6 +221,11 @@ _LOG_RECORD_SHARE = 0.6
 SHAPE_CHARS = 80
 DIGITS = b"0123456789"
 
+
+def shape_of(line: str) -> int:
+    """The hash of a line's shape (the scanner inlines it where each line counts)."""
+    return hash(line[:SHAPE_CHARS].encode("utf-8", "surrogateescape").translate(None, DIGITS))
+
 # A summary line that reports a failure is kept before one that reports success.
 FAILING_SUMMARY = lazy(r"(?i)fail|error|\bnot ok\b")
 NOTHING_FAILED = lazy(r"\b0 (?:failed|errors?|failures?)\b")

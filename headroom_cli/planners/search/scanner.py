@@ -204,8 +204,9 @@ class Scanner:
         out.sort(key=lambda pick: pick[0])
         return [(offset, line, text) for offset, line, text in out]
 
-    def planner(self):
-        """search.plan with the whole output's match counts, for the excerpt of the picks."""
+    def planner(self, tail_origin: int | None = None):
+        """search.plan with the whole output's match counts, for the excerpt of the picks (its
+        counts are the whole output's whatever the excerpt's tail holds: `tail_origin` unused)."""
         self._finish()
         return partial(plan, counts=dict(self._counts), folders=self.folders)
 
