@@ -189,3 +189,18 @@ def test_a_drawn_tree_of_a_folder_is_mapped_by_whole_paths(counter):
         assert any(m["folder"] == f"django/contrib/admin/{folder}/" for m in top) or any(
             line[:line.index("/", len(admin)) + 1] == f"{admin}{folder}/" for line in named), folder
     assert "django/contrib/admin/__init__.py" in out and "django/contrib/admin/widgets.py" in out
+
+
+@pytest.mark.parametrize("budget", [500, 1000, 4000])
+@pytest.mark.parametrize("name", LISTS)
+def test_a_count_line_counts_a_file_not_named(name, budget, counter):
+    """A folder's count line stands for files the map does not name: a folder all of whose
+    files are printed has none (its names say it all)."""
+    text, rows = read(name)
+    out = compress(text, tool="Bash", budget=budget, counter=counter).text
+    printed = set(out.split("\n"))
+    files = files_of(rows)
+    for line in printed:
+        if m := FOLDER.match(line):
+            inside = [row for row in files if row.startswith(m["folder"])]
+            assert any(row not in printed for row in inside), line
