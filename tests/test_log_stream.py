@@ -348,7 +348,7 @@ def test_a_streamed_floods_count_is_the_inputs_total(cl100k):
     """Past the limit a flood's copies are counted, never examined, and the shown line's
     `(×N)` is still the input's total: the copies in the excerpt's tail, which the scanner
     folded too, are counted once. The line is a real gcc warning (tests/real/)."""
-    real = (Path(__file__).parent / "real" / "gcc-wconversion-psutil-6.1.0-proc-c-repeated-build.txt")
+    real = Path(__file__).parent / "real" / "gcc-wconversion-psutil-6.1.0-proc-c-repeated-build.txt"
     warning = next(row for row in real.read_text().split("\n") if ": warning: " in row)
     copies = 60_000
     text = (warning + "\n") * copies

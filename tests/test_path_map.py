@@ -95,7 +95,8 @@ def depth_folders(rows: list[str], root: str) -> dict[int, set[str]]:
 @pytest.mark.parametrize("name", LISTS)
 def test_every_folder_of_a_level_is_named_before_any_deeper_one(name, counter):
     """A folder shown at some depth means every folder of the levels above it is shown too,
-    or counted by a `(N more files in K more folders)` line of its parent, or all its files named."""
+    or counted by a `(N more files in K more folders)` line of its parent, or all its files
+    named."""
     text, rows = read(name)
     out = compress(text, tool="Bash", budget=1000, counter=counter).text
     shown = {m["folder"] for line in out.split("\n") if (m := FOLDER.match(line))}

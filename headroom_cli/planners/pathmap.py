@@ -22,8 +22,8 @@ from .rollup import split
 
 PIN_SHARE = 0.25  # of the room, for the files named whatever their depth
 _HEAVIEST = 10  # of a count list (`rg -c`), the heaviest files named before the levels
-_MAX_MISSES = 32
-_SPENT_ENOUGH = 0.97  # of the room: a map that spends this much is not planned again  # files in a row that do not fit before naming stops
+_MAX_MISSES = 32  # files in a row that do not fit before naming stops
+_SPENT_ENOUGH = 0.97  # of the room: a map that spends this much is not planned again
 # Of what the pinned files leave, for opening folders level by level: when a good share of the
 # files could be named in the room (NAMEABLE), naming them tells more than counting them.
 LEVEL_SHARE = 0.3
@@ -344,9 +344,9 @@ class _Spend:
 
     def complete(self, root: _Folder, room: int) -> int:
         """Name the rest of a folder when that costs no more than the count lines it spares,
-        the room left and the last files sampled from folders whose count line stays (each
-        taken back only for as many names or more): a count never costs more than the names it stands
-        for. Smallest rests first; only folders with a line of their own are asked."""
+        the room left and the last files sampled from folders whose count line stays (taken
+        back only for as many names or more): a count never costs more than the names it
+        stands for. Smallest rests first; only folders with a line of their own are asked."""
         candidates: list[tuple[int, str, _Folder]] = []
 
         def walk(folder: _Folder, shown: bool) -> tuple[int, int]:

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
+from collections import deque
 from dataclasses import replace
 from functools import partial
-from collections import deque
 from itertools import accumulate, compress, islice, repeat
 from operator import not_
 
@@ -190,7 +190,7 @@ class Scanner:
         """Folds at or past `origin` no longer count: those lines are in the excerpt."""
         for last, first, width, lines, shape in self._recent:
             if last >= origin:
-                inside = lines - max(0, -((first - origin) // width))  # from the first at origin on
+                inside = lines - max(0, -((first - origin) // width))  # those from origin on
                 self.folds[shape] -= inside
                 self.folded -= inside
         self._recent.clear()
