@@ -41,18 +41,18 @@ wrapper) would not parse. These are judged on the command's structure (shellsynt
 from __future__ import annotations
 
 import json
-import re
 import shlex
 
+from ..patterns import lazy
 from . import shellsyntax
 
 # The copy of the agent's stdout a trap writes to, for commands that may leave the shell.
 SAVED_FD = 7
-_LEAVES_SHELL_WORDS = re.compile(r"(?<![\w.$/-])(?:exit|logout|set|errexit)(?![\w.-])")
+_LEAVES_SHELL_WORDS = lazy(r"(?<![\w.$/-])(?:exit|logout|set|errexit)(?![\w.-])")
 # Commands whose effect a wrapper would change (see the module's docstring).
 _KEEPS_SHELL_AS_WRITTEN = {"exec", "trap", "return", "eval"}
 # For a script parse() reads only in part (for, case, functions): those words anywhere.
-_KEEPS_SHELL_WORDS = re.compile(r"(?<![\w.$/-])(?:exec|trap|return|eval)(?![\w.-])")
+_KEEPS_SHELL_WORDS = lazy(r"(?<![\w.$/-])(?:exec|trap|return|eval)(?![\w.-])")
 VAR_STATUS = "__headroom_status"
 OUTPUT_PREFIX, OUTPUT_SUFFIX = "headroom-", ".out"
 
