@@ -304,7 +304,7 @@ class _PythonBpe:
 
     def count(self, text: str) -> int:
         """len(encode(text)), without building the list: counting is most of what a clip
-        asks, and summing known pieces' counts runs in C, three times as fast as the loop."""
+        asks, and the known pieces' counts are summed in C, not in a loop per piece."""
         pieces = self._split_pieces(text)
         counts = self._piece_counts
         try:
