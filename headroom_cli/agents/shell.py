@@ -187,7 +187,7 @@ def _on_path(name: str) -> str | None:
     """shutil.which(name), without importing shutil."""
     import os
 
-    for folder in os.environ.get("PATH", os.defpath).split(os.pathsep):
+    for folder in os.get_exec_path():
         path = os.path.join(folder, name)
         if os.access(path, os.X_OK) and not os.path.isdir(path):
             return path
