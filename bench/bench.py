@@ -36,6 +36,7 @@ from targets import FULL, QUICK, Bench, memory, one_megabyte, throughput
 HERE = Path(__file__).resolve().parent
 OUT = HERE / "out"
 DEFAULT_CORPUS = HERE.parent.parent / "shared" / "corpus"
+QUIET_LOAD = 1.0  # the targets are judged at a load average at most this
 SECTIONS = {"1": startup, "2": one_megabyte, "3": throughput, "4": memory, "5": long_running,
             "peers": compare_peers}
 
@@ -57,7 +58,12 @@ def main() -> int:
     reduced = ("quick mode: targets 3 and 4 measured at reduced sizes, target 5 on shorter "
                "runs" if mode.reduced else "full mode: the issue's sizes")
     status = bench.report.summary(reduced, time.perf_counter() - started)
-    if args.update:
+    if args.update and os.getloadavg()[0] > QUIET_LOAD and not args.loaded:
+        print(f"\nnot written to {figures.FIGURES_FILE.name}: load {os.getloadavg()[0]:.1f} > "
+              f"{QUIET_LOAD:g}, and figures measured on a busy machine would make every later "
+              "--compare pass (--loaded stores them anyway)")
+        status = 1
+    elif args.update:
         figures.save(figures.merged(figures.load(), bench.report.figures),
                      f"{_headroom_version(ws)}, {mode.name} mode, {machine_line()}, "
                      f"load {os.getloadavg()[0]:.1f}")
@@ -86,9 +92,14 @@ def _compare(ws: Workspace, mode, args: argparse.Namespace, first: dict) -> int:
               f"measuring again (load {os.getloadavg()[0]:.1f})", flush=True)
         runs.append(_measure(ws, mode, args).report.figures)
         compared = figures.compare(stored, runs)
+    load = os.getloadavg()[0]
     print(f"\nCompared with {figures.FIGURES_FILE.name} (worse: more than "
-          f"{figures.WORSE_BY:.0%} worse; REGRESSED: worse in two runs in a row); load "
-          f"{os.getloadavg()[0]:.1f}")
+          f"{figures.WORSE_BY:.0%} worse, or missing: its case failed; REGRESSED: worse in two "
+          f"runs in a row); load {load:.1f}")
+    print(f"  stored: {figures.measured_at() or 'nothing yet'}")
+    if load > QUIET_LOAD:
+        print(f"  note: load {load:.1f} > {QUIET_LOAD:g}: CPU-time figures run high on a busy "
+              "machine (shared caches, frequency); judge on a quiet one, and store only those")
     print(f"  {'figure':<66} {'stored':>9}  this run (and the next)")
     print("\n".join(figures.table(compared)))
     regressed = [row.key for row in compared if row.regressed]
@@ -112,6 +123,9 @@ def _parse_args() -> argparse.Namespace:
                         "worse in two runs in a row")
     parser.add_argument("--update", action="store_true",
                         help="write this run's figures into bench/figures.json (a change meant)")
+    parser.add_argument("--loaded", action="store_true",
+                        help=f"with --update: store the figures even at a load above "
+                        f"{QUIET_LOAD:g}")
     parser.add_argument("--peers-install", action="store_true",
                         help="first try `pip install ttok headroom-ai` into bench/out/peers-venv")
     return parser.parse_args()

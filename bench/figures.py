@@ -41,19 +41,34 @@ class Compared:
         return any(a and b for a, b in zip(self.worse_in, self.worse_in[1:]))
 
 
+MISSING = float("nan")  # a stored figure a run could not measure (its case failed or was killed)
+
+
 def is_worse(stored: Figure | None, value: float) -> bool:
     if stored is None:
         return False
+    if value != value:  # MISSING: no figure is worse than any figure
+        return True
     if stored.higher_is_better:
         return value < stored.value * (1 - WORSE_BY)
     return value > stored.value * (1 + WORSE_BY)
 
 
+def section(key: str) -> str:
+    """What a figure belongs to: "start-up", or the mode its throughput was measured in."""
+    return key.split(":", 1)[0]
+
+
 def compare(stored: dict[str, Figure], runs: list[dict[str, Figure]]) -> list[Compared]:
-    """Each figure measured in any run, beside its stored value; sorted by key."""
-    keys = sorted({key for run in runs for key in run})
-    return [Compared(key, stored.get(key), tuple(run[key].value for run in runs if key in run))
-            for key in keys]
+    """Each figure measured in any run, beside its stored value; and each stored figure of a
+    section the runs measured but that a run lacks, as MISSING there: a case whose output was
+    wrong, or that was killed, gives no figure, and must not pass for one that kept its pace.
+    Sorted by key."""
+    measured = {section(key) for run in runs for key in run}
+    keys = sorted({key for run in runs for key in run}
+                  | {key for key in stored if section(key) in measured})
+    return [Compared(key, stored.get(key), tuple(run[key].value if key in run else MISSING
+                                                 for run in runs)) for key in keys]
 
 
 def needs_another_run(compared: list[Compared]) -> bool:
@@ -65,7 +80,8 @@ def table(compared: list[Compared]) -> list[str]:
     lines = []
     for row in compared:
         stored = f"{row.stored.value:.2f}" if row.stored else "(new)"
-        runs = "  ".join(f"{value:.2f}" + (" worse" if worse else "")
+        runs = "  ".join(("missing" if value != value else f"{value:.2f}")
+                         + (" worse" if worse and value == value else "")
                          for value, worse in zip(row.runs, row.worse_in))
         verdict = "REGRESSED" if row.regressed else "ok"
         lines.append(f"  {row.key:<66} {stored:>9}  {runs:<28} {verdict}")
@@ -75,6 +91,11 @@ def table(compared: list[Compared]) -> list[str]:
 def merged(stored: dict[str, Figure], measured: dict[str, Figure]) -> dict[str, Figure]:
     """The file's figures with this run's in place of theirs (the others kept)."""
     return {**stored, **measured}
+
+
+def measured_at(path: Path = FIGURES_FILE) -> str:
+    """What the file says about the run its figures come from (commit, mode, machine, load)."""
+    return json.loads(path.read_text()).get("measured", "") if path.exists() else ""
 
 
 def load(path: Path = FIGURES_FILE) -> dict[str, Figure]:

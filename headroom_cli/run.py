@@ -445,7 +445,9 @@ class Run:
         a known command). Output that fits is not recorded outside a session (it saved
         nothing), whether it passed through before or after reading it whole."""
         result, options, turn = outcome.result, self.options, outcome.turn
-        if not (result.clipped or options.session):
+        # With the ledger off nothing is written: counting the input's tokens (up to 200,000
+        # characters) and importing sqlite3 would cost a clip a fifth of its time for nothing.
+        if self.settings.ledger is None or not (result.clipped or options.session):
             return
         from .family import family_of
         from .ledger import Call

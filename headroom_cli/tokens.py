@@ -175,7 +175,9 @@ class BpeCounter:
         self._native = None  # tiktoken's Encoding, built on first need
 
     def count(self, text: str) -> int:
-        return len(self._encode(_countable(text))[0])
+        text = _countable(text)
+        counted = self._by_python(lambda python: python.count(text))
+        return counted if counted is not None else len(self._tiktoken().encode_ordinary(text))
 
     def prefix_chars(self, text: str, tokens: int) -> int:
         """Length of the longest prefix of text that is at most `tokens` tokens (roughly)."""
@@ -194,16 +196,27 @@ class BpeCounter:
     def _encode(self, text: str) -> tuple[list, Callable[[list], list[bytes]]]:
         """text's tokens, and how to turn some of them into their bytes. The Python engine
         encodes while it can; once tiktoken's encoder is built, it encodes everything."""
+        tokens = self._by_python(lambda python: python.encode(text))
+        if tokens is not None:
+            return tokens, _same
+        native = self._tiktoken()
+        return native.encode_ordinary(text), native.decode_tokens_bytes
+
+    def _by_python(self, work: Callable[[_PythonBpe], object]):
+        """work's answer from the Python engine, or None when tiktoken must do it."""
         if self._python is not None and self._native is None:
             try:
-                return self._python.encode(text), _same
+                return work(self._python)
             except _OutOfBudget:
                 self._python = None  # more text like this to come: tiktoken pays off now
             except _Unsuitable:
                 pass
+        return None
+
+    def _tiktoken(self):
         if self._native is None:
             self._native = _tiktoken_encoding(self._encoding, self._ranks.as_dict())
-        return self._native.encode_ordinary(text), self._native.decode_tokens_bytes
+        return self._native
 
     def _window(self, text: str, tokens: int, from_end: bool):
         """The smallest end of text (doubling from ~6 characters a token) holding more than
@@ -275,19 +288,41 @@ class _PythonBpe:
         self._split = re.compile(encoding.python_pattern)
         self._ranks = ranks
         self._pieces: dict[str, tuple[bytes, ...]] = {}
+        self._piece_counts: dict[str, int] = {}  # len() of each of _pieces
         self._merge_seconds_left = PYTHON_MERGE_SECONDS
 
     def encode(self, text: str) -> list[bytes]:
         """The tokens of text, as bytes; raises _Unsuitable when tiktoken must encode it."""
-        if not text.isascii() and self._foreign.search(text):
-            raise _Unsuitable
         known = self._pieces
         tokens: list[bytes] = []
-        for piece in self._split.findall(text):
+        for piece in self._split_pieces(text):
             piece_tokens = known.get(piece)
             if piece_tokens is None:
-                piece_tokens = known[piece] = self._piece_tokens(piece)
+                piece_tokens = self._learn(piece)
             tokens += piece_tokens
+        return tokens
+
+    def count(self, text: str) -> int:
+        """len(encode(text)), without building the list: counting is most of what a clip
+        asks, and the known pieces' counts are summed in C, not in a loop per piece."""
+        pieces = self._split_pieces(text)
+        counts = self._piece_counts
+        try:
+            return sum(map(counts.__getitem__, pieces))
+        except KeyError:  # pieces not seen yet: learn them, then count
+            for piece in pieces:
+                if piece not in counts:
+                    self._learn(piece)
+            return sum(map(counts.__getitem__, pieces))
+
+    def _split_pieces(self, text: str) -> list[str]:
+        if not text.isascii() and self._foreign.search(text):
+            raise _Unsuitable
+        return self._split.findall(text)
+
+    def _learn(self, piece: str) -> tuple[bytes, ...]:
+        tokens = self._pieces[piece] = self._piece_tokens(piece)
+        self._piece_counts[piece] = len(tokens)
         return tokens
 
     def _piece_tokens(self, piece: str) -> tuple[bytes, ...]:

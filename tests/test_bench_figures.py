@@ -61,3 +61,21 @@ def test_update_keeps_the_figures_it_did_not_measure(tmp_path):
     figures.save(STORED, "first", path)
     figures.save(figures.merged(figures.load(path), {"MB/s": Figure(70.0, True)}), "then", path)
     assert figures.load(path) == {"start-up": Figure(8.0, False), "MB/s": Figure(70.0, True)}
+
+
+def test_a_stored_figure_a_run_of_its_section_lacks_is_missing_and_worse():
+    # A case whose output was wrong (or that was killed) gives no figure: it must not pass.
+    stored = {"start-up: clip": Figure(10.0, False), "start-up: hook": Figure(3.0, False),
+              "quick: flood": Figure(60.0, True)}
+    rows = by_key(compare(stored, [{"start-up: clip": Figure(9.0, False)},
+                                   {"start-up: clip": Figure(9.0, False)}]))
+    assert rows["start-up: hook"].worse_in == (True, True) and rows["start-up: hook"].regressed
+    assert not rows["start-up: clip"].regressed
+    assert "quick: flood" not in rows  # a section the runs did not measure (--only) is left out
+    assert "missing" in figures.table([rows["start-up: hook"]])[0]
+
+
+def test_missing_once_asks_for_another_run():
+    rows = compare(STORED | {"start-up: hook": Figure(3.0, False)},
+                   [{"start-up: clip": Figure(9.0, False)}])
+    assert needs_another_run(rows) and not any(row.regressed for row in rows)

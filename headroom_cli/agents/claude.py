@@ -24,13 +24,13 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import shlex
-from typing import TYPE_CHECKING
 
+from ..patterns import lazy
 from . import HookOptions, claude_post, permissions, shell
 from .clip import headroom_argv, hook_program
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (~5 ms)
 if TYPE_CHECKING:  # pathlib costs ~3 ms on the decision Claude Code waits on; init imports it
     from pathlib import Path
 
@@ -46,7 +46,7 @@ MAX_FAILURE_BYTES = 10_000
 
 # The allow rules init adds so the marker's own retrieval command runs without a prompt
 # (`headroom show` only reads the store); ours are recognised by this shape on uninstall.
-_SHOW_RULE = re.compile(r"^Bash\((?:.*[/ ])?(?:headroom|headroom_cli)'? show:\*\)$")
+_SHOW_RULE = lazy(r"^Bash\((?:.*[/ ])?(?:headroom|headroom_cli)'? show:\*\)$")
 
 NOTES = """\
 Claude Code now runs every Bash command it would run without asking you through headroom: the

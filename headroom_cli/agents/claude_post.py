@@ -47,8 +47,8 @@ gets no answer: the output reaches the model exactly as the tool gave it.
 from __future__ import annotations
 
 import os
-import re
 
+from ..patterns import lazy
 from . import HookOptions
 from ..context import claude_fill
 from .clip import clip_file, clip_text, in_session
@@ -64,8 +64,8 @@ _PERSISTED = ("persistedOutputPath", "persistedOutputSize")
 MAX_BYTES = 28_000
 # The notice of a result saved past the MCP limit (bGa in 2.1.330's bundle; an optional line
 # about Artifact content may come first).
-_SAVED = re.compile(r"Error: result \([\d,]+ characters(?: across [\d,]+ lines?)?\) exceeds "
-                    r"maximum allowed tokens\. Output has been saved to (.+?)\.\nFormat: ")
+_SAVED = lazy(r"Error: result \([\d,]+ characters(?: across [\d,]+ lines?)?\) exceeds "
+              r"maximum allowed tokens\. Output has been saved to (.+?)\.\nFormat: ")
 # …and its note when the file holds only the first part (the persist byte limit).
 _PARTIAL = "the saved file contains only the first"
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 
+from ..patterns import lazy
 from .shellsyntax import Command
 
 SAFE_FLAGS = {
@@ -53,20 +54,20 @@ ANY_ARGUMENTS = {
 # Where headroom is stricter than Claude Code: a follow never ends, so its output could not be
 # clipped anyway.
 NEVER_ENDS = {"tail": ("-f", "-F", "--follow", "--retry")}
-_PLAIN_TEXT = re.compile(r"^[^<>()$`|{}&;\n\r]*$")
+_PLAIN_TEXT = lazy(r"^[^<>()$`|{}&;\n\r]*$")
 _EXPRESSIONS = {
-    "echo": re.compile(r"""^echo(?:\s+(?:'[^']*'|"[^"$<>\n\r]*"|[^|;&`$(){}><#\\!"'\s]+))*\s*$"""),
-    "uniq": re.compile(r"^uniq(?:\s+(?:-[a-zA-Z]+|--[a-zA-Z-]+(?:=\S+)?|-[fsw]\s+\d+))*(?:\s|$)\s*$"),
-    "pwd": re.compile(r"^pwd$"),
-    "whoami": re.compile(r"^whoami$"),
-    "cd": re.compile(r"""^cd(?:\s+(?:'[^']*'|"[^"]*"|[^\s;|&`$(){}><#\\]+))?$"""),
-    "ls": re.compile(r"^ls(?:\s+[^<>()$`|{}&;\n\r]*)?$"),
-    "find": re.compile(r"^find(?:[ \t]+(?:\\[()]|(?!-delete\b|-rm\b|-exec\b|-execdir\b|-ok\b"
-                       r"|-okdir\b|-fprint0?\b|-fls\b|-fprintf\b|-files0-from\b)"
-                       r"[^<>()$`|{}&;\n\r\s]|[ \t])+)?$"),
+    "echo": lazy(r"""^echo(?:\s+(?:'[^']*'|"[^"$<>\n\r]*"|[^|;&`$(){}><#\\!"'\s]+))*\s*$"""),
+    "uniq": lazy(r"^uniq(?:\s+(?:-[a-zA-Z]+|--[a-zA-Z-]+(?:=\S+)?|-[fsw]\s+\d+))*(?:\s|$)\s*$"),
+    "pwd": lazy(r"^pwd$"),
+    "whoami": lazy(r"^whoami$"),
+    "cd": lazy(r"""^cd(?:\s+(?:'[^']*'|"[^"]*"|[^\s;|&`$(){}><#\\]+))?$"""),
+    "ls": lazy(r"^ls(?:\s+[^<>()$`|{}&;\n\r]*)?$"),
+    "find": lazy(r"^find(?:[ \t]+(?:\\[()]|(?!-delete\b|-rm\b|-exec\b|-execdir\b|-ok\b"
+                 r"|-okdir\b|-fprint0?\b|-fls\b|-fprintf\b|-files0-from\b)"
+                 r"[^<>()$`|{}&;\n\r\s]|[ \t])+)?$"),
 }
-_FIND_ACTIONS = re.compile(r"-delete\b|-rm\b|-exec\b|-execdir\b|-ok\b|-okdir\b|-fprint0?\b"
-                           r"|-fls\b|-fprintf\b|-files0-from\b")
+_FIND_ACTIONS = lazy(r"-delete\b|-rm\b|-exec\b|-execdir\b|-ok\b|-okdir\b|-fprint0?\b"
+                     r"|-fls\b|-fprintf\b|-files0-from\b")
 # The first operand of these is a pattern or a script, not a path (unless given by a flag).
 _PATTERN_FIRST = {"grep": ("-e", "--regexp", "-f", "--file"), "rg": ("-e", "--regexp", "-f"),
                   "sed": ("-e", "--expression"), "git grep": ("-e",)}

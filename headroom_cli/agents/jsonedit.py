@@ -17,11 +17,13 @@ import json
 import re
 from dataclasses import dataclass
 
+from ..patterns import lazy
+
 Path = tuple  # of str (an object's key) and int (an array's index)
 
-_SPACE = re.compile(r"(?:\s+|//[^\n]*|/\*.*?\*/)*", re.S)
-_SCALAR = re.compile(r"-?[0-9][0-9eE.+-]*|-?[0-9]|true|false|null")
-_STRING = re.compile(r'"(?:[^"\\\x00-\x1f]|\\.)*"', re.S)
+_SPACE = lazy(r"(?:\s+|//[^\n]*|/\*.*?\*/)*", re.S)
+_SCALAR = lazy(r"-?[0-9][0-9eE.+-]*|-?[0-9]|true|false|null")
+_STRING = lazy(r'"(?:[^"\\\x00-\x1f]|\\.)*"', re.S)
 MAX_DEPTH = 200
 
 

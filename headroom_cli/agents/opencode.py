@@ -21,6 +21,7 @@ import os
 import re
 from pathlib import Path
 
+from ..patterns import lazy
 from . import HookOptions, config, shell
 from .clip import clip_text, in_session
 from .plugins import ASK_HEADROOM, displayable, plugin_change, read_full_output
@@ -28,7 +29,7 @@ from .plugins import ASK_HEADROOM, displayable, plugin_change, read_full_output
 NAME = "opencode"
 SIGNATURE = "headroom: installed by `headroom init opencode`"
 TOOLS = {"bash": "Bash", "read": "Read", "grep": "Grep", "glob": "Glob"}
-_METADATA_SUFFIX = re.compile(r"\n\n<shell_metadata>\n.*\n</shell_metadata>\Z", re.S)
+_METADATA_SUFFIX = lazy(r"\n\n<shell_metadata>\n.*\n</shell_metadata>\Z", re.S)
 
 NOTES = """\
 opencode now passes the output of bash, read, grep and glob through headroom after they ran:

@@ -41,9 +41,10 @@ import os
 import re
 import sys
 
+from ..patterns import lazy
 from . import claude_readonly, shellsyntax
 
-_BASH_RULE = re.compile(r"^\s*Bash\s*(?:\((.*)\))?\s*$", re.S)
+_BASH_RULE = lazy(r"^\s*Bash\s*(?:\((.*)\))?\s*$", re.S)
 
 
 def claude_would_run(command: str, event: dict, settings_files: list | None = None) -> bool:

@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from pathlib import Path
 
+from ..patterns import lazy
 from . import HookOptions, config, shell
 from .clip import clip_text, in_session
 from .plugins import ASK_HEADROOM, displayable, plugin_change, read_full_output
@@ -30,10 +30,10 @@ NAME = "pi"
 SIGNATURE = "headroom: installed by `headroom init pi`"
 TOOLS = {"bash": "Bash", "read": "Read", "grep": "Grep", "find": "Glob", "ls": "Glob"}
 # pi's last line for a failed command: the status we keep after the clip, and read.
-_STATUS = re.compile(r"(?:\A|\n\n)(Command exited with code (-?\d+)|Command timed out after "
-                     r"[\d.]+ seconds|Command aborted)\Z")
+_STATUS = lazy(r"(?:\A|\n\n)(Command exited with code (-?\d+)|Command timed out after "
+               r"[\d.]+ seconds|Command aborted)\Z")
 # pi's note after a cut bash output (and where the whole of it is).
-_NOTE = re.compile(r"\n\n\[(?:Showing [^\]\n]*?)Full output: ([^\]\n]+)\]\Z")
+_NOTE = lazy(r"\n\n\[(?:Showing [^\]\n]*?)Full output: ([^\]\n]+)\]\Z")
 
 NOTES = """\
 pi now passes the results of bash, read, grep, find and ls through headroom after they ran:

@@ -29,11 +29,12 @@ import secrets
 import shlex
 from typing import Callable
 
+from ..patterns import lazy
 from . import shell
 
 STATUS_PREFIX = "headroom-status-"
 # A lone `&` that is not part of `&&`, `>&`, `<&`, `&>` or `|&`: a background job.
-_BACKGROUND = re.compile(r"(?<![&<>|])&(?![&>])")
+_BACKGROUND = lazy(r"(?<![&<>|])&(?![&>])")
 _READ_SIZE = 1 << 20
 
 

@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import NamedTuple  # not dataclasses: ~3 ms less before every Bash command
+from collections import namedtuple
+
+from ..patterns import lazy
 
 # Operators, longest first (bash's control and redirection operators).
 _CONTROL = ("&&", "||", ";;&", ";;", ";&", "|&", ";", "&", "|", "(", ")", "\n")
@@ -24,33 +26,32 @@ _REDIRECT = ("&>>", "&>", "<<<", "<<-", "<<", "<&", "<>", ">>", ">|", ">&", "<",
 _FLOW = {"if", "then", "elif", "else", "fi", "do", "done", "while", "until", "!", "{", "}",
          "time"}
 _OPAQUE = {"for", "case", "select", "function", "[[", "coproc"}
-_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\[[^]]*\])?\+?=")
-_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_ASSIGNMENT = lazy(r"^[A-Za-z_][A-Za-z0-9_]*(\[[^]]*\])?\+?=")
+_NAME = lazy(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
-class Redirect(NamedTuple):
-    fd: str  # "" when not given (the operator's default), else the digits or {var}
-    op: str  # one of _REDIRECT
-    target: str  # the target word as written (a heredoc: its delimiter)
+# Named tuples from collections, not typing.NamedTuple (nor dataclasses): importing typing
+# costs ~5 ms before every Bash command Claude Code runs.
+class Redirect(namedtuple("Redirect", "fd op target")):
+    """fd: "" when not given (the operator's default), else the digits or {var}; op: one of
+    _REDIRECT; target: the target word as written (a heredoc: its delimiter)."""
+    __slots__ = ()
 
 
-class Command(NamedTuple):
-    """One simple command: its words as the shell sees them after quote removal (`text`), as
-    written (`raw`), and its redirections. `plain` is False when a word holds an unquoted
-    expansion ($, `…`, $(…)) — its value is then only known when it runs."""
-    words: tuple[str, ...]
-    raw: tuple[str, ...]
-    redirects: tuple[Redirect, ...]
-    assignments: tuple[str, ...]
-    plain: bool
-    text: str  # the command as written, operators around it excluded
+class Command(namedtuple("Command", "words raw redirects assignments plain text")):
+    """One simple command: its words as the shell sees them after quote removal (`words`, a
+    tuple of str), as written (`raw`), its redirections (Redirect) and assignments, and its
+    text as written (`text`, operators around it excluded). `plain` is False when a word holds
+    an unquoted expansion ($, `…`, $(…)) — its value is then only known when it runs."""
+    __slots__ = ()
 
 
-class Script(NamedTuple):
-    commands: tuple[Command, ...]  # every simple command, at every depth, in order
-    separators: tuple[str, ...]  # the top level's control operators, in order
-    nested: bool  # a subshell, group, compound command, substitution or heredoc somewhere
-    opaque: bool  # a construct parse() does not model word by word (for, case, [[, f() …)
+class Script(namedtuple("Script", "commands separators nested opaque")):
+    """commands: every simple command (Command), at every depth, in order; separators: the top
+    level's control operators, in order; nested: a subshell, group, compound command,
+    substitution or heredoc somewhere; opaque: a construct parse() does not model word by word
+    (for, case, [[, f() …)."""
+    __slots__ = ()
 
     @property
     def flat(self) -> bool:

@@ -73,13 +73,15 @@ def looks_like(sample: list[str], tool: Tool) -> bool:
         return False
     if sum(1 for row in non_empty if row.startswith("```")) >= 2:
         return False  # a document that quotes code in fenced blocks (Markdown)
+    # The cheapest test first: a log (the common large output) fails it, and is spared
+    # compiling and matching the code patterns on every line.
+    if sum(1 for row in non_empty if _LOG_RECORD.match(row)) >= 0.1 * len(non_empty):
+        return False
     prose = _inside_docstrings(non_empty)  # a module's documentation is judged as neither
     code = sum(1 for i, row in enumerate(non_empty) if i not in prose and
                _CODE_LINE.match(row[:JUDGED_CHARS]))
-    records = sum(1 for row in non_empty if _LOG_RECORD.match(row))
     definitions = sum(1 for row in non_empty if _is_definition(row))
-    return (definitions >= MIN_DEFINITIONS and code >= MIN_CODE_SHARE * (len(non_empty) - len(prose))
-            and records < 0.1 * len(non_empty))
+    return definitions >= MIN_DEFINITIONS and code >= MIN_CODE_SHARE * (len(non_empty) - len(prose))
 
 
 def _inside_docstrings(rows: list[str]) -> set[int]:

@@ -283,6 +283,10 @@ def _signatures(texts: list[str]) -> list[bytes]:
     """Each line with what varies between repeats removed (see LOCATION_PREFIX)."""
     if not texts:
         return []
+    distinct = list(dict.fromkeys(texts))
+    if len(distinct) < len(texts):  # a flood of one line: its signature is worked out once
+        signature_of = dict(zip(distinct, _signatures(distinct)))
+        return list(map(signature_of.__getitem__, texts))
     data = ("\n" + "\n".join(texts)).encode("utf-8", "surrogateescape")
     data = PATH_TAIL.sub(b"/", LOCATION_PREFIX.sub(b"\n", data))
     return [line.strip() for line in data.translate(None, HEX_DIGITS).split(b"\n")[1:]]
