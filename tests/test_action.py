@@ -169,3 +169,15 @@ printf '#!/bin/sh\\necho "$@" >> {asked}\\n' > "$3/bin/python" && chmod +x "$3/b
     assert run.statuses["step0"] == 0 and run.statuses["run"] == 1
     assert run.stdout["run"].startswith(f"{venv}/bin/headroom\n")
     assert "exit status 1" in run.summary
+
+
+def test_docs_ci_lists_every_input_with_its_default_and_every_output():
+    page = (ROOT / "docs" / "ci.md").read_text(encoding="utf-8")
+    rows = dict(re.findall(r"^\| `([\w-]+)` \| ([^|]+) \|", page, re.M))
+    assert set(rows) == set(ACTION["inputs"])
+    for name, spec in ACTION["inputs"].items():
+        default = spec.get("default")
+        assert rows[name].strip() == (f"`{default}`" if default else rows[name].strip()), name
+    assert rows["command"].strip() == "(required)" and ACTION["inputs"]["command"]["required"]
+    for name in ACTION["outputs"]:
+        assert f"`{name}`" in page.split("Outputs:", 1)[1].split("\n\n", 1)[0], name
