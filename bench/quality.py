@@ -379,7 +379,7 @@ def parse_args(argv):
                    "misses and mis-sniffed cases: never use it while writing rules (it opens "
                    "the sealed set)")
     p.add_argument("--markdown", action="store_true", help="also print the figures as the "
-                   "README's Markdown table")
+                   "Markdown table of docs/quality.md")
     return p.parse_args(argv)
 
 

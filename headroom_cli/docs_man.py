@@ -501,9 +501,9 @@ def man_page() -> str:
     out += [".SH SEE ALSO",
             ".BR grep (1),", ".BR rg (1),", ".BR sed (1),", ".BR head (1),", ".BR tail (1)",
             ".PP",
-            *roff_text("`headroom --help`, and `--help` after any command. The README of the "
-                       "headroom-pipe package covers the shapes, the marker and the store in "
-                       "depth.")]
+            *roff_text("`headroom --help`, and `--help` after any command. The docs/ folder of "
+                       "the headroom-pipe package covers the shapes, the marker, the store and "
+                       "the agents in depth.")]
     # Characters some devices lack (-Tascii has no ellipsis): a fallback keeps troff quiet.
     used = sorted({char for line in out for char in re.findall(r"\\\[u([0-9A-F]{4,})\]", line)})
     fallbacks = [f".if !c\\[u{code}] .char \\[u{code}] "

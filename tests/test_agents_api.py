@@ -1,4 +1,4 @@
-"""The Python-harness example in the README runs as printed and does what it says."""
+"""The Python-harness example in docs/python-api.md runs as printed and does what it says."""
 
 from __future__ import annotations
 
@@ -7,11 +7,11 @@ import io
 import re
 from pathlib import Path
 
-DOC = Path(__file__).resolve().parents[1] / "README.md"
+DOC = Path(__file__).resolve().parents[1] / "docs" / "python-api.md"
 
 
 def example() -> str:
-    section = DOC.read_text(encoding="utf-8").split("### hermes-agent", 1)[1]
+    section = DOC.read_text(encoding="utf-8").split("## Any Python harness", 1)[1]
     return re.search(r"```python\n(.*?)```", section, re.S).group(1)
 
 

@@ -258,8 +258,9 @@ def test_a_log_that_quotes_a_diff_is_not_a_diff(corpus_dir):
 
 
 def test_prose_logs_and_search_results_are_not_diffs(corpus_dir):
-    readme = (Path(__file__).parents[1] / "README.md").read_text()
-    assert not diff.looks_like(readme.splitlines(), lookup("Read"))
+    for page in ("README.md", "docs/shapes.md", "docs/agents/claude.md"):  # prose, tables, code
+        prose = (Path(__file__).parents[1] / page).read_text()
+        assert not diff.looks_like(prose.splitlines(), lookup("Read")), page
     for case in ("grep-rn-express-req", "make-lua-link-error", "tox-unittest-more-itertools-failures"):
         text = (corpus_dir / case / "output.txt").read_text(errors="replace")
         assert not diff.looks_like(text.splitlines(), lookup("Bash")), case

@@ -1,4 +1,4 @@
-"""The man page, the shell completions and the README's usage section never drift from the CLI.
+"""The man page, the shell completions and docs/cli.md's usage block never drift from the CLI.
 
 They are generated from the typer app (headroom_cli/docs_gen.py, with docs_tree.py and docs_man.py) and checked in; these tests fail
 when a checked-in file differs from what the generator produces now, and drive the completion
@@ -72,7 +72,7 @@ def test_check_mode_reports_a_stale_file(tmp_path, generated):
 
 def test_generation_is_deterministic(generated):
     assert docs_man.man_page() == generated[docs_man.MAN_PAGE]
-    assert docs_gen.usage_section() in generated["README.md"]
+    assert docs_gen.usage_section() in generated[docs_gen.USAGE_DOC]
 
 
 @pytest.mark.parametrize("shell", sorted(docs_gen.SHELLS))
@@ -134,8 +134,8 @@ def test_every_environment_variable_the_code_names_is_documented(man):
 
 def test_every_option_the_docs_mention_exists(man, generated):
     declared = docs_tree.declared_options()
-    readme = generated["README.md"]
-    usage = readme[readme.index(docs_gen.USAGE_START):readme.index(docs_gen.USAGE_END)]
+    page = generated[docs_gen.USAGE_DOC]
+    usage = page[page.index(docs_gen.USAGE_START):page.index(docs_gen.USAGE_END)]
     mentioned = set(re.findall(r"(?<![\w\\-])(--[a-z][a-z0-9-]*)", usage))
     mentioned |= {name.replace("\\-", "-")
                   for name in re.findall(r"(?<![\w])((?:\\-){2}[a-z][a-z0-9]*(?:\\-[a-z0-9]+)*)",

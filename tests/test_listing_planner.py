@@ -234,8 +234,9 @@ def test_pip_list_keeps_its_title_and_underline(counter):
 
 
 def test_prose_code_logs_search_results_and_path_lists_are_not_listings(corpus_dir):
-    readme = (Path(__file__).parents[1] / "README.md").read_text()
-    assert not listing.looks_like(readme.splitlines(), lookup("Read"))
+    for page in ("README.md", "docs/shapes.md", "docs/agents/claude.md"):  # prose, tables, code
+        prose = (Path(__file__).parents[1] / page).read_text()
+        assert not listing.looks_like(prose.splitlines(), lookup("Read")), page
     numbered = [f"{n:>6}\t{line}" for n, line in enumerate(
         Path(listing.__file__).read_text().splitlines(), 1)]
     assert not listing.looks_like(numbered, lookup("Read"))
