@@ -75,14 +75,12 @@ def store_check(settings) -> Check:
     if root is None:
         return Check("store", "writable", None, "off (HEADROOM_STORE=off): markers cannot name "
                      "a stored copy")
-    existing = root
-    while not os.path.isdir(existing) and os.path.dirname(existing) != existing:
-        existing = os.path.dirname(existing)
+    existing = _nearest_existing(root)
     try:
         fd, probe = tempfile.mkstemp(prefix=".doctor-", dir=existing)
         os.close(fd)
         os.unlink(probe)
-    except OSError as err:
+    except OSError as err:  # a file where a folder should be, too: NotADirectoryError
         return Check("store", "writable", False, f"cannot write in {existing} "
                      f"({err.strerror or err}): clips keep no copy, markers name none",
                      f"make {existing} writable, or set HEADROOM_STORE to a folder you own")
@@ -114,10 +112,8 @@ def ledger_check(settings) -> Check:
             return Check("ledger", "readable", False, f"{path} is read-only: clips go "
                          "unrecorded", f"make {path} writable")
         return Check("ledger", "readable", True, f"{path}: {len(runs):,} runs recorded")
-    parent = folder
-    while not os.path.isdir(parent) and os.path.dirname(parent) != parent:
-        parent = os.path.dirname(parent)
-    if not os.access(parent, os.W_OK):
+    parent = _nearest_existing(folder)
+    if not (os.path.isdir(parent) and os.access(parent, os.W_OK)):
         return Check("ledger", "readable", False, f"cannot create {path} ({parent} is not "
                      "writable)", f"make {parent} writable, or set HEADROOM_LEDGER")
     return Check("ledger", "readable", True, f"{path} (made on the first clip)")
@@ -171,6 +167,13 @@ def _last_clip(ledger: str | None):
                 f"{row[after] or 0:,} tokens (session {row[session]})")
 
     return last_clip
+
+
+def _nearest_existing(path: str) -> str:
+    """`path`, or its nearest ancestor that exists (the one a headroom run would create it in)."""
+    while not os.path.exists(path) and os.path.dirname(path) != path:
+        path = os.path.dirname(path)
+    return path
 
 
 def _size(count: int) -> str:
