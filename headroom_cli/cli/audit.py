@@ -111,6 +111,8 @@ _GROUPS_SHOWN = 15
 def _print(document, project: Optional[str], since: str) -> None:
     from rich.console import Console
 
+    from ..render import counted
+
     console = Console(highlight=False)
     where = f"in {project}" if project else "in every project"
     if not document.sessions:
@@ -130,7 +132,8 @@ def _print(document, project: Optional[str], since: str) -> None:
     totals = document.totals
     budget = f"{document.budget:,} tokens" if document.budget else "the budget in force"
     console.print(
-        f"{totals.outputs:,} tool outputs in {len(sessions):,} sessions {where}: "
+        f"{counted(totals.outputs, 'tool output')} in {counted(len(sessions), 'session')} "
+        f"{where}: "
         f"{totals.tokens + totals.resent:,} tokens with their re-sends; clipped by headroom at "
         f"{budget}: {totals.after + totals.resent_after:,} ({totals.saved:,} fewer). "
         f"{totals.handled_share:.0%} of the outputs were already cut by the agent or headroom.",
@@ -141,7 +144,7 @@ def _table(title: str, rows: dict):
     from rich.table import Table
 
     table = Table(title=title, title_justify="left")
-    table.add_column("")
+    table.add_column("", no_wrap=True, overflow="ellipsis", max_width=40)
     for _, label in _COLUMNS:
         table.add_column(label, justify="right")
     for name, figures in rows.items():
