@@ -37,6 +37,15 @@ REQUEST = Request()
 Event = Output | Request
 
 
+class Skipped:
+    """Counts what a reader could not read (a line too long, not JSON): reported, not fatal."""
+
+    __slots__ = ("lines",)
+
+    def __init__(self) -> None:
+        self.lines = 0
+
+
 @dataclass(frozen=True)
 class Transcript:
     """One session's transcript file, found on disk; `events()` reads it."""
@@ -47,20 +56,11 @@ class Transcript:
     project: str | None  # the directory the session ran in, when the transcript says
     modified: float  # the file's mtime: what --since compares
     parse: Callable[[Iterator[dict]], Iterator[Event]]  # the agent's reader, records in
-    skipped: "Skipped" = field(default_factory=lambda: Skipped(), compare=False)
+    skipped: Skipped = field(default_factory=Skipped, compare=False)
 
     def events(self) -> Iterator[Event]:
         """The transcript's events, read from disk as they are consumed."""
         return self.parse(json_lines(self.path, self.skipped))
-
-
-class Skipped:
-    """Counts what a reader could not read (a line too long, not JSON): reported, not fatal."""
-
-    __slots__ = ("lines",)
-
-    def __init__(self) -> None:
-        self.lines = 0
 
 
 def json_lines(path: str, skipped: Skipped | None = None) -> Iterator[dict]:
