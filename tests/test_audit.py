@@ -225,3 +225,15 @@ def test_bad_options_are_one_line(tmp_path, args, message):
     done = run_audit(args, env, tmp_path)
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.count("\n") == 1 and message in done.stderr
+
+
+def test_an_unreadable_transcript_is_a_one_line_error(tmp_path):
+    project = tmp_path / "proj"
+    project.mkdir()
+    env = home_with_sessions(tmp_path, project.resolve())
+    folder = tmp_path / "home" / ".claude" / "projects" / \
+        claude_transcript.project_key(str(project.resolve()))
+    (folder / "broken.jsonl").mkdir()  # a folder where a transcript should be
+    done = run_audit([], env, project)
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr == f"headroom: cannot read {folder / 'broken.jsonl'}: Is a directory\n"

@@ -57,8 +57,12 @@ def audit_command(
              ExitStatus.USAGE)
     resolved = settings(budget=budget)
     project = None if all_projects else os.getcwd()
-    found = [transcript for transcript in transcripts.find(os.environ, project, agent)
-             if cutoff is None or transcript.modified >= cutoff]
+    try:
+        found = [transcript for transcript in transcripts.find(os.environ, project, agent)
+                 if cutoff is None or transcript.modified >= cutoff]
+    except OSError as err:  # a transcript removed or unreadable while the folders were listed
+        fail(f"cannot read {err.filename or 'a transcript'}: {err.strerror or err}",
+             ExitStatus.ERROR)
     document = _audit(found, resolved, budget)
     if as_json:
         from ..audit import dumps
