@@ -15,7 +15,8 @@ import pytest
 import tiktoken
 
 from headroom_cli import transcript
-from headroom_cli.agents import claude_transcript, codex_transcript, pi_transcript
+from headroom_cli.agents import (claude_transcript, codex_transcript, gemini_transcript,
+                                 pi_transcript)
 from headroom_cli.api import counter_for
 from headroom_cli.audit import Report, audit, dumps, report
 
@@ -47,6 +48,12 @@ def codex_outputs(name: str) -> list[str]:
             and record["payload"]["type"] == "function_call_output"]
 
 
+def gemini_outputs(name: str) -> list[str]:
+    return [part["functionResponse"]["response"]["output"] for record in records(name)
+            if record.get("type") == "user" and isinstance(record["content"], list)
+            for part in record["content"] if "functionResponse" in part]
+
+
 def pi_outputs(name: str) -> list[str]:
     return ["\n".join(block["text"] for block in record["message"]["content"])
             for record in records(name) if record["type"] == "message"
@@ -73,6 +80,8 @@ RESENDS = [4, 3, 2, 1, 0]
     # Codex: the model's second command here is the wrapper's own (the scripted model followed
     # a hint that Codex's 10-second yield cut short: "Process running"), which is not clipped.
     (codex_transcript, "codex-matrix.jsonl", codex_outputs, [1, 0, 1, 0, 0]),
+    # Gemini CLI writes each reply twice (again once it holds its tool calls): one request.
+    (gemini_transcript, "gemini-matrix.jsonl", gemini_outputs, [1, 1, 1, 0, 0]),
 ])
 def test_a_matrix_session_matches_the_hand_count(module, name, extract, clipped):
     texts = extract(name)
@@ -166,6 +175,10 @@ def home_with_sessions(tmp_path: Path, project: Path) -> dict:
     pi = home / ".pi" / "agent" / "sessions" / pi_transcript.project_key(str(project))
     pi.mkdir(parents=True)
     shutil.copy(HERE / "pi-tail.jsonl", pi / "three.jsonl")
+    gemini = home / ".gemini"
+    (gemini / "tmp" / "proj" / "chats").mkdir(parents=True)
+    (gemini / "projects.json").write_text(json.dumps({"projects": {str(project): "proj"}}))
+    shutil.copy(HERE / "gemini-matrix.jsonl", gemini / "tmp" / "proj" / "chats" / "session-1.jsonl")
     codex = home / ".codex" / "sessions" / "2026" / "11" / "26"
     codex.mkdir(parents=True)
     shutil.copy(HERE / "codex-cut.jsonl", codex / "rollout-x.jsonl")  # ran elsewhere (its cwd)
@@ -189,17 +202,19 @@ def test_the_command_audits_this_directorys_sessions_with_their_subagents(tmp_pa
     assert done.returncode == 0, done.stderr
     document = json.loads(done.stdout)
     found = sorted((s["agent"], s["session"]) for s in document["sessions"])
-    assert found == [("claude", "one"), ("claude", "one/agent-a1"), ("pi", found[2][1])]
-    assert found[2][1] == "01a2195b-5531-73b9-9725-a7d93edccf78"  # pi's session header
-    assert document["totals"]["outputs"] == 5 + 1 + 1
+    # Gemini CLI's and pi's session ids are those their files' headers give
+    assert found == [("claude", "one"), ("claude", "one/agent-a1"),
+                     ("gemini", "c638b5ae-640b-44b2-82cd-9029f213fc74"),
+                     ("pi", "01a2195b-5531-73b9-9725-a7d93edccf78")]
+    assert document["totals"]["outputs"] == 5 + 1 + 5 + 1
     assert document["totals"]["agent_cut"] == 2
     everything = json.loads(run_audit(["--all", "--json"], env, project).stdout)
-    assert len(everything["sessions"]) == 5  # + the other project's, + Codex's rollout
+    assert len(everything["sessions"]) == 6  # + the other project's, + Codex's rollout
     again = run_audit(["--json"], env, project)
     assert again.stdout == done.stdout
     table = run_audit([], env, project)
     assert table.returncode == 0 and "per command family" in table.stdout
-    assert "7 tool outputs in 3 sessions" in " ".join(table.stdout.split())
+    assert "12 tool outputs in 4 sessions" in " ".join(table.stdout.split())
 
 
 def test_since_leaves_out_older_sessions(tmp_path):
@@ -211,7 +226,7 @@ def test_since_leaves_out_older_sessions(tmp_path):
     assert json.loads(run_audit(["--json", "--since", "2w"], env, project).stdout)[
         "sessions"] == []
     assert len(json.loads(run_audit(["--json", "--since", "all"], env, project).stdout)[
-        "sessions"]) == 3
+        "sessions"]) == 4
     text = run_audit([], env, project)
     assert text.returncode == 0 and "no agent sessions" in text.stdout
 

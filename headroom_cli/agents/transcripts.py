@@ -15,6 +15,7 @@ from ..transcript import Transcript
 READERS = {
     "claude": "claude_transcript",
     "codex": "codex_transcript",
+    "gemini": "gemini_transcript",
     "pi": "pi_transcript",
 }
 
