@@ -102,7 +102,8 @@ def test_a_matrix_session_matches_the_hand_count(module, name, extract, clipped)
 def test_the_command_families_of_a_session_add_up():
     session = audited(claude_transcript, "claude-matrix.jsonl")
     texts = claude_outputs("claude-matrix.jsonl")
-    # The commands: seq…, <python> -m headroom_cli show…, seq…; printf…, cd /usr && cat <<EOF…
+    # The commands: seq…, <python> -m headroom_cli show…, seq…; printf…,
+    # cd /usr && cat <<EOF…
     assert set(session.by_family) == {"seq", "headroom show", "printf", "cat"}
     assert session.by_family["seq"].outputs == 2
     assert session.by_family["seq"].tokens == tokens(texts[0]) + tokens(texts[2])
@@ -146,7 +147,8 @@ def test_json_round_trips_and_is_deterministic():
     assert dumps(Report.from_dict(document)) == dumps(first)
     assert dumps(report(reversed(sessions), encoding="cl100k_base", budget=None)) == dumps(first)
     assert document["totals"]["outputs"] == 6
-    assert document["by_tool"]["Bash"]["outputs"] == 5 and document["by_tool"]["bash"]["outputs"] == 1
+    assert document["by_tool"]["Bash"]["outputs"] == 5
+    assert document["by_tool"]["bash"]["outputs"] == 1
 
 
 def test_a_line_too_long_is_skipped_and_counted(tmp_path, monkeypatch):
