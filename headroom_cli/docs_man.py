@@ -227,9 +227,11 @@ ENVIRONMENT = (
     ("CLAUDE_PROJECT_DIR", "Set by Claude Code when it runs the hook: the project whose "
                            "`.claude` settings (permission rules) the hook honours."),
     ("CODEX_HOME", "Codex CLI's home: `headroom init codex` edits its `hooks.json` (default "
-                   "`~/.codex`)."),
+                   "`~/.codex`); `headroom audit` reads its `sessions`."),
     ("PI_CODING_AGENT_DIR", "pi's agent directory: `headroom init pi` writes "
                             "`extensions/headroom.ts` there (default `~/.pi/agent`)."),
+    ("PATH", "`headroom doctor` checks that the `headroom` first on it is this one, and "
+             "looks for the agents' programs on it."),
     ("XDG_STATE_HOME", "Where the store goes when `HEADROOM_STORE` is unset (default "
                        "`~/.local/state`)."),
     ("XDG_CACHE_HOME", "Where parsed tokenizer tables are cached (default `~/.cache`)."),

@@ -44,15 +44,19 @@ def test_the_command_line_still_says_plain_headroom(run_cli):
 
 
 def test_init_warns_when_path_does_not_find_this_headroom(tmp_path):
+    """init ends with the agent's part of `headroom doctor`: its PATH line says so, with the fix."""
     env = _env(tmp_path)
     done = subprocess.run([HEADROOM_SCRIPT, "init", "pi", "--config", str(tmp_path / "h.ts")],
                           capture_output=True, env=env, timeout=120)
-    assert done.returncode == 0
-    warning = done.stderr.decode()
-    assert len(warning.strip().splitlines()) == 1
-    assert "not found" in warning and os.path.dirname(HEADROOM_SCRIPT) in warning
+    assert done.returncode == 0 and done.stderr == b""
+    lines = done.stdout.decode().splitlines()
+    assert f"ok    pi hook: installed in {tmp_path / 'h.ts'}, runs {HEADROOM_SCRIPT}" in lines
+    (warning,) = [line for line in lines if line.startswith("FAIL")]
+    assert "pi PATH: `headroom` is not on the PATH pi gives its shell" in warning
+    assert f"fix: add {os.path.dirname(HEADROOM_SCRIPT)} to that PATH" in warning
     with_path = subprocess.run(
         [HEADROOM_SCRIPT, "init", "pi", "--config", str(tmp_path / "h2.ts")], capture_output=True,
         env={**env, "PATH": f"{os.path.dirname(HEADROOM_SCRIPT)}:{NO_HEADROOM_PATH}"},
         timeout=120)
     assert with_path.returncode == 0 and with_path.stderr == b""
+    assert "FAIL" not in with_path.stdout.decode()

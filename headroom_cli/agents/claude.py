@@ -66,6 +66,17 @@ def default_path() -> Path:
     return Path(base) / "settings.json"
 
 
+def shell_path(path: Path, environ) -> str:
+    """The PATH Claude Code gives its Bash tool: settings.json's `env.PATH` when it sets one
+    (Claude Code applies its `env` to every session), else the PATH it was started with."""
+    try:
+        settings = json.loads(path.read_bytes())
+        configured = settings["env"]["PATH"]
+    except (OSError, ValueError, KeyError, TypeError):
+        configured = None
+    return configured if isinstance(configured, str) else environ.get("PATH", os.defpath)
+
+
 def install(path: Path, headroom: list[str], uninstall: bool = False) -> list[config.Change]:
     """A PreToolUse hook on Bash, a PostToolUse hook on MCP tools and Bash (and on Read when
     `[hooks] read_over` is set), and allow rules for `headroom show`."""

@@ -45,8 +45,22 @@ def init_command(agent: str, uninstall: bool, dry_run: bool, config_path: str | 
 
     module = load(name)
     path = Path(os.path.expanduser(config_path)) if config_path else module.default_path()
-    return _install(lambda: module.install(path, headroom_argv(), uninstall=uninstall), path,
-                    AGENTS[name], module.NOTES, uninstall, dry_run)
+    status = _install(lambda: module.install(path, headroom_argv(), uninstall=uninstall), path,
+                      AGENTS[name], module.NOTES, uninstall, dry_run)
+    if status == 0 and not (uninstall or dry_run):
+        _doctor(name, path)
+    return status
+
+
+def _doctor(name: str, path) -> None:
+    """init ends with the agent's part of `headroom doctor`: the hook just written, and
+    whether `headroom` on the agent's PATH is this one (for a person following a marker's
+    `headroom show` by hand: the hook and its markers name this headroom by absolute path)."""
+    from ..doctor import agent_checks, render
+
+    checks = agent_checks(name, os.environ, headroom_argv(), path)
+    if checks:
+        print(render(checks), end="")
 
 
 def _init_mcp(uninstall: bool, dry_run: bool, config_path: str | None,
@@ -83,27 +97,9 @@ def _install(changes_of, path, what: str, notes: str, uninstall: bool, dry_run: 
         print(f"headroom is no longer hooked into {what}.")
     elif any(change.changed for change in changes):
         print(notes)
-        _check_path(headroom_argv())
     else:
         print(f"headroom is already hooked into {what}.")
     return 0
-
-
-def _check_path(headroom: list[str]) -> None:
-    """Say so when `headroom` does not resolve on PATH to the headroom the hook runs: the hook
-    and its markers name it by absolute path, but a person following a marker by hand (or an
-    agent told about headroom) needs it on PATH."""
-    import shutil
-
-    found = shutil.which("headroom")
-    if found and os.path.realpath(found) == os.path.realpath(headroom[0]):
-        return
-    where = os.path.dirname(headroom[0]) if len(headroom) == 1 else None
-    fix = (f"add {where} to PATH (export PATH=\"{where}:$PATH\" in your shell's start-up "
-           "file)" if where else "install headroom where PATH finds it (pipx install .)")
-    note(f"note: `headroom` on PATH is {'not this headroom (' + found + ')' if found else 'not found'}"
-         f"; the hook and its markers name it {' '.join(headroom)}, which works; to run "
-         f"`headroom show` yourself, {fix}")
 
 
 def hook_command(agent: str, budget: int | None, exit_status: int | None,

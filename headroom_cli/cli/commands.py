@@ -6,6 +6,8 @@
     agents.py       headroom init, headroom hook      the agent integrations
     report.py       headroom config, headroom stats   settings and savings
     history.py      headroom history                  ageing a conversation's tool results
+    audit.py        headroom audit                    what past sessions' tool outputs cost
+    doctor.py       headroom doctor                   is headroom working on this machine
     completion.py   the $_HEADROOM_COMPLETE protocol and the completion callbacks
 """
 
@@ -18,7 +20,7 @@ from typing import List, Optional
 from ..sink import quiet_broken_pipe
 from ..status import ExitStatus
 # Imported in the order --help lists the commands (typer lists groups, `store`, last).
-from . import filter, store, agents, report, history  # noqa: F401,I001 - registers them
+from . import filter, store, agents, report, history, audit, doctor  # noqa: F401,I001,E501
 from .base import app
 from .options import COMPLETE_VAR
 

@@ -9,7 +9,8 @@ imported. tests/test_fast_path.py checks that the two agree. Imports nothing.
 from __future__ import annotations
 
 # Subcommands take everything after them, `--` included; only the filter wraps a command.
-SUBCOMMANDS = ("show", "store", "init", "hook", "mcp", "config", "stats", "history")
+SUBCOMMANDS = ("show", "store", "init", "hook", "mcp", "config", "stats", "history", "audit",
+               "doctor")
 # Set by the shell completion scripts (completions/): the full app answers, whatever stdin holds.
 COMPLETE_VAR = "_HEADROOM_COMPLETE"
 

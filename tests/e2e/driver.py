@@ -77,7 +77,11 @@ def pi(args, port: int, env: dict) -> list[str]:
         json.dump(models, out)
     env.update({"PI_CODING_AGENT_DIR": agent_dir, "PI_OFFLINE": "1", "PI_TELEMETRY": "0",
                 "PI_SKIP_VERSION_CHECK": "1"})
-    return [args.bin, "-p", PROMPT, "--provider", "e2e", "--model", "scripted", "--no-session"]
+    # HEADROOM_E2E_KEEP_SESSION: pi keeps its session file (under the agent dir's sessions/),
+    # a real transcript for `headroom audit`'s fixtures (tests/audit/README.md).
+    keep = os.environ.get("HEADROOM_E2E_KEEP_SESSION")
+    return [args.bin, "-p", PROMPT, "--provider", "e2e", "--model", "scripted",
+            *(() if keep else ("--no-session",))]
 
 
 CODEX_CONFIG = """\

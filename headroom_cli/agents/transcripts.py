@@ -1,0 +1,27 @@
+"""The agents whose transcripts `headroom audit` reads: one line per agent, naming the module
+that alone knows where that agent keeps its sessions and how to read them. Each module has
+
+    find(environ, project) -> Iterator[transcript.Transcript]   project None: every project
+    events(records) -> Iterator[transcript.Event]               its records, read in order
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterator
+
+from ..transcript import Transcript
+
+READERS = {
+    "claude": "claude_transcript",
+    "codex": "codex_transcript",
+    "gemini": "gemini_transcript",
+    "pi": "pi_transcript",
+}
+
+
+def find(environ, project: str | None, agent: str | None = None) -> Iterator[Transcript]:
+    """The transcripts of `project` (None: all) of every agent (or of `agent`), agent by agent."""
+    for name, module in READERS.items():
+        if agent is None or agent == name:
+            yield from importlib.import_module(f"{__package__}.{module}").find(environ, project)

