@@ -182,9 +182,27 @@ def droid(args, port: int, env: dict) -> list[str]:
     return [args.bin, "exec", "--model", "custom:scripted", "--auto", "high", PROMPT]
 
 
+def qwen(args, port: int, env: dict) -> list[str]:
+    """Qwen Code through its OpenAI-compatible provider (OPENAI_BASE_URL), settings kept beside
+    whatever hooks the test wrote there."""
+    path = os.path.join(env["HOME"], ".qwen", "settings.json")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    settings = json.load(open(path)) if os.path.exists(path) else {}
+    settings.update({"security": {"auth": {"selectedType": "openai"}},
+                     "privacy": {"usageStatisticsEnabled": False},
+                     "telemetry": {"enabled": False}})
+    with open(path, "w") as out:
+        json.dump(settings, out)
+    env.update({"OPENAI_API_KEY": "e2e-dummy", "OPENAI_BASE_URL": f"http://127.0.0.1:{port}/v1",
+                "OPENAI_MODEL": "scripted", "QWEN_CODE_SUPPRESS_YOLO_WARNING": "1",
+                "SHELL": shutil.which("bash") or "/bin/bash"})
+    return [args.bin, "-p", PROMPT, "--approval-mode", "yolo", "--auth-type", "openai"]
+
+
 AGENTS = {"claude": (claude, "Bash"), "claude-sdk": (claude_sdk, "Bash"), "pi": (pi, "bash"), "codex": (codex, "exec_command"),
           "gemini": (gemini, "run_shell_command"), "opencode": (opencode, "bash")}
-AGENTS.update({"copilot": (copilot, "bash"), "droid": (droid, "Execute")})
+AGENTS.update({"copilot": (copilot, "bash"), "droid": (droid, "Execute"),
+               "qwen": (qwen, "run_shell_command")})
 
 
 def main() -> int:
