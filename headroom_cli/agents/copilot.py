@@ -68,8 +68,8 @@ def install(path: Path, headroom: list[str], uninstall: bool = False) -> list[co
 
 
 def handle(payload: bytes, options: HookOptions) -> bytes:
-    def reply(event: dict, command: str) -> dict:
-        return {"modifiedArgs": dict(event["tool_input"], command=command)}
+    def reply(payload: dict, command: str) -> dict:
+        return {"modifiedArgs": dict(as_event(payload)["tool_input"], command=command)}
 
     return shell.rewrite_reply(payload, lambda event: rewrite(event, options), reply, b"{}")
 
@@ -90,14 +90,7 @@ def as_event(payload: dict) -> dict:
 def rewrite(payload: dict, options: HookOptions) -> str | None:
     """The wrapped command, or None to leave the call exactly as it is."""
     event = as_event(payload)
-    payload["tool_input"] = event["tool_input"]  # what the reply builds on
-    command = piped.command_of(event, "preToolUse", TOOL)
-    if command is None or event["tool_input"].get("mode", "sync") != "sync":
+    arguments = event["tool_input"]
+    if isinstance(arguments, dict) and arguments.get("mode", "sync") != "sync":
         return None  # an async command's output is read while it runs
-    return piped.wrap_checked(command, filter_argv(options, event, command))
-
-
-def filter_argv(options: HookOptions, event: dict | None = None, command: str = "") -> list[str]:
-    return shell.filter_argv(options.headroom or config.headroom_argv(), options.budget,
-                             options.store, "--max-bytes", str(MAX_BYTES),
-                             *shell.session_argv(event or {}, command))
+    return piped.rewrite(event, "preToolUse", TOOL, options, MAX_BYTES)
