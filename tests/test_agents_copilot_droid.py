@@ -72,7 +72,7 @@ def test_copilot_reply_keeps_every_argument_and_grants_nothing():
     assert "--session 052a5ea4-3dee-4003-8bf7-ebb4e4c03cf5" in arguments["command"]
 
 
-def test_copilot_toolargs_as_json_text_as_older_versions_sent_it():
+def test_copilot_toolargs_given_as_json_text():
     event = copilot_payload()
     event["toolArgs"] = json.dumps(event["toolArgs"])
     assert wrapped_command("copilot", event).startswith("{ ( cargo test\n) 2>&1; ")

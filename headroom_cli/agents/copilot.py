@@ -68,15 +68,16 @@ def install(path: Path, headroom: list[str], uninstall: bool = False) -> list[co
 
 
 def handle(payload: bytes, options: HookOptions) -> bytes:
-    def reply(payload: dict, command: str) -> dict:
-        return {"modifiedArgs": dict(as_event(payload)["tool_input"], command=command)}
+    def reply(event: dict, command: str) -> dict:
+        return {"modifiedArgs": dict(as_event(event)["tool_input"], command=command)}
 
     return shell.rewrite_reply(payload, lambda event: rewrite(event, options), reply, b"{}")
 
 
 def as_event(payload: dict) -> dict:
     """Copilot's payload in the shape the shared helpers read (tool_name, tool_input,
-    session_id, cwd). `toolArgs` is an object in 1.0.102; older versions sent a JSON text."""
+    session_id, cwd). `toolArgs` is an object in 1.0.102; a JSON text of one is read too
+    (GitHub's hooks documentation has shown it that way)."""
     arguments = payload.get("toolArgs")
     if isinstance(arguments, str):
         try:

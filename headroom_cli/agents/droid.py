@@ -4,9 +4,9 @@ Checked against droid 0.215.0 (the JavaScript inside its binary, and real runs o
 against a scripted model through a `customModels` entry of its settings). Droid reads hooks
 from the `hooks` of ~/.factory/settings.json in Claude Code's shape (the older
 ~/.factory/hooks.json is migrated into it); init adds one group there and changes nothing
-else in the file. Droid's PostToolUse reply cannot replace an output (it reads only
-`decision`, `reason` and `additionalContext`), so the hook rewrites the command before it
-runs. A PreToolUse reply's `hookSpecificOutput.updatedInput` is merged into the tool's input
+else in the file. Droid's PostToolUse reply cannot replace an output (Droid uses it only
+for messages and its exit code), so the hook rewrites the command before it runs. A
+PreToolUse reply's `hookSpecificOutput.updatedInput` is merged into the tool's input
 (`A = {...A, ...updatedInput}`) with or without a permissionDecision; this reply gives none,
 so Droid's own autonomy level and risk check still decide whether the command runs.
 

@@ -30,6 +30,7 @@ import shlex
 from typing import Callable
 
 from . import shell
+from .clip import headroom_argv
 
 STATUS_PREFIX = "headroom-status-"
 # A lone `&` that is not part of `&&`, `>&`, `<&`, `&>` or `|&`: a background job.
@@ -76,8 +77,6 @@ def rewrite(event: dict, event_name: str, tool_name: str, options, max_bytes: in
     command = command_of(event, event_name, tool_name, background_key)
     if command is None:
         return None
-    from .clip import headroom_argv
-
     argv = shell.filter_argv(options.headroom or headroom_argv(), options.budget, options.store,
                              "--max-bytes", str(max_bytes),
                              *shell.session_argv(event, command, cwd))
