@@ -7,17 +7,20 @@ hooks live in JSON files under ~/.copilot/hooks/ (or a repository's .github/hook
 with lower-case event names; headroom writes a file of its own there, hooks/headroom.json,
 and touches no other. A preToolUse reply's `modifiedArgs` replaces the tool's arguments
 ("preToolUse hooks now respect modifiedArgs/updatedInput", 1.0.24); the reply gives no
-permissionDecision, since "allow" would skip Copilot's approval prompt. A hook that fails
-denies the call ("preToolUse hook errors now deny the tool call"), so this one always exits 0
-and answers {} when it leaves the call alone.
+permissionDecision, since "allow" would skip Copilot's approval prompt. A hook that exits
+non-zero denies the call ("Denied by preToolUse hook … (hook errored)", measured; an empty or
+non-JSON reply lets it run), so this one always exits 0, and answers {} when it leaves the
+call alone.
 
 Copilot starts each command in a fresh process (no `cd` survives a call), so the command runs
 in a subshell with its output piped into the filter (piped.wrap). Copilot saves an output over
-20 KB (measured: 18.9 KB shown whole, 23.1 KB saved) to a file and shows the model only its
-first 500 characters with the file's path;
-the filter stays under MAX_BYTES, so the model gets the clip itself. A postToolUse reply's
+about 20 KB (measured: 18.9 KB shown whole, 23.1 KB saved) to a file and shows the model only
+its first 500 characters with the file's path; the filter stays under MAX_BYTES, so the model
+gets the clip itself. A postToolUse reply's
 `modifiedResult` can replace a result too, but by then Copilot has already cut a long output
-down to that head: the command is rewritten before it runs instead.
+down to that head: the command is rewritten before it runs instead. Copilot also checks every
+absolute path a command names, the program's included: the first wrapped command asks for
+access to headroom's directory (or Copilot runs with --add-dir DIR).
 
 Input (stdin):  {"sessionId": …, "timestamp": …, "cwd": …, "toolName": "bash",
                  "toolArgs": {"command": …, "description": …, "mode": "sync" | "async", …}}
