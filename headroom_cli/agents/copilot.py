@@ -47,8 +47,9 @@ GitHub Copilot CLI now runs every shell command through headroom: the command it
 unchanged (same directory, same exit status, same approval rules); only its output is clipped
 to the budget, with a marker saying how to get the rest (`headroom show ID`). Commands run in
 async mode or that write their output to a file are left exactly as written. When Copilot asks
-you to approve a command, it shows the wrapped one. Start a new Copilot session to load the
-hook."""
+you to approve a command, it shows the wrapped one; it also asks once for access to
+headroom's directory (the hook names headroom by absolute path): allow it, or start copilot
+with --add-dir and that directory. Start a new Copilot session to load the hook."""
 
 
 def copilot_home() -> Path:
