@@ -230,6 +230,10 @@ ENVIRONMENT = (
                    "`~/.codex`); `headroom audit` reads its `sessions`."),
     ("PI_CODING_AGENT_DIR", "pi's agent directory: `headroom init pi` writes "
                             "`extensions/headroom.ts` there (default `~/.pi/agent`)."),
+    ("COPILOT_HOME", "GitHub Copilot CLI's home: `headroom init copilot` writes "
+                     "`hooks/headroom.json` there (default `~/.copilot`)."),
+    ("FACTORY_HOME_OVERRIDE", "Factory Droid's home directory (in place of HOME): `headroom "
+                              "init droid` edits its `.factory/settings.json`."),
     ("PATH", "`headroom doctor` checks that the `headroom` first on it is this one, and "
              "looks for the agents' programs on it."),
     ("XDG_STATE_HOME", "Where the store goes when `HEADROOM_STORE` is unset (default "

@@ -27,9 +27,23 @@ AGENTS = {
     "opencode-history": "opencode (age-aware history)",
     "pi": "pi",
     "pi-history": "pi (age-aware history)",
+    "copilot": "GitHub Copilot CLI",
+    "droid": "Factory Droid",
 }
 ALIASES = {"claude-code": "claude", "claudecode": "claude", "gemini-cli": "gemini",
            "codex-cli": "codex", "pi-coding-agent": "pi"}
+ALIASES.update({"github-copilot": "copilot", "copilot-cli": "copilot", "gh-copilot": "copilot"})
+ALIASES.update({"factory": "droid", "factory-droid": "droid"})
+# Agents `init` knows but cannot hook into: why, said instead of "unknown agent".
+UNSUPPORTED = {
+    "qwen": "Qwen Code (checked: 0.24.4) applies no hook's change to a shell command or its "
+            "output: PreToolUse reads only allow/deny/ask and additionalContext (its "
+            "updatedInput is ignored), PostToolUse only additionalContext, and "
+            "PermissionRequest's updatedInput comes only with granting the permission, which "
+            "headroom never does. Its MCP servers can be clipped: headroom init mcp --config "
+            "~/.qwen/settings.json",
+}
+ALIASES.update({"qwen-code": "qwen", "qwen-coder": "qwen"})
 
 
 class HookOptions:
@@ -49,6 +63,12 @@ class HookOptions:
     def __repr__(self) -> str:
         return (f"HookOptions(budget={self.budget}, headroom={self.headroom}, "
                 f"store={self.store}, budget_given={self.budget_given})")
+
+
+def unsupported(name: str) -> str | None:
+    """Why `init` cannot hook into this agent (None: it can, or it is unknown)."""
+    key = name.strip().lower()
+    return UNSUPPORTED.get(ALIASES.get(key, key))
 
 
 def canonical(name: str) -> str | None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import sys
 
-from . import AGENTS, HookOptions, canonical, load, run_hook
+from . import AGENTS, HookOptions, canonical, load, run_hook, unsupported
 from ..defaults import DEFAULT_HOOK_BUDGET
 from ..sink import write
 from .clip import clip, headroom_argv, note
@@ -32,6 +32,9 @@ def init_command(agent: str, uninstall: bool, dry_run: bool, config_path: str | 
         note("--server: only `headroom init mcp` takes it")
         return 2
     name = canonical(agent)
+    if name is None and unsupported(agent):
+        note(f"init {agent}: {unsupported(agent)}")
+        return 2
     if name is None:
         note(f"unknown agent {agent!r}: use one of {', '.join(AGENTS)}")
         return 2

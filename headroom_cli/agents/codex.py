@@ -100,13 +100,4 @@ def handle(payload: bytes, options: HookOptions) -> bytes:
 
 def rewrite(event: dict, options: HookOptions) -> str | None:
     """The wrapped command, or None to leave the call exactly as it is."""
-    command = piped.command_of(event, EVENT, MATCHER)
-    if command is None:
-        return None
-    return piped.wrap_checked(command, filter_argv(options, event, command))
-
-
-def filter_argv(options: HookOptions, event: dict | None = None, command: str = "") -> list[str]:
-    return shell.filter_argv(options.headroom or config.headroom_argv(), options.budget,
-                             options.store, "--max-bytes", str(MAX_BYTES),
-                             *shell.session_argv(event or {}, command))
+    return piped.rewrite(event, EVENT, MATCHER, options, MAX_BYTES)

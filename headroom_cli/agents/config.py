@@ -41,7 +41,12 @@ class Change:
     before: bytes | None  # None: the file does not exist
     after: bytes | None  # None: the file is to be removed
     mode: int = 0o644
-    drop_backup: bool = False  # `after` is the backed-up original: the backup has done its job
+    # The backup goes after the write: `after` is the backed-up original (it has done its
+    # job), or the file is removed and the backup held only headroom's own entries.
+    drop_backup: bool = False
+    # The file holds nothing but what headroom wrote (a plugin file of ours, a settings file
+    # init created): no backup is made of it, since nothing of the user's is in it to keep.
+    headroom_only: bool = False
 
     @property
     def changed(self) -> bool:
@@ -116,7 +121,8 @@ def _write(change: Change) -> Path | None:
     path = change.path
     backup = _backup_path(path)
     made = None
-    if change.before is not None and not change.drop_backup and not os.path.lexists(backup):
+    if change.before is not None and not change.drop_backup and not change.headroom_only \
+            and not os.path.lexists(backup):
         _atomic_write(backup, change.before, 0o600)
         made = backup
     if change.after is None:
@@ -281,19 +287,47 @@ def install_edit(path: Path, edit: Callable[[bytes | None, bool], bytes | None],
                  uninstall: bool = False) -> list[Change]:
     """The change `edit(data, install)` makes to the file at `path`: installing, or taking
     out what an install made — by restoring the backed-up original when the file is exactly
-    what the install made of it, else by `edit(data, False)`."""
+    what the install made of it, else by `edit(data, False)`.
+
+    A file that holds nothing but headroom's own entries (init created it; a later init from
+    another headroom rewrote it) is never backed up, and --uninstall removes it: nothing of
+    the user's was in it, so nothing of it remains — nor a backup that held only ours."""
     before = read_bytes(path)
+    only_ours = _holds_only_ours(edit)
     if not uninstall:
-        return [Change(path, before, edit(before, True))]
+        return [Change(path, before, edit(before, True), headroom_only=only_ours(before))]
     backup = read_bytes(_backup_path(path))
+    backup_ours = backup is not None and only_ours(backup)
     try:
-        if backup is not None and edit(backup, True) == before:
+        if backup is not None and not backup_ours and edit(backup, True) == before:
             return [Change(path, before, backup, drop_backup=True)]
     except ConfigError:
         pass  # a backup that is not JSON: take out our entries instead
-    if backup is None and before is not None and before == _edited(edit, None):
-        return [Change(path, before, None)]  # the file only ever held what init wrote
+    if only_ours(before):
+        return [Change(path, before, None, drop_backup=backup_ours, headroom_only=True)]
     return [Change(path, before, edit(before, False))]
+
+
+def _holds_only_ours(edit: Callable[[bytes | None, bool], bytes | None]
+                     ) -> Callable[[bytes | None], bool]:
+    """Whether a file's bytes hold headroom's entries and nothing else: taking ours out leaves
+    what it leaves of a file init created."""
+    created = _edited(edit, None)
+    try:
+        emptied = None if created is None else edit(created, False)
+    except ConfigError:
+        emptied = None
+
+    def only_ours(data: bytes | None) -> bool:
+        if data is None or emptied is None:
+            return False
+        try:
+            without = edit(data, False)
+        except ConfigError:
+            return False
+        return without != data and without == emptied
+
+    return only_ours
 
 
 def _edited(edit: Callable[[bytes | None, bool], bytes | None], data: bytes | None):

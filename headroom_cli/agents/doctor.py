@@ -57,6 +57,8 @@ AGENTS = {
     "gemini": Agent("gemini"),
     "opencode": Agent("opencode", 2),
     "pi": Agent("pi", 2),
+    "copilot": Agent("copilot", 2),  # ~/.copilot/hooks/headroom.json
+    "droid": Agent("droid"),  # ~/.factory/settings.json
 }
 
 

@@ -31,6 +31,7 @@ from typing import Callable
 
 from ..patterns import lazy
 from . import shell
+from .clip import headroom_argv
 
 STATUS_PREFIX = "headroom-status-"
 # A lone `&` that is not part of `&&`, `>&`, `<&`, `&>` or `|&`: a background job.
@@ -67,6 +68,20 @@ def command_of(event: dict, event_name: str, tool_name: str,
     if background_key and tool_input.get(background_key):
         return None
     return tool_input["command"]
+
+
+def rewrite(event: dict, event_name: str, tool_name: str, options, max_bytes: int,
+            background_key: str | None = None, cwd: str | None = None) -> str | None:
+    """The wrapped command of a shell-tool call (`options`: the hook's HookOptions), its
+    filter keeping the clip under `max_bytes` (under the agent's own cut); None to leave the
+    call exactly as it is. `cwd`: where the command runs, when not the event's `cwd`."""
+    command = command_of(event, event_name, tool_name, background_key)
+    if command is None:
+        return None
+    argv = shell.filter_argv(options.headroom or headroom_argv(), options.budget, options.store,
+                             "--max-bytes", str(max_bytes),
+                             *shell.session_argv(event, command, cwd))
+    return wrap_checked(command, argv)
 
 
 def new_token() -> str:

@@ -50,7 +50,7 @@ def plugin_change(path: Path, source: bytes, signature: str, uninstall: bool) ->
         raise config.ConfigError(f"{path} exists and was not written by headroom; left "
                                  "untouched (move it away, or pass --config to choose "
                                  "another file)")
-    return config.Change(path, before, None if uninstall else source)
+    return config.Change(path, before, None if uninstall else source, headroom_only=True)
 
 
 def displayable(text: str) -> str:

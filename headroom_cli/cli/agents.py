@@ -7,17 +7,23 @@ from typing import List, Optional
 
 import typer
 
+from ..agents import AGENTS
 from ..settings import DEFAULT_HOOK_BUDGET
 from ..status import ExitStatus
 from .base import app, exit_status_help
 from .completion import complete_agent
 from .options import HOOK_NAMES
 
+# The agents `init` takes (the -history variants are `init AGENT --history`), from the registry.
+INIT_NAMES = [name for name in AGENTS if not name.endswith("-history")]
+AGENT_LIST = ", ".join(f"{name} ({AGENTS[name]})" if AGENTS[name] != name else name
+                       for name in INIT_NAMES)
+
 
 @app.command("init", short_help="Hook headroom into a coding agent.", help=f"""\
 Hook headroom into a coding agent, so every shell command's output is clipped.
 
-AGENT is claude (Claude Code), codex (Codex CLI), gemini (Gemini CLI), opencode or pi;
+AGENT is one of {AGENT_LIST};
 or mcp: run the stdio servers of an MCP client's configuration (--config FILE: Claude
 Desktop, Cursor, VS Code, Claude Code's .mcp.json) through `headroom mcp`.
 With --history (opt-in; pi and opencode) the agent also sends its history aged: old tool
@@ -36,7 +42,7 @@ Examples:
                    "the agent's configuration cannot be read or written")}""")
 def init_agent(
     agent: str = typer.Argument(..., metavar="AGENT", autocompletion=complete_agent,
-                                help="claude, codex, gemini, opencode, pi, or mcp."),
+                                help=f"{', '.join(INIT_NAMES)}, or mcp."),
     uninstall: bool = typer.Option(False, "--uninstall", help="Remove headroom's hook."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Show what would change; write "
                                                           "nothing."),
@@ -78,8 +84,7 @@ Exit status:
 """)
 def hook_agent(
     agent: str = typer.Argument(..., metavar="AGENT",
-                                help="claude, codex, gemini, opencode, pi, "
-                                     "opencode-history, pi-history, or filter."),
+                                help=f"{', '.join(AGENTS)}, or filter."),
     budget: Optional[int] = typer.Option(
         None, *HOOK_NAMES["budget"], min=0, metavar="N", show_default=False,
         help=f"Token budget for a tool's output; 0 = no clipping. Default: "

@@ -157,8 +157,56 @@ def opencode(args, port: int, env: dict) -> list[str]:
     return [args.bin, "run", "--model", "e2e/scripted", PROMPT]
 
 
+def copilot(args, port: int, env: dict) -> list[str]:
+    """GitHub Copilot CLI through its BYOK provider settings (no GitHub sign-in). Its npm
+    binary unpacks its package into a cache on first start: one beside the install, shared by
+    the runs, not one per test."""
+    prefix = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(args.bin))))
+    env.update({"COPILOT_PROVIDER_BASE_URL": f"http://127.0.0.1:{port}/v1",
+                "COPILOT_PROVIDER_TYPE": "openai", "COPILOT_PROVIDER_API_KEY": "e2e-dummy",
+                "COPILOT_MODEL": "scripted", "COPILOT_AUTO_UPDATE": "false",
+                "XDG_CACHE_HOME": os.path.join(prefix, "cache"),
+                "SHELL": shutil.which("bash") or "/bin/bash"})
+    return [args.bin, "-p", PROMPT, "--allow-all-tools", "--no-auto-update"]
+
+
+def droid(args, port: int, env: dict) -> list[str]:
+    """Factory Droid through a `customModels` entry of its settings (kept beside the hook
+    `headroom init droid` wrote there)."""
+    path = os.path.join(env["HOME"], ".factory", "settings.json")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    settings = json.load(open(path)) if os.path.exists(path) else {}
+    settings["customModels"] = [{"model": "scripted", "displayName": "e2e",
+                                 "baseUrl": f"http://127.0.0.1:{port}/v1", "apiKey": "e2e-dummy",
+                                 "provider": "generic-chat-completion-api",
+                                 "maxOutputTokens": 1000}]
+    with open(path, "w") as out:
+        json.dump(settings, out)
+    env.update({"FACTORY_API_KEY": "e2e-dummy", "SHELL": shutil.which("bash") or "/bin/bash"})
+    return [args.bin, "exec", "--model", "custom:scripted", "--auto", "high", PROMPT]
+
+
+def qwen(args, port: int, env: dict) -> list[str]:
+    """Qwen Code through its OpenAI-compatible provider (OPENAI_BASE_URL), settings kept beside
+    whatever hooks the test wrote there."""
+    path = os.path.join(env["HOME"], ".qwen", "settings.json")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    settings = json.load(open(path)) if os.path.exists(path) else {}
+    settings.update({"security": {"auth": {"selectedType": "openai"}},
+                     "privacy": {"usageStatisticsEnabled": False},
+                     "telemetry": {"enabled": False}})
+    with open(path, "w") as out:
+        json.dump(settings, out)
+    env.update({"OPENAI_API_KEY": "e2e-dummy", "OPENAI_BASE_URL": f"http://127.0.0.1:{port}/v1",
+                "OPENAI_MODEL": "scripted", "QWEN_CODE_SUPPRESS_YOLO_WARNING": "1",
+                "SHELL": shutil.which("bash") or "/bin/bash"})
+    return [args.bin, "-p", PROMPT, "--approval-mode", "yolo", "--auth-type", "openai"]
+
+
 AGENTS = {"claude": (claude, "Bash"), "claude-sdk": (claude_sdk, "Bash"), "pi": (pi, "bash"), "codex": (codex, "exec_command"),
           "gemini": (gemini, "run_shell_command"), "opencode": (opencode, "bash")}
+AGENTS.update({"copilot": (copilot, "bash"), "droid": (droid, "Execute"),
+               "qwen": (qwen, "run_shell_command")})
 
 
 def main() -> int:

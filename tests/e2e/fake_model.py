@@ -82,6 +82,13 @@ class Script:
         return command
 
 
+# Arguments a shell tool requires besides the command (Factory Droid's Execute rejects a call
+# without its risk classification).
+SHELL_EXTRA_ARGUMENTS = {
+    "Execute": {"riskLevelReason": "scripted e2e command", "riskLevel": "low"},
+}
+
+
 def tool_call(command: str, shell_tool: str) -> tuple[str, dict]:
     """(tool, input) for a script entry: `@tool NAME {JSON input}` calls another tool (an MCP
     tool, Read, pi's trim_tool_result); anything else is a shell command (Anthropic Messages,
@@ -307,7 +314,7 @@ class Handler(BaseHTTPRequestHandler):
         if command is not None:
             name, arguments = tool_call(command, script.tool)
             if name == script.tool:
-                arguments = {"command": command}
+                arguments = {"command": command, **SHELL_EXTRA_ARGUMENTS.get(name, {})}
             call = {"index": 0, "id": f"call_e2e_{len(results)}", "type": "function",
                     "function": {"name": name, "arguments": json.dumps(arguments)}}
             message = {"role": "assistant", "content": None, "tool_calls": [call]}

@@ -30,6 +30,9 @@ PINNED = {
     "opencode": ("opencode-ai", "1.18.33", "opencode"),
     "pi": ("@mariozechner/pi-coding-agent", "0.73.1", "pi"),
 }
+PINNED.update({"copilot": ("@github/copilot", "1.0.102", "copilot"),
+               "droid": ("droid", "0.215.0", "droid"),
+               "qwen": ("@qwen-code/qwen-code", "0.24.4", "qwen")})
 PACKAGES = {agent: (package, os.environ.get(f"HEADROOM_E2E_{agent.upper()}_VERSION", version),
                     command) for agent, (package, version, command) in PINNED.items()}
 

@@ -65,3 +65,26 @@ def last_line(text: str) -> str:
 IDENTICAL = re.compile(r"\[headroom: identical to the output of call 1 of this session \(`[^`]+`\)"
                        r": nothing changed\. The command exited with status 0\. To see it again: "
                        r".+ show [0-9a-f]{12}\]\n?")
+
+
+def check_matrix(outputs: list[tuple[str, int]], own_cut: str) -> None:
+    """The five results of COMMANDS, each (output, exit status) as the agent gave it, for an
+    agent that replaces a long output with a notice containing `own_cut`: headroom's clip
+    reached the model instead, and an output that fits reached it as it was."""
+    (big, big_status), (hint, _), (failing, failing_status), (fits, fits_status), \
+        (complex_, complex_status) = outputs
+    assert big_status == 0 and own_cut not in big
+    check_fifty_thousand(big)
+    check_hint_followed(hint, big)
+    assert failing_status == 3 and own_cut not in failing
+    check_failing(failing)
+    assert (fits, fits_status) == (FITS_OUTPUT, 0)
+    assert (complex_, complex_status) == (COMPLEX_OUTPUT.rstrip("\n"), 4)
+
+
+def check_repeat(outputs: list[tuple[str, int]]) -> None:
+    """FIFTY_THOUSAND run twice in one session: the second time, the one-line identical reply
+    (the agent's session id reached headroom)."""
+    (first, _), (again, status) = outputs
+    check_fifty_thousand(first)
+    assert status == 0 and IDENTICAL.fullmatch(again), again
