@@ -27,9 +27,15 @@ AGENTS = {
     "opencode-history": "opencode (age-aware history)",
     "pi": "pi",
     "pi-history": "pi (age-aware history)",
+    "crush": "Crush",
+    "kilo": "Kilo CLI",
+    "cursor": "Cursor",
+    "hermes": "hermes-agent",
 }
 ALIASES = {"claude-code": "claude", "claudecode": "claude", "gemini-cli": "gemini",
-           "codex-cli": "codex", "pi-coding-agent": "pi"}
+           "codex-cli": "codex", "pi-coding-agent": "pi",
+           "kilocode": "kilo", "kilo-cli": "kilo", "cursor-agent": "cursor",
+           "hermes-agent": "hermes"}
 
 
 class HookOptions:
