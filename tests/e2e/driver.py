@@ -153,7 +153,23 @@ def opencode(args, port: int, env: dict) -> list[str]:
     return [args.bin, "run", "--model", "e2e/scripted", PROMPT]
 
 
-AGENTS = {"claude": (claude, "Bash"), "claude-sdk": (claude_sdk, "Bash"), "pi": (pi, "bash"), "codex": (codex, "exec_command"),
+def kilo(args, port: int, env: dict) -> list[str]:
+    """Kilo CLI, opencode's fork: the same provider config under its own name and folder."""
+    argv = opencode(args, port, env)
+    source = os.path.join(env["XDG_CONFIG_HOME"], "opencode", "opencode.json")
+    path = os.path.join(env["XDG_CONFIG_HOME"], "kilo", "kilo.json")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(source) as config, open(path, "w") as out:
+        out.write(config.read().replace("https://opencode.ai/config.json",
+                                        "https://app.kilo.ai/config.json"))
+    os.unlink(source)
+    env.update({key.replace("OPENCODE_", "KILO_"): value for key, value in env.items()
+                if key.startswith("OPENCODE_")})
+    env["KILO_DISABLE_CODEBASE_INDEXING"] = env["KILO_DISABLE_SESSION_INGEST"] = "1"
+    return [args.bin, *argv[1:]]
+
+
+AGENTS = {"kilo": (kilo, "bash"), "claude": (claude, "Bash"), "claude-sdk": (claude_sdk, "Bash"), "pi": (pi, "bash"), "codex": (codex, "exec_command"),
           "gemini": (gemini, "run_shell_command"), "opencode": (opencode, "bash")}
 
 

@@ -29,6 +29,8 @@ PINNED = {
     "gemini": ("@google/gemini-cli", "0.61.0", "gemini"),
     "opencode": ("opencode-ai", "1.18.33", "opencode"),
     "pi": ("@mariozechner/pi-coding-agent", "0.73.1", "pi"),
+    # 7.8.1, the newest, ships no linux-x64 binary package: 7.7.7 is the newest that installs
+    "kilo": ("@kilocode/cli", "7.7.7", "kilo"),
 }
 PACKAGES = {agent: (package, os.environ.get(f"HEADROOM_E2E_{agent.upper()}_VERSION", version),
                     command) for agent, (package, version, command) in PINNED.items()}
