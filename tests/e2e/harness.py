@@ -80,6 +80,37 @@ def npm_bin(name: str, package: str, version: str, command: str) -> Path:
     return binary
 
 
+# agent: (PyPI package, the version checked, its command), each in its own venv
+PINNED_PYPI = {"hermes": ("hermes-agent", "0.19.0", "hermes")}
+
+
+def pypi_bin(name: str) -> Path:
+    """`command` of the pinned PyPI package, installed if needed into its own venv
+    $HEADROOM_E2E_DIR/NAME; skips the test when that is not possible."""
+    package, version, command = PINNED_PYPI[name]
+    version = os.environ.get(f"HEADROOM_E2E_{name.upper()}_VERSION", version)
+    prefix = install_dir() / name
+    binary, python = prefix / "bin" / command, prefix / "bin" / "python"
+    if binary.exists():
+        done = subprocess.run([str(python), "-c", "import importlib.metadata as m; "
+                               f"print(m.version({package!r}))"], capture_output=True)
+        if done.stdout.decode().strip() == version:
+            return binary
+    try:
+        if not python.exists():
+            subprocess.run([sys.executable, "-m", "venv", str(prefix)], check=True,
+                           capture_output=True, timeout=300)
+        done = subprocess.run([str(python), "-m", "pip", "install", "-q",
+                               f"{package}=={version}"], capture_output=True, timeout=1200,
+                              stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.SubprocessError) as err:
+        pytest.skip(f"pip install {package}=={version} failed: {err}")
+    if done.returncode or not binary.exists():
+        tail = done.stderr.decode(errors="replace").strip().splitlines()[-3:]
+        pytest.skip(f"pip install {package}=={version} failed: {' / '.join(tail)}")
+    return binary
+
+
 def unshare_argv() -> list[str]:
     """How to enter a new network namespace with a working loopback; skips when impossible."""
     unshare = shutil.which("unshare")
