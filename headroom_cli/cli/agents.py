@@ -18,6 +18,7 @@ from .options import HOOK_NAMES
 Hook headroom into a coding agent, so every shell command's output is clipped.
 
 AGENT is claude (Claude Code), codex (Codex CLI), gemini (Gemini CLI), opencode or pi;
+also crush (Crush), kilo (Kilo CLI), cursor (Cursor) or hermes (hermes-agent);
 or mcp: run the stdio servers of an MCP client's configuration (--config FILE: Claude
 Desktop, Cursor, VS Code, Claude Code's .mcp.json) through `headroom mcp`.
 With --history (opt-in; pi and opencode) the agent also sends its history aged: old tool
