@@ -230,6 +230,12 @@ ENVIRONMENT = (
                    "`~/.codex`)."),
     ("PI_CODING_AGENT_DIR", "pi's agent directory: `headroom init pi` writes "
                             "`extensions/headroom.ts` there (default `~/.pi/agent`)."),
+    ("CRUSH_GLOBAL_CONFIG", "Crush's configuration directory: `headroom init crush` edits "
+                            "its `crush.json` (default `~/.config/crush`)."),
+    ("KILO_CONFIG_DIR", "Kilo CLI's configuration directory: `headroom init kilo` writes "
+                        "`plugins/headroom.js` there (default `~/.config/kilo`)."),
+    ("HERMES_HOME", "hermes-agent's home: `headroom init hermes` writes `plugins/headroom/` "
+                    "there (default `~/.hermes`)."),
     ("XDG_STATE_HOME", "Where the store goes when `HEADROOM_STORE` is unset (default "
                        "`~/.local/state`)."),
     ("XDG_CACHE_HOME", "Where parsed tokenizer tables are cached (default `~/.cache`)."),
