@@ -236,6 +236,12 @@ ENVIRONMENT = (
                               "init droid` edits its `.factory/settings.json`."),
     ("PATH", "`headroom doctor` checks that the `headroom` first on it is this one, and "
              "looks for the agents' programs on it."),
+    ("CRUSH_GLOBAL_CONFIG", "Crush's configuration directory: `headroom init crush` edits "
+                            "its `crush.json` (default `~/.config/crush`)."),
+    ("KILO_CONFIG_DIR", "Kilo CLI's configuration directory: `headroom init kilo` writes "
+                        "`plugins/headroom.js` there (default `~/.config/kilo`)."),
+    ("HERMES_HOME", "hermes-agent's home: `headroom init hermes` writes `plugins/headroom/` "
+                    "there (default `~/.hermes`)."),
     ("XDG_STATE_HOME", "Where the store goes when `HEADROOM_STORE` is unset (default "
                        "`~/.local/state`)."),
     ("XDG_CACHE_HOME", "Where parsed tokenizer tables are cached (default `~/.cache`)."),

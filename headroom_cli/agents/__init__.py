@@ -29,9 +29,15 @@ AGENTS = {
     "pi-history": "pi (age-aware history)",
     "copilot": "GitHub Copilot CLI",
     "droid": "Factory Droid",
+    "crush": "Crush",
+    "kilo": "Kilo CLI",
+    "cursor": "Cursor",
+    "hermes": "hermes-agent",
 }
 ALIASES = {"claude-code": "claude", "claudecode": "claude", "gemini-cli": "gemini",
-           "codex-cli": "codex", "pi-coding-agent": "pi"}
+           "codex-cli": "codex", "pi-coding-agent": "pi",
+           "kilocode": "kilo", "kilo-cli": "kilo", "cursor-agent": "cursor",
+           "hermes-agent": "hermes"}
 ALIASES.update({"github-copilot": "copilot", "copilot-cli": "copilot", "gh-copilot": "copilot"})
 ALIASES.update({"factory": "droid", "factory-droid": "droid"})
 # Agents `init` knows but cannot hook into: why, said instead of "unknown agent".

@@ -70,7 +70,7 @@ def load_json(path: Path, data: bytes | None, *, comments: bool = False) -> dict
         return {}
     try:
         text = data.decode("utf-8-sig")
-        value = json.loads(_strip_comments(text) if comments else text)
+        value = json.loads(strip_comments(text) if comments else text)
     except (UnicodeDecodeError, ValueError) as err:
         raise ConfigError(f"{path} is not valid JSON ({err}); fix it or move it away, "
                           "then run this again") from err
@@ -167,7 +167,7 @@ def _atomic_write(path: Path, data: bytes, mode: int) -> None:
         raise
 
 
-def _strip_comments(text: str) -> str:
+def strip_comments(text: str) -> str:
     """JSON with // and /* */ comments (Gemini CLI's settings allow them) as plain JSON."""
     out = []
     index, quote = 0, False
@@ -371,7 +371,7 @@ def _without_ours(text: str, event: str, ours: Callable[[dict], bool]) -> str:
         groups = jsonedit.find(jsonedit.parse(text), ("hooks", event))
         if groups is None or groups.kind != "array":
             return text
-        values = json.loads(_strip_comments(text[groups.start:groups.end]))
+        values = json.loads(strip_comments(text[groups.start:groups.end]))
         where = _first_of_ours(values, ours)
         if where is None:
             break

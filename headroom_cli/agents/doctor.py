@@ -59,6 +59,10 @@ AGENTS = {
     "pi": Agent("pi", 2),
     "copilot": Agent("copilot", 2),  # ~/.copilot/hooks/headroom.json
     "droid": Agent("droid"),  # ~/.factory/settings.json
+    "crush": Agent("crush"),  # ~/.config/crush/crush.json
+    "kilo": Agent("kilo", 2),  # ~/.config/kilo/plugins/headroom.js
+    "cursor": Agent("cursor-agent"),  # ~/.cursor/hooks.json
+    "hermes": Agent("hermes", 3),  # ~/.hermes/plugins/headroom/__init__.py
 }
 
 

@@ -38,9 +38,9 @@ with a marker saying how to get the rest (`headroom show ID`). Restart opencode 
 plugin."""
 
 PLUGIN = """\
-// {signature}; `headroom init opencode --uninstall` removes it.
+// {signature}; `headroom init {name} --uninstall` removes it.
 // After bash, read, grep or glob ran, the text the model will see is passed through
-// `headroom hook opencode` and replaced by the clipped text. The tool itself is untouched;
+// `headroom hook {name}` and replaced by the clipped text. The tool itself is untouched;
 // on any error the output stays as it was.
 import {{ spawn }} from "node:child_process";
 
@@ -53,7 +53,7 @@ export const HeadroomPlugin = async () => ({{
   "tool.execute.after": async (input, output) => {{
     if (!input || !TOOLS.has(input.tool) || !output || typeof output.output !== "string") return;
     try {{
-      const reply = await askHeadroom("opencode", {{
+      const reply = await askHeadroom("{name}", {{
         tool: input.tool,
         args: input.args ?? null,
         output: output.output,
@@ -74,9 +74,10 @@ def default_path() -> Path:
     return Path(base) / "opencode" / "plugins" / "headroom.js"
 
 
-def plugin_source(headroom: list[str]) -> bytes:
-    return PLUGIN.format(signature=SIGNATURE, headroom=json.dumps(headroom), ask=ASK_HEADROOM,
-                         tools=json.dumps(sorted(TOOLS))).encode()
+def plugin_source(headroom: list[str], name: str = NAME, signature: str = SIGNATURE) -> bytes:
+    """The plugin file; `name`: the hook it asks (kilo, opencode's fork, asks its own)."""
+    return PLUGIN.format(signature=signature, headroom=json.dumps(headroom), ask=ASK_HEADROOM,
+                         tools=json.dumps(sorted(TOOLS)), name=name).encode()
 
 
 def install(path: Path, headroom: list[str], uninstall: bool = False) -> list[config.Change]:

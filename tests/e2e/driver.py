@@ -203,7 +203,49 @@ def qwen(args, port: int, env: dict) -> list[str]:
     return [args.bin, "-p", PROMPT, "--approval-mode", "yolo", "--auth-type", "openai"]
 
 
-AGENTS = {"claude": (claude, "Bash"), "claude-sdk": (claude_sdk, "Bash"), "pi": (pi, "bash"), "codex": (codex, "exec_command"),
+def kilo(args, port: int, env: dict) -> list[str]:
+    """Kilo CLI, opencode's fork: the same provider config under its own name and folder."""
+    argv = opencode(args, port, env)
+    source = os.path.join(env["XDG_CONFIG_HOME"], "opencode", "opencode.json")
+    path = os.path.join(env["XDG_CONFIG_HOME"], "kilo", "kilo.json")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(source) as config, open(path, "w") as out:
+        out.write(config.read().replace("https://opencode.ai/config.json",
+                                        "https://app.kilo.ai/config.json"))
+    os.unlink(source)
+    env.update({key.replace("OPENCODE_", "KILO_"): value for key, value in env.items()
+                if key.startswith("OPENCODE_")})
+    env["KILO_DISABLE_CODEBASE_INDEXING"] = env["KILO_DISABLE_SESSION_INGEST"] = "1"
+    return [args.bin, *argv[1:]]
+
+
+HERMES_CONFIG = """\
+model:
+  default: scripted
+  provider: custom
+  base_url: http://127.0.0.1:{port}/v1
+  api_key: e2e-dummy
+plugins:
+  enabled: [headroom]
+# hermes keeps at most this many characters of an output before any plugin sees it (the
+# first 40 %, the last 60 %): raised, as headroom's guide says, so the plugin sees it whole
+tool_output:
+  max_bytes: 2000000
+"""
+
+
+def hermes(args, port: int, env: dict) -> list[str]:
+    """hermes-agent (PyPI; --bin: its `hermes` script) on the scripted OpenAI-compatible model."""
+    home = os.path.join(env["HOME"], ".hermes")
+    os.makedirs(home, exist_ok=True)
+    with open(os.path.join(home, "config.yaml"), "w") as out:
+        out.write(HERMES_CONFIG.format(port=port))
+    env.update({"HERMES_HOME": home, "OPENAI_API_KEY": "e2e-dummy",
+                "SHELL": shutil.which("bash") or "/bin/bash"})
+    return [args.bin, "chat", "-Q", "--yolo", "-q", PROMPT]
+
+
+AGENTS = {"hermes": (hermes, "terminal"), "kilo": (kilo, "bash"), "claude": (claude, "Bash"), "claude-sdk": (claude_sdk, "Bash"), "pi": (pi, "bash"), "codex": (codex, "exec_command"),
           "gemini": (gemini, "run_shell_command"), "opencode": (opencode, "bash")}
 AGENTS.update({"copilot": (copilot, "bash"), "droid": (droid, "Execute"),
                "qwen": (qwen, "run_shell_command")})

@@ -29,6 +29,8 @@ PINNED = {
     "gemini": ("@google/gemini-cli", "0.61.0", "gemini"),
     "opencode": ("opencode-ai", "1.18.33", "opencode"),
     "pi": ("@mariozechner/pi-coding-agent", "0.73.1", "pi"),
+    # 7.8.1, the newest, ships no linux-x64 binary package: 7.7.7 is the newest that installs
+    "kilo": ("@kilocode/cli", "7.7.7", "kilo"),
 }
 PINNED.update({"copilot": ("@github/copilot", "1.0.102", "copilot"),
                "droid": ("droid", "0.215.0", "droid"),
@@ -78,6 +80,37 @@ def npm_bin(name: str, package: str, version: str, command: str) -> Path:
     if done.returncode or not binary.exists():
         tail = done.stderr.decode(errors="replace").strip().splitlines()[-3:]
         pytest.skip(f"npm install {package}@{version} failed: {' / '.join(tail)}")
+    return binary
+
+
+# agent: (PyPI package, the version checked, its command), each in its own venv
+PINNED_PYPI = {"hermes": ("hermes-agent", "0.19.0", "hermes")}
+
+
+def pypi_bin(name: str) -> Path:
+    """`command` of the pinned PyPI package, installed if needed into its own venv
+    $HEADROOM_E2E_DIR/NAME; skips the test when that is not possible."""
+    package, version, command = PINNED_PYPI[name]
+    version = os.environ.get(f"HEADROOM_E2E_{name.upper()}_VERSION", version)
+    prefix = install_dir() / name
+    binary, python = prefix / "bin" / command, prefix / "bin" / "python"
+    if binary.exists():
+        done = subprocess.run([str(python), "-c", "import importlib.metadata as m; "
+                               f"print(m.version({package!r}))"], capture_output=True)
+        if done.stdout.decode().strip() == version:
+            return binary
+    try:
+        if not python.exists():
+            subprocess.run([sys.executable, "-m", "venv", str(prefix)], check=True,
+                           capture_output=True, timeout=300)
+        done = subprocess.run([str(python), "-m", "pip", "install", "-q",
+                               f"{package}=={version}"], capture_output=True, timeout=1200,
+                              stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.SubprocessError) as err:
+        pytest.skip(f"pip install {package}=={version} failed: {err}")
+    if done.returncode or not binary.exists():
+        tail = done.stderr.decode(errors="replace").strip().splitlines()[-3:]
+        pytest.skip(f"pip install {package}=={version} failed: {' / '.join(tail)}")
     return binary
 
 
