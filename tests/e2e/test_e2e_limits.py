@@ -150,9 +150,13 @@ def test_opencode_by_itself(e2e_home):
     opencode_config(work, env, [sys.executable, str(SERVER)])
     run = run_agent("opencode", [BUILD, f"{TOOL_CALL}e2e_dump_issues {{}}"], work, env)
     shell, mcp = (result["text"] for result in run.tool_results)
-    print("SHELL", len(shell), shell[:600], shell[-600:])
-    print("MCP", len(mcp), mcp[:600], mcp[-600:])
+    # opencode's own cut (2,000 lines or 50 KB), the whole saved in a file
+    for text in (shell, mcp):
+        assert "truncated" in text and "Full output saved to: " in text, text[-1000:]
+        assert len(text) < 52_000
     assert lost_middle(shell)
+    print("SHELL keeps the last line:", LAST in shell, "the first:", "module_1.c " in shell)
+    assert '"PROJ-1"' in mcp and '"PROJ-400"' not in mcp  # the first 50 KB only
 
 
 def test_opencode_through_headroom(e2e_home):
@@ -171,12 +175,14 @@ def test_pi_by_itself(e2e_home):
     work, env = e2e_home
     run = run_agent("pi", [BUILD], work, env)
     shell = run.tool_results[0]["text"]
-    print("SHELL", len(shell), shell[:600], shell[-600:])
+    # pi's own cut: the last 2,000 lines or 50 KB, the whole saved in a file
     assert lost_middle(shell) and LAST in shell and "Full output: " in shell
+    assert "module_1.c " not in shell and len(shell) < 52_000
 
 
 def test_pi_through_headroom(e2e_home):
     work, env = e2e_home
+    env["PI_CODING_AGENT_DIR"] = str(work / "pi-agent")  # where the driver points pi
     assert headroom("init", "pi", env=env).returncode == 0
     run = run_agent("pi", [BUILD], work, env)
     check_build_clip(run.tool_results[0]["text"], 50_000)
