@@ -136,16 +136,18 @@ def gemini(args, port: int, env: dict) -> list[str]:
 
 
 def opencode(args, port: int, env: dict) -> list[str]:
-    # A provider of opencode's bundled @ai-sdk/openai-compatible: nothing is fetched.
-    config = {"$schema": "https://opencode.ai/config.json", "autoupdate": False,
+    # A provider of opencode's bundled @ai-sdk/openai-compatible: nothing is fetched. Keys a
+    # test wrote first (an MCP server) are kept.
+    path = os.path.join(env["XDG_CONFIG_HOME"], "opencode", "opencode.json")
+    config = json.load(open(path)) if os.path.exists(path) else {}
+    config.update({"$schema": "https://opencode.ai/config.json", "autoupdate": False,
               "share": "disabled", "model": "e2e/scripted",
               # `opencode run` rejects what would need asking; the matrix cds to /usr
               "permission": {"bash": "allow", "external_directory": "allow"},
               "provider": {"e2e": {"npm": "@ai-sdk/openai-compatible", "name": "e2e",
                                    "options": {"baseURL": f"http://127.0.0.1:{port}/v1",
                                                "apiKey": "e2e-dummy"},
-                                   "models": {"scripted": {"name": "scripted"}}}}}
-    path = os.path.join(env["XDG_CONFIG_HOME"], "opencode", "opencode.json")
+                                   "models": {"scripted": {"name": "scripted"}}}}})
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "w") as out:
         json.dump(config, out)

@@ -306,14 +306,14 @@ class Handler(BaseHTTPRequestHandler):
         command = None
         if scripted(body, tools) and script.tool in tools:
             script.record({"api": "openai", "step": len(results), "tool_results": results,
-                           "model": body.get("model")})
+                           "model": body.get("model"), "tools": sorted(tools)})
             command = script.next_command(results)
         base = {"id": f"chatcmpl-e2e-{len(results)}", "created": 0,
                 "model": body.get("model", "fake")}
         usage = {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
         if command is not None:
             name, arguments = tool_call(command, script.tool)
-            if name == script.tool:
+            if name == script.tool and not command.startswith(TOOL_CALL):
                 arguments = {"command": command, **SHELL_EXTRA_ARGUMENTS.get(name, {})}
             call = {"index": 0, "id": f"call_e2e_{len(results)}", "type": "function",
                     "function": {"name": name, "arguments": json.dumps(arguments)}}
@@ -348,7 +348,7 @@ class Handler(BaseHTTPRequestHandler):
             command = script.next_command(results)
         if command is not None:
             name, arguments = tool_call(command, script.tool)
-            if name == script.tool:
+            if name == script.tool and not command.startswith(TOOL_CALL):
                 properties = tools[script.tool].get("parameters", {}).get("properties", {})
                 arguments = {"cmd" if "cmd" in properties else "command": command}
             item = {"type": "function_call", "id": f"fc_e2e_{len(results)}",
@@ -383,11 +383,12 @@ class Handler(BaseHTTPRequestHandler):
         command = None
         if MARKER in gemini_said(body) and script.tool in tools:
             script.record({"api": "gemini", "step": len(results), "tool_results": results,
-                           "model": self.path.split("/models/", 1)[-1].split(":", 1)[0]})
+                           "model": self.path.split("/models/", 1)[-1].split(":", 1)[0],
+                           "tools": sorted(tools)})
             command = script.next_command(results)
         if command is not None:
-            part = {"functionCall": {"name": script.tool, "args": {
-                "command": command, "description": "scripted e2e command"}}}
+            name, arguments = tool_call(command, script.tool)
+            part = {"functionCall": {"name": name, "args": arguments}}
         else:
             part = {"text": "done"}
         reply = {"candidates": [{"content": {"role": "model", "parts": [part]},

@@ -7,7 +7,8 @@ Tools:
     build_log      a 2 MB plain-text build log (20,000 lines, two errors, a summary last);
     small          `{"ok": true}`: fits any budget, so it must reach the model unchanged.
 
-    python mcp_server.py        # speaks on stdin/stdout until stdin ends
+    python mcp_server.py            # speaks on stdin/stdout until stdin ends
+    python mcp_server.py build_log  # prints that tool's text (a 2 MB shell output)
 """
 
 from __future__ import annotations
@@ -103,4 +104,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:]:
+        sys.stdout.write(tool_text(sys.argv[1]))
+    else:
+        main()
