@@ -80,6 +80,7 @@ _ASKED = (
     ("diff", "looks_like", _any_hunk),
     ("json", "looks_like", _opens_json),
     ("commits", "looks_like", _opens_history),
+    ("tree", "looks_like_a_path_list", None),
     ("listing", "looks_like_a_delimited_table", _titled_row),
     ("yaml", "looks_like_a_manifest", _names_an_api_version),
     ("log", "looks_like_a_failed_run", None),

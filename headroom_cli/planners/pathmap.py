@@ -138,19 +138,31 @@ def _count(folder: _Folder) -> int:
     return folder.total
 
 
+@dataclass(frozen=True)
+class Sized:
+    """A list that sizes its paths (`du -a`): each row's path (the row shown is kept whole,
+    its size in front) and the size of each folder that has a row of its own, by its label
+    (`crypto/tls/`): (the size as the row spells it, in bytes). Folders open biggest first."""
+    paths: list[str]
+    folders: dict[str, tuple[str, int]]
+
+
 def plan_paths(rows: list[str], lines: Lines, indexes: list[int], room: int,
                costs: LineCosts, drawn: list[str] | None = None,
-               weights: list[int] | None = None) -> PathMap:
+               weights: list[int] | None = None, sized: Sized | None = None) -> PathMap:
     """The map of the paths on rows `indexes` (in the list's order) in about `room` tokens.
     `drawn`: the paths of a drawn tree's rows (`tree`), which the map names in full;
-    `weights`: each path's count (`rg -c`): the heaviest are named first."""
-    paths = drawn if drawn is not None else [rows[i].rstrip("\r") for i in indexes]
-    found = _plan_once(rows, lines, indexes, room, costs, drawn, weights, paths)
+    `weights`: each path's count (`rg -c`) or size (`du`): the heaviest are named first;
+    `sized`: the paths and folder sizes of a `du` listing."""
+    paths = (drawn if drawn is not None else sized.paths if sized is not None
+             else [rows[i].rstrip("\r") for i in indexes])
+    found = _plan_once(rows, lines, indexes, room, costs, drawn, weights, paths, sized)
     # The plan spends estimates (a folder whose files all end up named loses its line): what
     # the map left of its room is spent once more, planned afresh with that room added.
     spent = _spent(found, lines, costs)
     if spent < room * _SPENT_ENOUGH:
-        again = _plan_once(rows, lines, indexes, 2 * room - spent, costs, drawn, weights, paths)
+        again = _plan_once(rows, lines, indexes, 2 * room - spent, costs, drawn, weights,
+                           paths, sized)
         if again.named >= found.named and _spent(again, lines, costs) <= room:
             found = again
     return found
@@ -161,13 +173,13 @@ def _spent(found: PathMap, lines: Lines, costs: LineCosts) -> int:
                costs.line(lines.line_of(item.start)) for item in found.items)
 
 
-def _plan_once(rows, lines, indexes, room, costs, drawn, weights, paths) -> PathMap:
+def _plan_once(rows, lines, indexes, room, costs, drawn, weights, paths, sized) -> PathMap:
     root = _tree(paths)
     owner = {}  # position -> its folder
     for folder in root.below():
         for position in folder.files:
             owner[position] = folder
-    job = _Spend(rows, indexes, costs, owner, drawn, weights)
+    job = _Spend(rows, indexes, costs, owner, drawn, weights, sized)
     used = job.open_levels(root, room, deepest=0)
     used += job.pin(paths, int(room * PIN_SHARE))
     used += job.open_levels(root, int((room - used) * _level_share(job, room, len(paths))))
@@ -180,9 +192,9 @@ def _plan_once(rows, lines, indexes, room, costs, drawn, weights, paths) -> Path
 
 
 class _Spend:
-    def __init__(self, rows, indexes, costs, owner, drawn, weights) -> None:
+    def __init__(self, rows, indexes, costs, owner, drawn, weights, sized) -> None:
         self.rows, self.indexes, self.costs, self.owner = rows, indexes, costs, owner
-        self.drawn, self.weights = drawn, weights
+        self.drawn, self.weights, self.sized = drawn, weights, sized
         self.named: set[int] = set()
         self.sampled: list[int] = []  # files named in turn from the folders (name_files)
 
@@ -201,8 +213,20 @@ class _Spend:
     def _label(self, folder: _Folder, more: int | None = None) -> int:
         if more is None and folder.total == 1:  # its only file is named instead
             return self._line(next(p for f in folder.below() for p in f.files))
-        return self.costs.note(path_map_folder(folder.label, folder.total if more is None
-                                               else more, more is not None))
+        return self.costs.note(self._folder_line(folder, folder.total if more is None
+                                                 else more, more is not None))
+
+    def _folder_line(self, folder: _Folder, files: int, own: bool = False) -> str:
+        """A folder's line; in a sized list, its size in front as the list spells it."""
+        line = path_map_folder(folder.label, files, own)
+        size = self.sized.folders.get(folder.label) if self.sized and not own else None
+        return f"{size[0]}\t{line}" if size else line
+
+    def _biggest_first(self, folder: _Folder) -> tuple:
+        """The order folders open in: the most files first, or in a sized list the biggest."""
+        if self.sized is not None:
+            return (-self.sized.folders.get(folder.label, ("", 0))[1], folder.label)
+        return (-folder.total, folder.label)
 
     def _unnamed(self, folder: _Folder) -> int:
         return folder.unnamed
@@ -276,7 +300,7 @@ class _Spend:
         top = min((f.depth for f in frontier), default=0)
         level = [f for f in frontier if f.depth == top]
         while level:
-            level.sort(key=lambda f: (-f.total, f.label))
+            level.sort(key=self._biggest_first)
             deeper, unopened = [], []
             for folder in level:
                 cost = self.opening(folder)
@@ -292,7 +316,7 @@ class _Spend:
         return used - refund
 
     def _open_part(self, folder: _Folder, room: int) -> int:
-        children = sorted(folder.folders.values(), key=lambda f: (-f.total, f.label))
+        children = sorted(folder.folders.values(), key=self._biggest_first)
         used = self._more(folder)
         shown = 0
         for child in children:
@@ -418,17 +442,17 @@ class _Spend:
             named = self._sorted(p for f in folder.below() for p in f.files if p in self.named)
             counts = len(named) < folder.total
             if counts:
-                items.append(Note(path_map_folder(folder.label, folder.total)))
+                items.append(Note(self._folder_line(folder, folder.total)))
             items.extend(self._keep(p, lines) for p in named)
             return int(counts)
         groups = 0
         if folder.depth and folder.total > 1 and any(f.unnamed for f in folder.below()):
-            items.append(Note(path_map_folder(folder.label, folder.total)))
+            items.append(Note(self._folder_line(folder, folder.total)))
         items.extend(self._keep(p, lines)
                      for p in self._sorted(p for p in folder.files if p in self.named))
         left = self._unnamed(folder)
         if _counts_own(folder, left):
-            items.append(Note(path_map_folder(folder.label, left, True)))
+            items.append(Note(self._folder_line(folder, left, True)))
             groups += 1
         hidden = [folder.folders[name] for name in sorted(folder.folders)
                   if folder.folders[name].label in set(folder.hidden)]
@@ -447,6 +471,8 @@ class _Spend:
     def _sorted(self, positions) -> list[int]:
         if self.drawn is not None:
             return sorted(positions, key=lambda p: self.drawn[p])
+        if self.sized is not None:  # (its rows open with their sizes)
+            return sorted(positions, key=lambda p: self.sized.paths[p])
         return sorted(positions, key=lambda p: self.rows[self.indexes[p]])
 
     def _keep(self, position: int, lines: Lines | None) -> Keep | Note | None:

@@ -15,7 +15,7 @@ from ..plan import Keep, Lines, Plan
 from ..render import search_marker_reserve, search_roll_up_summary
 from ..tokens import Counter
 from ..tools import Tool
-from . import outline
+from . import outline, pathlists
 from .costs import MAX_LINE_CHARS, LineCosts
 from .pathmap import plan_paths
 from .search.signals import TREE_COUNT
@@ -52,7 +52,14 @@ def looks_like(sample: list[str], tool: Tool) -> bool:
     return branches >= _MIN_ENTRIES and branches >= _SHARE * non_empty
 
 
+def looks_like_a_path_list(sample: list[str], tool: Tool) -> bool:
+    """`du -a`, `ls -R`: a tree listed path by path, mapped as a drawn tree of a folder is."""
+    return pathlists.looks_like(sample)
+
+
 def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> Plan | None:
+    if pathlists.looks_like(list(lines)):
+        return pathlists.plan(text, lines, budget, counter)
     rows = outline.bodies(list(lines))
     found = entries(rows)
     count = next((i for i in range(len(rows) - 1, max(-1, len(rows) - 4), -1)
