@@ -57,6 +57,13 @@ def _opens_history(sample: list[str]) -> bool:
     return first.startswith("commit ") or (len(word) >= 7 and all(c in _HEX for c in word))
 
 
+def _opens_a_path_list(sample: list[str]) -> bool:
+    """The first line is `du`'s (a size, a tab) or `ls -R`'s (a folder's header, `path:`)."""
+    first = next((line for line in sample if line.strip()), "").rstrip("\r")
+    size = first.split("\t", 1)[0].rstrip("KMGTPEZY")
+    return "\t" in first and size[:1].isdigit() or first.endswith(":") and " " not in first
+
+
 def _names_an_api_version(sample: list[str]) -> bool:
     return any(line.startswith("apiVersion:") for line in sample)
 
@@ -80,7 +87,7 @@ _ASKED = (
     ("diff", "looks_like", _any_hunk),
     ("json", "looks_like", _opens_json),
     ("commits", "looks_like", _opens_history),
-    ("tree", "looks_like_a_path_list", None),
+    ("tree", "looks_like_a_path_list", _opens_a_path_list),
     ("listing", "looks_like_a_delimited_table", _titled_row),
     ("yaml", "looks_like_a_manifest", _names_an_api_version),
     ("log", "looks_like_a_failed_run", None),
