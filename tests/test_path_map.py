@@ -205,3 +205,103 @@ def test_a_count_line_counts_a_file_not_named(name, budget, counter):
         if m := FOLDER.match(line):
             inside = [row for row in files if row.startswith(m["folder"])]
             assert any(row not in printed for row in inside), line
+
+
+DU = ["du-ah-pip-23.2.1-site-packages.txt", "du-a-hypothesis-6.170.17-site-packages.txt"]
+SIZED_FOLDER = re.compile(r"^(?P<size>[^\t]+)\t(?P<folder>.+/) \((?P<files>[\d,]+) files?\)$")
+
+
+@pytest.mark.parametrize("budget", [500, 1000, 2000])
+@pytest.mark.parametrize("name", DU)
+def test_du_a_is_a_map_whose_folders_keep_their_sizes(name, budget, counter):
+    """`du -a` / `du -ah` (real, GNU du 9.1 in this venv's site-packages): its rows shown whole
+    (the size in front of the path), every folder line with du's own size for it and its exact
+    file count, its last row (the total) kept, the closing count exact."""
+    text = (REAL / name).read_text()
+    rows = [row for row in text.split("\n") if row]
+    size_of = {row.split("\t", 1)[1]: row.split("\t", 1)[0] for row in rows}
+    files = files_of(list(size_of))
+    result = compress(text, tool="Bash", budget=budget, counter=counter)
+    assert result.kind == "tree"
+    assert counter.count(result.text) <= budget
+    out = result.text.split("\n")
+    assert rows[-1] in out  # the total
+    body = [line for line in out if line and not line.startswith("[…headroom")]
+    printed = [line for line in body if line in set(rows)]
+    folders = 0
+    for line in body:
+        if line in set(rows):
+            continue
+        if m := SIZED_FOLDER.match(line):
+            folders += 1
+            assert size_of[m["folder"].rstrip("/")] == m["size"], line
+            assert num(m["files"]) == sum(1 for f in files if f.startswith(m["folder"])), line
+        elif m := OWN.match(line):
+            own = [f for f in files if f.startswith(m["folder"]) and "/" not in
+                   f[len(m["folder"]):] and f"{size_of[f]}\t{f}" not in printed]
+            assert num(m["files"]) == len(own), line
+        else:
+            assert (m := REST.match(line)), line
+            assert num(m["files"]) <= sum(1 for f in files if f.startswith(m["folder"])), line
+    assert folders
+    closing = CLOSING.search(result.text)
+    assert num(closing["total"]) == len(rows)
+    assert num(closing["omitted"]) == len(rows) - len(printed)
+
+
+@pytest.mark.parametrize("budget", [500, 2000])
+def test_du_opens_the_biggest_folders_first(budget, counter):
+    """Where a level does not fit whole, the folders it shows are the biggest by du's size:
+    none left in a `(N more files in K more folders)` line is bigger than one shown beside it."""
+    text = (REAL / "du-ah-pip-23.2.1-site-packages.txt").read_text()
+    rows = [row for row in text.split("\n") if row]
+    size_of = {row.split("\t", 1)[1] + "/": row.split("\t", 1)[0] for row in rows}
+    out = compress(text, tool="Bash", budget=budget, counter=counter).text.split("\n")
+    rests = [m["folder"] for line in out if (m := REST.match(line))]
+    assert rests
+    scale = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+
+    def size(folder: str) -> float:
+        text = size_of[folder]
+        return float(text.rstrip("KMG")) * scale[text[-1] if text[-1] in "KMG" else ""]
+
+    for parent in rests:
+        children = {f for f in size_of if f.startswith(parent) and f.count("/") ==
+                    parent.count("/") + 1}
+        shown = {m["folder"] for line in out if (m := SIZED_FOLDER.match(line))} & children
+        assert shown
+        assert min(map(size, shown)) >= max(map(size, children - shown))
+
+
+def test_ls_r_is_a_map_of_whole_paths_with_exact_counts(counter):
+    """`ls -R` (real, in this venv's site-packages): its `folder:` headers and bare names become
+    the map of whole paths, every folder with its exact count of the files under it."""
+    text = (REAL / "ls-R-pip-23.2.1-site-packages.txt").read_text()
+    paths, folder = [], ""
+    for row in text.split("\n"):
+        if row.endswith(":"):
+            folder = row[:-1]
+        elif row:
+            paths.append(f"{folder}/{row}")
+    headers = {row[:-1] for row in text.split("\n") if row.endswith(":")}
+    files = [p for p in paths if p not in headers]
+    result = compress(text, tool="Bash", budget=1000, counter=counter)
+    assert result.kind == "tree"
+    assert counter.count(result.text) <= 1000
+    body = [line for line in result.text.split("\n") if line and not line.startswith("[…headroom")]
+    named = [line for line in body if line in set(files)]
+    assert len(named) > 20
+    for line in body:
+        if line in set(files):
+            continue
+        if m := OWN.match(line):
+            own = [f for f in files if f.startswith(m["folder"]) and "/" not in
+                   f[len(m["folder"]):] and f not in named]
+            assert num(m["files"]) == len(own), line
+        elif m := REST.match(line):
+            assert num(m["files"]) <= sum(1 for f in files if f.startswith(m["folder"])), line
+        else:
+            assert (m := FOLDER.match(line)), line
+            assert num(m["files"]) == sum(1 for f in files if f.startswith(m["folder"])), line
+    closing = CLOSING.search(result.text)
+    assert closing and num(closing["omitted"]) == num(closing["total"]) - len(named)
