@@ -35,6 +35,12 @@ CASES = {
                                              "--tool Bash --budget 1000"),
 }
 
+# case name: (a file of tests/real, args): real outputs made here (tests/real/README.md).
+REAL_CASES = {
+    "path-map-du-ah-pip": ("du-ah-pip-23.2.1-site-packages.txt", "--tool Bash --budget 1000"),
+    "path-map-ls-R-pip": ("ls-R-pip-23.2.1-site-packages.txt", "--tool Bash --budget 1000"),
+}
+
 
 def main() -> int:
     sys.path.insert(0, str(HERE))
@@ -43,11 +49,15 @@ def main() -> int:
     if not CORPUS_DIR.is_dir():
         print(f"corpus not found at {CORPUS_DIR}", file=sys.stderr)
         return 1
-    for name, (corpus_id, args) in CASES.items():
+    sources = {name: (CORPUS_DIR / corpus_id / "output.txt", args)
+               for name, (corpus_id, args) in CASES.items()}
+    sources.update({name: (HERE / "real" / file, args)
+                    for name, (file, args) in REAL_CASES.items()})
+    for name, (source, args) in sources.items():
         case = CASES_DIR / name
         case.mkdir(parents=True, exist_ok=True)
-        data = (CORPUS_DIR / corpus_id / "output.txt").read_bytes()
-        assert len(data) < 300_000, f"{corpus_id} is too big for a golden case"
+        data = source.read_bytes()
+        assert len(data) < 300_000, f"{source} is too big for a golden case"
         (case / "input").write_bytes(data)
         (case / "args").write_text(args + "\n")
         run = invoke_cli(shlex.split(args), data)
