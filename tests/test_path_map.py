@@ -305,3 +305,10 @@ def test_ls_r_is_a_map_of_whole_paths_with_exact_counts(counter):
             assert num(m["files"]) == sum(1 for f in files if f.startswith(m["folder"])), line
     closing = CLOSING.search(result.text)
     assert closing and num(closing["omitted"]) == num(closing["total"]) - len(named)
+
+
+def test_a_yaml_document_of_blank_line_separated_keys_is_not_an_ls_r(counter):
+    """`key:` lines after blank lines are `ls -R`'s headers only when their folders lie in one
+    another and no line under them is indented."""
+    text = "".join(f"key{k}:\n  a: 1\n  b: 2\n  c: 3\n\n" for k in range(8))
+    assert compress(text, tool="Bash", budget=60, counter=counter).kind != "tree"

@@ -45,9 +45,12 @@ def _headers(rows: list[str]) -> list[int] | None:
     heads = [i for i in heads if i < len(rows) and rows[i].strip()]
     if len(heads) < _MIN_HEADERS or not all(_HEADER.match(rows[i].rstrip("\r")) for i in heads):
         return None
-    if any(_LONG_ROW.match(row) for row in rows):
-        return None
-    return heads
+    if any(_LONG_ROW.match(row) or row[:1] in (" ", "\t") for row in rows):
+        return None  # `ls -l`'s rows, or a document's indented lines (YAML under its keys)
+    # Its folders lie in one another: most headers after the first name a listed folder's.
+    folders = {rows[i].rstrip("\r")[:-1] for i in heads}
+    inside = sum(1 for i in heads[1:] if rows[i].rstrip("\r")[:-1].rpartition("/")[0] in folders)
+    return heads if 2 * inside >= len(heads) - 1 else None
 
 
 def plan(text: str, lines: Lines, budget: int, counter: Counter) -> Plan | None:
@@ -77,7 +80,8 @@ def _du(rows: list[str], lines: Lines, budget: int, counter: Counter) -> Plan | 
              for i in mapped if paths[i] + "/" in folders}
     sized = Sized([paths[i] for i in mapped], sizes)
     weights = [_bytes(matches[i][1], matches[i][2]) for i in mapped]
-    return _mapped(rows, lines, mapped, budget, counter, total, sized=sized, weights=weights)
+    return _mapped(rows, lines, mapped, budget, counter, total, len(listed), sized=sized,
+                   weights=weights)
 
 
 def _slashes(path: str):
@@ -101,11 +105,14 @@ def _ls_r(rows: list[str], lines: Lines, budget: int, counter: Counter) -> Plan 
                 paths.append(path)
     if not files:
         return None
-    return _mapped(rows, lines, files, budget, counter, None, drawn=paths)
+    names = sum(1 for row in rows if row.strip()) - len(heads)
+    return _mapped(rows, lines, files, budget, counter, None, names, drawn=paths)
 
 
 def _mapped(rows: list[str], lines: Lines, mapped: list[int], budget: int, counter: Counter,
-            total: int | None, **how) -> Plan:
+            total: int | None, listed: int, **how) -> Plan:
+    """The map of rows `mapped` and `total`, du's last row, kept; `listed`: the paths the
+    output lists (its rows less `ls -R`'s headers)."""
     costs = LineCosts(rows, counter)
     reserve = search_marker_reserve(counter, len(rows), len(mapped), 0, MAX_LINE_CHARS)
     room = budget - reserve - (costs.line(total) if total is not None else 0)
@@ -113,7 +120,6 @@ def _mapped(rows: list[str], lines: Lines, mapped: list[int], budget: int, count
     items = found.items
     if total is not None:
         items = (*items, Keep(lines.start(total), lines.end(total)))
-    listed = sum(1 for row in rows if row.strip())
     shown = found.named + (total is not None)
     summary = search_roll_up_summary(listed - shown, listed, found.files - found.named,
                                      found.groups, True)
