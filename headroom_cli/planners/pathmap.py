@@ -1,5 +1,6 @@
 """The path map: one plan for every list of paths (`find`, `fd`, `git ls-files`, `rg --files`,
-`rg -l`, `tree -fi`, Glob; a drawn `tree` of a folder), whichever shape's planner reads it.
+`rg -l`, `tree -fi`, Glob; a drawn `tree` of a folder; `du -a`, `ls -R`), whichever shape's planner
+reads it.
 
 A list too long to print becomes a map of its tree, expanded top-down: every folder of a level
 is named with its exact file count before any folder of a deeper level, the biggest folders
