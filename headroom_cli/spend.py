@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from .plan import Gap, Keep, Lines, Note, Plan
-from .planners.costs import MAX_LINE_CHARS
+from .planners.costs import LINE_START_CHARS, MAX_LINE_CHARS, beginning_pays
 from .render import inline_marker
 from .tokens import Counter
 
@@ -26,9 +26,6 @@ from .tokens import Counter
 # shorter stub says nothing).
 MIN_CUT_TOKENS = 12
 _CHARS_PER_TOKEN_MAX = 32
-# How much of a long line spending shows before it moves on to the next line: enough for what a
-# line opens with (a line number, a tag, a definition's name), short of the line's bulk.
-LINE_START_CHARS = MAX_LINE_CHARS // 2
 
 
 @dataclass
@@ -86,7 +83,7 @@ def _take(edge: _Edge, top: bool, text: str, lines: Lines, left: int, counter: C
         begin = max(edge.start, lines.start(index))
         piece = text[begin:edge.end]
     body = piece[:-1] if piece.endswith("\n") else piece
-    if len(body) > MAX_LINE_CHARS and piece == text[lines.start(index):lines.end(index)]:
+    if piece == text[lines.start(index):lines.end(index)] and beginning_pays(body, counter):
         shown = _beginning(edge, top, text, lines, index, left, counter)
         if shown:
             return left - shown
