@@ -65,6 +65,8 @@ def fill(plan: Plan, text: str, lines: Lines, room: int, counter: Counter) -> Pl
                 left = _take(edge, top, text, lines, left, counter, plan.counted)
                 still.append((edge, top))
         turn = still
+    if left > 0:
+        left = _lengthen(edges, text, left, counter)
     if left == room:
         return plan
     return _rebuilt(plan, edges, text, lines)
@@ -122,6 +124,26 @@ def _beginning(edge: _Edge, top: bool, text: str, lines: Lines, index: int, left
     return cost
 
 
+def _lengthen(edges: list[_Edge], text: str, left: int, counter: Counter) -> int:
+    """Room left when every edge is done goes on the long lines shown by their beginning, in
+    the order they were taken: each one's rest whole while it fits (its marker goes), then as
+    much of the next one as fits."""
+    for edge in edges:
+        for k, (cut, line_end, index) in enumerate(edge.holes):
+            if left <= 0:
+                return left
+            rest = text[cut:line_end].removesuffix("\n")
+            cost = (left + 1 if len(rest) > _CHARS_PER_TOKEN_MAX * left
+                    else counter.count(rest))
+            if cost <= left:
+                edge.holes[k] = (line_end, line_end, index)  # shown whole: no hole
+                left -= cost
+            else:
+                edge.holes[k] = (cut + counter.prefix_chars(rest, left), line_end, index)
+                return 0
+    return left
+
+
 def _done(edge: _Edge, top: bool, left: int) -> int:
     if top:
         edge.done_top = True
@@ -144,7 +166,7 @@ def _rebuilt(plan: Plan, edges: list[_Edge], text: str, lines: Lines) -> Plan:
             items.append(item)
             continue
         omitted -= item.last_line - item.first_line + 1
-        omitted += len(edge.holes)
+        omitted += sum(1 for cut, line_end, _ in edge.holes if cut < line_end)
         if edge.closed:  # shown whole, from both edges
             items.extend(_shown(plan, item.start, item.end, edge.holes))
             continue
@@ -159,7 +181,7 @@ def _rebuilt(plan: Plan, edges: list[_Edge], text: str, lines: Lines) -> Plan:
 def _shown(plan: Plan, start: int, end: int, holes: list) -> list:
     """text[start:end] kept, but for the rest of each long line shown by its beginning."""
     parts: list = []
-    for cut, line_end, index in sorted(h for h in holes if start <= h[0] < end):
+    for cut, line_end, index in sorted(h for h in holes if start <= h[0] < min(end, h[1])):
         if cut > start:
             parts.append(Keep(start, cut))
         parts.append(replace(plan.regap(index, index), start=cut, end=line_end))
