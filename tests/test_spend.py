@@ -138,10 +138,9 @@ def test_a_long_line_file_shows_many_lines_beginnings_before_few_lines_whole(cou
         out = compress(text, tool="Read", budget=budget, counter=counter).text
         assert counter.count(out) <= budget
         begun[budget] = {int(m) for m in numbered.findall(out)}
-        # every line shown by its beginning has its rest named, characters and all
+        # every line shown by its beginning has the characters left out named
         for line in begun[budget]:
-            row = text.splitlines()[line - 1]
-            if row not in out:
-                assert re.search(rf"of line {line:,} only characters \d+–{len(row):,}", out), line
-    # four times the budget: about four times the lines' beginnings (was 18 against 13)
+            if text.splitlines()[line - 1] not in out:
+                assert re.search(rf"of line {line:,} only characters \d", out), line
+    # four times the budget: about four times the lines' beginnings (was 18 against 12)
     assert begun[1000] < begun[4000] and len(begun[4000]) >= 3 * len(begun[1000]), begun
