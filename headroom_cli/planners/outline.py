@@ -19,7 +19,7 @@ from ..patterns import lazy
 from ..plan import Gap, Keep, Lines, Note, Plan, gap
 from ..render import CLOSING_MARKER_TOKENS
 from ..tokens import Counter
-from .costs import MAX_LINE_CHARS, beginning_pays, cut_note
+from .costs import MAX_LINE_CHARS, cut_note
 
 NUMBERED = lazy(r"^\s*+(\d++)(?:\t|→|: |\|)")
 HEAD_SHARE, TAIL_SHARE = 0.15, 0.1
@@ -101,18 +101,13 @@ def _grow(rows: list[str], head_end: int, tail_start: int, shown: list[int],
           costs: dict[int, int], left: int, counter: Counter) -> tuple[int, int, list[int]]:
     """What the outline left spent on the head and the tail, a line at a time in turn (the
     tail first); a listed line reached this way leaves the outline (its row's cost, `costs`,
-    comes back), so it is printed once. An end stops at a long line: spend.py shows the
-    beginnings of many long lines before a few of them whole."""
+    comes back), so it is printed once."""
     listed = set(shown)
     open_ends = [True, True]  # head, tail: whether that end still grows
     turn = 1
     while any(open_ends) and head_end < tail_start:
         if open_ends[turn]:
             index = tail_start - 1 if turn else head_end
-            if beginning_pays(rows[index], counter):  # spend.py shows its beginning, goes on
-                open_ends[turn] = False
-                turn = 1 - turn
-                continue
             cost = _row_cost(rows[index], counter) - (costs[index] if index in listed else 0)
             if cost <= left:
                 left -= cost
