@@ -6,14 +6,19 @@ edges, line by line: first the output's last line, then each gap's line after th
 above it and its line before the part kept below it, in turn. A line too long for what is left
 is cut inside (its start after a kept part, its end before one), and its marker names the exact
 characters left out: nothing is dropped whole while budget is left for part of it.
+
+A long line inside a gap (minified code, an unwrapped paragraph, a reference page's markup) shows
+its beginning, with a marker of its own for the rest, before the spending goes on to the next
+line: many lines' beginnings say more than a few lines whole.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from .plan import Gap, Keep, Lines, Note, Plan
-from .planners.costs import MAX_LINE_CHARS
+from .planners.costs import LINE_START_CHARS, MAX_LINE_CHARS, beginning_pays
+from .render import inline_marker
 from .tokens import Counter
 
 # A line is cut inside only when it is too long to print whole anyway (costs.MAX_LINE_CHARS: a
@@ -32,6 +37,8 @@ class _Edge:
     end: int
     done_top: bool = False
     done_bottom: bool = False
+    # the rest of each long line shown by its beginning: (start, end, 0-based line), omitted
+    holes: list = field(default_factory=list)
 
     @property
     def closed(self) -> bool:
@@ -58,6 +65,8 @@ def fill(plan: Plan, text: str, lines: Lines, room: int, counter: Counter) -> Pl
                 left = _take(edge, top, text, lines, left, counter, plan.counted)
                 still.append((edge, top))
         turn = still
+    if left > 0:
+        left = _lengthen(edges, text, left, counter)
     if left == room:
         return plan
     return _rebuilt(plan, edges, text, lines)
@@ -76,6 +85,10 @@ def _take(edge: _Edge, top: bool, text: str, lines: Lines, left: int, counter: C
         begin = max(edge.start, lines.start(index))
         piece = text[begin:edge.end]
     body = piece[:-1] if piece.endswith("\n") else piece
+    if piece == text[lines.start(index):lines.end(index)] and beginning_pays(body, counter):
+        shown = _beginning(edge, top, text, lines, index, left, counter)
+        if shown:
+            return left - shown
     # A line many times longer than the room cannot fit: it is not counted whole.
     cost = left + 1 if len(body) > _CHARS_PER_TOKEN_MAX * left else counter.count(body + "\n")
     if cost <= left:
@@ -91,6 +104,44 @@ def _take(edge: _Edge, top: bool, text: str, lines: Lines, left: int, counter: C
             edge.end -= len(piece) - len(body) + counter.suffix_chars(body, left - 1)
         left = 0
     return _done(edge, top, left)
+
+
+def _beginning(edge: _Edge, top: bool, text: str, lines: Lines, index: int, left: int,
+               counter: Counter) -> int:
+    """A whole long line at an edge shown by its beginning, its rest omitted with a marker of its
+    own; the edge moves past the line. Returns the tokens spent (0: it does not fit)."""
+    line_start, line_end = lines.start(index), lines.end(index)
+    cut = line_start + LINE_START_CHARS
+    marker = inline_marker(Gap(cut, line_end, index + 1, index + 1), text)
+    cost = counter.count(text[line_start:cut] + "\n" + marker + "\n")
+    if cost > left:
+        return 0
+    edge.holes.append((cut, line_end, index))
+    if top:
+        edge.start = line_end
+    else:
+        edge.end = line_start
+    return cost
+
+
+def _lengthen(edges: list[_Edge], text: str, left: int, counter: Counter) -> int:
+    """Room left when every edge is done goes on the long lines shown by their beginning, in
+    the order they were taken: each one's rest whole while it fits (its marker goes), then as
+    much of the next one as fits."""
+    for edge in edges:
+        for k, (cut, line_end, index) in enumerate(edge.holes):
+            if left <= 0:
+                return left
+            rest = text[cut:line_end].removesuffix("\n")
+            cost = (left + 1 if len(rest) > _CHARS_PER_TOKEN_MAX * left
+                    else counter.count(rest))
+            if cost <= left:
+                edge.holes[k] = (line_end, line_end, index)  # shown whole: no hole
+                left -= cost
+            else:
+                edge.holes[k] = (cut + counter.prefix_chars(rest, left), line_end, index)
+                return 0
+    return left
 
 
 def _done(edge: _Edge, top: bool, left: int) -> int:
@@ -115,14 +166,26 @@ def _rebuilt(plan: Plan, edges: list[_Edge], text: str, lines: Lines) -> Plan:
             items.append(item)
             continue
         omitted -= item.last_line - item.first_line + 1
+        omitted += sum(1 for cut, line_end, _ in edge.holes if cut < line_end)
         if edge.closed:  # shown whole, from both edges
-            items.append(Keep(item.start, item.end))
+            items.extend(_shown(plan, item.start, item.end, edge.holes))
             continue
-        if edge.start > item.start:
-            items.append(Keep(item.start, edge.start))
+        items.extend(_shown(plan, item.start, edge.start, edge.holes))
         first, last = lines.line_of(edge.start), lines.line_of(edge.end - 1)
         items.append(replace(plan.regap(first, last), start=edge.start, end=edge.end))
         omitted += last - first + 1
-        if edge.end < item.end:
-            below.append(Keep(edge.end, item.end))
+        below.extend(_shown(plan, edge.end, item.end, edge.holes))
     return replace(plan, items=tuple(items + below), omitted_lines=omitted)
+
+
+def _shown(plan: Plan, start: int, end: int, holes: list) -> list:
+    """text[start:end] kept, but for the rest of each long line shown by its beginning."""
+    parts: list = []
+    for cut, line_end, index in sorted(h for h in holes if start <= h[0] < min(end, h[1])):
+        if cut > start:
+            parts.append(Keep(start, cut))
+        parts.append(replace(plan.regap(index, index), start=cut, end=line_end))
+        start = line_end
+    if end > start:
+        parts.append(Keep(start, end))
+    return parts

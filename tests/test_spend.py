@@ -127,3 +127,20 @@ def test_what_is_kept_and_what_is_omitted_always_make_up_the_text(counter, rows,
     assert all(a[1] == b[0] for a, b in zip(spans, spans[1:]))  # no overlap, nothing lost
     gaps = [i for i in grown.items if isinstance(i, Gap)]
     assert grown.omitted_lines == sum(g.last_line - g.first_line + 1 for g in gaps)
+
+
+def test_a_long_line_file_shows_many_lines_beginnings_before_few_lines_whole(counter):
+    # A real minified file as a Read shows it: most of its lines are ~520 characters.
+    text = (Path(__file__).parent / "real" / "cat-n-lodash-4.17.21-min-js.txt").read_text()
+    numbered = re.compile(r"^ *(\d+)\t", re.M)
+    begun = {}
+    for budget in (1000, 4000):
+        out = compress(text, tool="Read", budget=budget, counter=counter).text
+        assert counter.count(out) <= budget
+        begun[budget] = {int(m) for m in numbered.findall(out)}
+        # every line shown by its beginning has the characters left out named
+        for line in begun[budget]:
+            if text.splitlines()[line - 1] not in out:
+                assert re.search(rf"of line {line:,} only characters \d", out), line
+    # four times the budget: about four times the lines' beginnings (was 18 against 12)
+    assert begun[1000] < begun[4000] and len(begun[4000]) >= 3 * len(begun[1000]), begun

@@ -12,6 +12,21 @@ MAX_LINE_CHARS = 300  # a minified line is cut inside, and says so
 JUDGED_CHARS = 400
 
 
+# A long line whose beginning, with the marker that names its rest (about CUT_MARKER_TOKENS),
+# costs at most half the line is shown by its beginning when a gap's edges grow (spend.py):
+# many lines' beginnings before a few lines whole.
+LINE_START_CHARS = MAX_LINE_CHARS // 2
+CUT_MARKER_TOKENS = 25
+
+
+def beginning_pays(row: str, counter: Counter) -> bool:
+    """Whether `row` is long enough that its beginning and a marker cost at most half of it."""
+    if len(row) <= MAX_LINE_CHARS:
+        return False
+    start = counter.count(row[:LINE_START_CHARS]) + CUT_MARKER_TOKENS
+    return counter.count(row[:MAX_LINE_CHARS * 8]) >= 2 * start
+
+
 def cut_note(row: str) -> str:
     return f" …[+{len(row) - MAX_LINE_CHARS:,} chars]"
 

@@ -10,6 +10,7 @@ from ..plan import Gap, Keep, Lines, Plan, gap
 from ..tokens import Counter
 from ..tools import Tool
 from . import templates
+from .costs import MAX_LINE_CHARS, beginning_pays
 
 READS_NUMBERED = True  # plans numbered lines (`cat -n`, a Read) itself
 
@@ -35,6 +36,8 @@ def head_and_tail(text: str, lines: Lines, budget: int, counter: Counter, tool: 
     tail_start = len(text) - counter.suffix_chars(text, int(budget * tool.tail_share))
     if not binary:
         head_end, tail_start = _snap_to_lines(text, head_end, tail_start)
+        if head_end < tail_start:
+            head_end, tail_start = _short_of_long_lines(text, lines, head_end, tail_start, counter)
     if head_end >= tail_start:
         return Plan("other", (Keep(0, len(text)),), len(lines), 0, binary=binary)
     first_line = lines.line_of(head_end)
@@ -44,6 +47,24 @@ def head_and_tail(text: str, lines: Lines, budget: int, counter: Counter, tool: 
              Keep(tail_start, len(text)))
     return Plan("other", tuple(i for i in items if not isinstance(i, Keep) or i.end > i.start),
                 len(lines), last_line - first_line + 1, binary=binary, regap=partial(gap, lines))
+
+
+def _short_of_long_lines(text: str, lines: Lines, head_end: int, tail_start: int,
+                         counter: Counter) -> tuple[int, int]:
+    """The head ends before its first long line and the tail starts after its last one (where
+    a beginning pays, costs.beginning_pays): spend.py then shows the beginnings of many long
+    lines before a few of them whole. Only whole lines of the head and tail are looked at."""
+    for index in range(lines.line_of(head_end - 1) if head_end else 0):
+        row = text[lines.start(index):lines.end(index)]
+        if len(row) > MAX_LINE_CHARS and beginning_pays(row.rstrip("\n"), counter):
+            head_end = lines.start(index)
+            break
+    for index in range(len(lines) - 1, lines.line_of(tail_start), -1):
+        row = text[lines.start(index):lines.end(index)]
+        if len(row) > MAX_LINE_CHARS and beginning_pays(row.rstrip("\n"), counter):
+            tail_start = lines.end(index)
+            break
+    return head_end, tail_start
 
 
 def _snap_to_lines(text: str, head_end: int, tail_start: int) -> tuple[int, int]:
