@@ -82,7 +82,7 @@ def install(path: Path, headroom: list[str], uninstall: bool = False) -> list[co
     `[hooks] read_over` is set), and allow rules for `headroom show`."""
     from . import config  # only init edits files: the hook, run before every command, does not
 
-    hook = [{"type": "command", "command": config.hook_command(NAME, headroom), "timeout": 30}]
+    hook = [config.command_hook(NAME, headroom)]
     post = {"matcher": claude_post.matcher(), "hooks": hook}
     rules = show_rules(headroom)
 

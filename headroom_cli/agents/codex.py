@@ -60,9 +60,7 @@ def default_path() -> Path:
 
 
 def install(path: Path, headroom: list[str], uninstall: bool = False) -> list[config.Change]:
-    group = {"matcher": MATCHER,
-             "hooks": [{"type": "command", "command": config.hook_command(NAME, headroom),
-                        "timeout": 30}]}
+    group = {"matcher": MATCHER, "hooks": [config.command_hook(NAME, headroom)]}
     changes = config.install_hook(path, NAME, EVENT, group, uninstall)
     if not uninstall:
         _warn_if_disabled(path.parent / "config.toml")

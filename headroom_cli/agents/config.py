@@ -204,6 +204,12 @@ def hook_command(agent: str, headroom: list[str] | None = None) -> str:
         f" hook {agent}"
 
 
+def command_hook(agent: str, headroom: list[str] | None = None) -> dict:
+    """The `{"type": "command", …}` entry Claude-style hook lists hold (Claude Code, Codex,
+    Droid): headroom's hook command with a 30 s timeout."""
+    return {"type": "command", "command": hook_command(agent, headroom), "timeout": 30}
+
+
 def is_hook_command(command: object, agent: str) -> bool:
     """Is this a command line an earlier `headroom init AGENT` wrote?"""
     if not isinstance(command, str):

@@ -67,6 +67,17 @@ IDENTICAL = re.compile(r"\[headroom: identical to the output of call 1 of this s
                        r".+ show [0-9a-f]{12}\]\n?")
 
 
+def trailer_parser(pattern: re.Pattern, agent: str):
+    """`output_of(result)` for an agent whose shell result is the output and a trailer naming
+    the exit status: `pattern` matches the whole text, group 1 the output, group 2 the status."""
+    def output_of(result: dict) -> tuple[str, int]:
+        found = pattern.match(result["text"])
+        assert found, f"{agent}: " + result["text"][:1000]
+        return found.group(1), int(found.group(2))
+
+    return output_of
+
+
 def check_matrix(outputs: list[tuple[str, int]], own_cut: str) -> None:
     """The five results of COMMANDS, each (output, exit status) as the agent gave it, for an
     agent that replaces a long output with a notice containing `own_cut`: headroom's clip

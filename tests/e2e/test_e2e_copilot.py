@@ -17,7 +17,8 @@ import sys
 import pytest
 
 from harness import e2e_home, headroom, run_agent  # noqa: F401 - e2e_home is a fixture
-from matrix import COMMANDS, FAILING, FIFTY_THOUSAND, MARKER, check_matrix, check_repeat
+from matrix import (COMMANDS, FAILING, FIFTY_THOUSAND, MARKER, check_matrix, check_repeat,
+                    trailer_parser)
 
 pytestmark = pytest.mark.e2e
 SAVED = "Output too large to read at once"
@@ -27,12 +28,8 @@ SAVED = "Output too large to read at once"
 PATHS = ("--add-dir", os.path.dirname(sys.executable), "--add-dir", "/usr")
 _RESULT = re.compile(r"\A(.*)\n<shellId: \d+ completed with exit code (\d+)>\Z", re.S)
 
-
-def output_of(result: dict) -> tuple[str, int]:
-    """Copilot's shell result, without its trailer: the output and the exit status."""
-    found = _RESULT.match(result["text"])
-    assert found, result["text"][:1000]
-    return found.group(1), int(found.group(2))
+# Copilot's shell result, without its trailer: the output and the exit status.
+output_of = trailer_parser(_RESULT, "Copilot")
 
 
 def test_copilot_matrix(e2e_home):

@@ -16,7 +16,8 @@ import re
 import pytest
 
 from harness import e2e_home, headroom, run_agent  # noqa: F401 - e2e_home is a fixture
-from matrix import COMMANDS, FAILING, FIFTY_THOUSAND, MARKER, check_matrix, check_repeat
+from matrix import (COMMANDS, FAILING, FIFTY_THOUSAND, MARKER, check_matrix, check_repeat,
+                    trailer_parser)
 
 pytestmark = pytest.mark.e2e
 SAVED = "Full command output saved to:"
@@ -24,12 +25,8 @@ SAVED = "Full command output saved to:"
 _RESULT = re.compile(r"\A(?:Error: Command failed \(exit code: \d+\)\n)?(.*?)\n{1,3}"
                      r"\[Process exited with code (\d+)\]\Z", re.S)
 
-
-def output_of(result: dict) -> tuple[str, int]:
-    """Droid's shell result, without its trailer: the output and the exit status."""
-    found = _RESULT.match(result["text"])
-    assert found, result["text"][:1000]
-    return found.group(1), int(found.group(2))
+# Droid's shell result, without its trailer: the output and the exit status.
+output_of = trailer_parser(_RESULT, "Droid")
 
 
 def test_droid_matrix(e2e_home):
