@@ -142,10 +142,12 @@ class Lines:
         return max(0, bisect_right(self.starts, pos) - 1)
 
     def get(self, index: int) -> str:
+        if 0 <= index < len(self.starts):
+            return self.texts[index]
         return self.text[self.start(index):self.end(index)].rstrip("\n")
 
     def __iter__(self):
-        return (self.get(i) for i in range(len(self)))
+        return iter(self.texts if self.text else ())
 
 
 def gap(lines: Lines, first: int, last: int, detail: str = "") -> Gap:
