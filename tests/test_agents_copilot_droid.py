@@ -168,11 +168,3 @@ def test_droid_init_keeps_the_rest_of_its_settings_byte_for_byte(tmp_path):
                  dry_run=False, out=out)
     assert path.read_bytes() == original
     assert not path.with_name(path.name + config.BACKUP_SUFFIX).exists()
-
-
-def test_qwen_is_named_with_the_reason_it_cannot_be_hooked(capsys):
-    from headroom_cli.agents.cli import init_command
-
-    assert init_command("qwen-code", uninstall=False, dry_run=False, config_path=None) == 2
-    err = capsys.readouterr().err
-    assert "updatedInput is ignored" in err and "headroom init mcp" in err

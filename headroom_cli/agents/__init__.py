@@ -33,6 +33,7 @@ AGENTS = {
     "kilo": "Kilo CLI",
     "cursor": "Cursor",
     "hermes": "hermes-agent",
+    "qwen": "Qwen Code",
 }
 ALIASES = {"claude-code": "claude", "claudecode": "claude", "gemini-cli": "gemini",
            "codex-cli": "codex", "pi-coding-agent": "pi",
@@ -41,14 +42,7 @@ ALIASES = {"claude-code": "claude", "claudecode": "claude", "gemini-cli": "gemin
 ALIASES.update({"github-copilot": "copilot", "copilot-cli": "copilot", "gh-copilot": "copilot"})
 ALIASES.update({"factory": "droid", "factory-droid": "droid"})
 # Agents `init` knows but cannot hook into: why, said instead of "unknown agent".
-UNSUPPORTED = {
-    "qwen": "Qwen Code (checked: 0.24.4) applies no hook's change to a shell command or its "
-            "output: PreToolUse reads only allow/deny/ask and additionalContext (its "
-            "updatedInput is ignored), PostToolUse only additionalContext, and "
-            "PermissionRequest's updatedInput comes only with granting the permission, which "
-            "headroom never does. Its MCP servers can be clipped: headroom init mcp --config "
-            "~/.qwen/settings.json",
-}
+UNSUPPORTED: dict[str, str] = {}
 ALIASES.update({"qwen-code": "qwen", "qwen-coder": "qwen"})
 
 
