@@ -41,8 +41,6 @@ ALIASES = {"claude-code": "claude", "claudecode": "claude", "gemini-cli": "gemin
            "hermes-agent": "hermes"}
 ALIASES.update({"github-copilot": "copilot", "copilot-cli": "copilot", "gh-copilot": "copilot"})
 ALIASES.update({"factory": "droid", "factory-droid": "droid"})
-# Agents `init` knows but cannot hook into: why, said instead of "unknown agent".
-UNSUPPORTED: dict[str, str] = {}
 ALIASES.update({"qwen-code": "qwen", "qwen-coder": "qwen"})
 
 
@@ -63,12 +61,6 @@ class HookOptions:
     def __repr__(self) -> str:
         return (f"HookOptions(budget={self.budget}, headroom={self.headroom}, "
                 f"store={self.store}, budget_given={self.budget_given})")
-
-
-def unsupported(name: str) -> str | None:
-    """Why `init` cannot hook into this agent (None: it can, or it is unknown)."""
-    key = name.strip().lower()
-    return UNSUPPORTED.get(ALIASES.get(key, key))
 
 
 def canonical(name: str) -> str | None:
