@@ -139,7 +139,7 @@ def test_copilot_init_writes_its_own_hooks_file(tmp_path):
     config.apply(module.install(path, ["/opt/headroom/bin/headroom"]), dry_run=False,
                  out=open(os.devnull, "w"))
     assert json.loads(path.read_text()) == {"version": 1, "hooks": {"preToolUse": [
-        {"type": "command", "bash": "/opt/headroom/bin/headroom hook copilot",
+        {"type": "command", "bash": "/opt/headroom/bin/headroom hook copilot", "matcher": "bash",
          "timeoutSec": 30}]}}
 
 
