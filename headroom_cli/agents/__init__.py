@@ -42,6 +42,11 @@ ALIASES = {"claude-code": "claude", "claudecode": "claude", "gemini-cli": "gemin
 ALIASES.update({"github-copilot": "copilot", "copilot-cli": "copilot", "gh-copilot": "copilot"})
 ALIASES.update({"factory": "droid", "factory-droid": "droid"})
 ALIASES.update({"qwen-code": "qwen", "qwen-coder": "qwen"})
+# The second name `init --help` shows for an agent people call by two (its package's or its
+# vendor's); the other aliases are accepted without being listed.
+HELP_ALIASES = {"claude": "claude-code", "gemini": "gemini-cli", "copilot": "github-copilot",
+                "droid": "factory", "kilo": "kilocode", "cursor": "cursor-agent",
+                "hermes": "hermes-agent", "qwen": "qwen-code"}
 
 
 class HookOptions:
