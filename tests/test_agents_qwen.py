@@ -95,32 +95,38 @@ ORIGINAL = b"""{
 """
 
 
-def test_install_and_uninstall_are_lossless_in_a_file_with_comments(tmp_path):
+def installed_over(original: bytes):
+    """Qwen Code's settings holding `original`, then `init qwen`: (path, apply)."""
     path = qwen.default_path()
     path.parent.mkdir(parents=True)
-    path.write_bytes(ORIGINAL)
+    path.write_bytes(original)
     out = open(os.devnull, "w")
-    config.apply(qwen.install(path, HEADROOM), dry_run=False, out=out)
+
+    def apply(uninstall=False):
+        config.apply(qwen.install(path, HEADROOM, uninstall=uninstall), dry_run=False, out=out)
+
+    apply()
+    return path, apply
+
+
+def test_install_and_uninstall_are_lossless_in_a_file_with_comments(tmp_path):
+    path, apply = installed_over(ORIGINAL)
     edited = path.read_bytes()
     assert edited.startswith(b"{\n    // Qwen Code settings, with a comment\n")
     settings = json.loads(config.strip_comments(edited.decode()))
     assert settings["tools"]["approvalMode"] == "default"
     assert settings["tools"]["callCommand"].endswith("headroom-shell-tool")
-    config.apply(qwen.install(path, HEADROOM), dry_run=False, out=out)
+    apply()
     assert path.read_bytes() == edited  # twice: one entry
-    config.apply(qwen.install(path, HEADROOM, uninstall=True), dry_run=False, out=out)
+    apply(uninstall=True)
     assert path.read_bytes() == ORIGINAL
     assert sorted(os.listdir(path.parent)) == ["settings.json"]
 
 
 def test_uninstall_after_another_change_takes_out_only_headrooms_entries(tmp_path):
-    path = qwen.default_path()
-    path.parent.mkdir(parents=True)
-    path.write_bytes(ORIGINAL)
-    out = open(os.devnull, "w")
-    config.apply(qwen.install(path, HEADROOM), dry_run=False, out=out)
+    path, apply = installed_over(ORIGINAL)
     path.write_bytes(path.read_bytes().replace(b"qwen3-coder", b"qwen3-max"))
-    config.apply(qwen.install(path, HEADROOM, uninstall=True), dry_run=False, out=out)
+    apply(uninstall=True)
     assert path.read_bytes() == ORIGINAL.replace(b"qwen3-coder", b"qwen3-max")
 
 
