@@ -23,8 +23,8 @@ own tool starts a fresh shell too); Qwen Code's yolo/approval rules apply to it 
 tool. What the discovered tool cannot do: run in the background, be cancelled (Qwen Code
 gives it no signal), or report the session or the context (the call gets its arguments only),
 so the budget is the hook's default. Qwen Code cuts a tool result over 25,000 characters
-itself, and one over 1,000 lines (truncateToolOutputThreshold, truncateToolOutputLines): the clip
-stays under both.
+itself, and one over 1,000 lines (truncateToolOutputThreshold, truncateToolOutputLines): the
+clip stays under both.
 
 Input (stdin):  {"command": …, "description": …, "directory": …}   (nothing: declare the tool)
 Reply (stdout): the clipped output, then `Exit Code: N`.
