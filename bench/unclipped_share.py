@@ -28,7 +28,7 @@ import re
 import sys
 from collections import defaultdict
 
-from headroom_cli.agents import permissions
+from headroom_cli.agents import claude_readonly, permissions
 from headroom_cli.defaults import DEFAULT_HOOK_BUDGET
 from headroom_cli.tokens import load_counter
 
@@ -50,6 +50,17 @@ def command_of(step: dict) -> str:
 def workdir(step: dict, command: str) -> str:
     found = _WORKDIR.search(command)
     return found.group(0) if found else "/testbed"
+
+
+def why_unwrapped(command: str) -> str:
+    """Why the hook left a command alone: its shape is not judged (substitutions, heredocs,
+    groups…), it reads outside the working directory, or Claude Code asks about it."""
+    parts = permissions.split(command)
+    if parts is None:
+        return "unwrapped: shape not judged"
+    if all(claude_readonly.read_only(part, ("/",)) for part in parts):
+        return "unwrapped: read-only, outside the folder"
+    return "unwrapped: asked"
 
 
 def measure(steps: list[dict], budget: int) -> dict:
@@ -74,6 +85,8 @@ def measure(steps: list[dict], budget: int) -> dict:
             row["over_budget_commands"] += over
             row["over_budget_bytes"] += size * over
             row["over_budget_wrapped_bytes"] += size * (over and wrapped)
+            if not wrapped:
+                row[why_unwrapped(command)] += size
     return {source: dict(row) for source, row in sums.items()}
 
 
@@ -97,6 +110,10 @@ def main(argv: list[str] | None = None) -> int:
               f"{share(row['bytes'] - row['wrapped_bytes'], row['bytes']):>16} "
               f"{row['over_budget_commands']:11} "
               f"{share(row['over_budget_bytes'] - row['over_budget_wrapped_bytes'], row['over_budget_bytes']):>19}")
+    everything = sums["all"]
+    for reason in sorted(key for key in everything if key.startswith("unwrapped: ")):
+        print(f"  {reason[len('unwrapped: '):]:40} {share(everything[reason], everything['bytes']):>8}"
+              " of all bytes")
     if args.json:
         with open(args.json, "w", encoding="utf-8") as out:
             json.dump(sums, out, indent=1, sort_keys=True)

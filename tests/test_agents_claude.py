@@ -194,6 +194,30 @@ def test_git_in_a_bare_looking_directory_is_left_alone(tmp_path):
     assert reply(payload("ls", mode="default", cwd=str(tmp_path)))
 
 
+def test_a_path_inside_the_working_directories_is_judged_where_it_really_lies(private, tmp_path):
+    """As Claude Code 2.1.330: an absolute path inside the session's folder or a listed
+    additional directory runs unasked; one that leaves them, by spelling or through a link,
+    is asked about (and so left alone)."""
+    project, other, outside = tmp_path / "proj", tmp_path / "other", tmp_path / "outside"
+    for folder in (project / "src", other, outside):
+        folder.mkdir(parents=True)
+    (project / "link").symlink_to(outside)
+    (project / "inner").symlink_to(project / "src")
+
+    def wrapped(command):
+        return reply(payload(command, mode="default", cwd=str(project))) is not None
+
+    for command in (f"cat {project}/src/a.py", f"ls -R {project}", f"cd {project} && rg -n x src",
+                    f"grep -rn x {project}/src", "cat inner/a.py"):
+        assert wrapped(command), command
+    for command in (f"cat {other}/a", f"ls {tmp_path}", f"cat {project}x/a", "cat link/a",
+                    f"cat {project}/link/a", f"cat {project}/src/../../outside/a", "ls ~/x"):
+        assert not wrapped(command), command
+    (private / ".claude" / "settings.json").write_text(json.dumps(
+        {"permissions": {"additionalDirectories": [str(other), "relative/dir"]}}))
+    assert wrapped(f"cat {other}/a") and not wrapped("cat relative/dir/a/../../../x")
+
+
 @pytest.mark.parametrize("command", ["make test; exit 3", 'git commit -m "exit"',
                                      "rg -n exec src/ | head", "cd sub && make || exit 2"])
 def test_bypass_mode_wraps_commands_that_say_exit(command):

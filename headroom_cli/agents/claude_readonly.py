@@ -9,11 +9,14 @@ from the tables on purpose: flags whose values Claude Code checks with code of i
 (`--format`, `--pretty`, `--sort`, `--group`, `--submodule`, `--ignore-submodules`, `-O`,
 `--relative`), and output redirections other than a trailing `2>&1`.
 
-Pure: a parsed command (shellsyntax.Command) and a working directory in, True/False out.
+A parsed command (shellsyntax.Command) and the working directories in, True/False out; the
+only file system access is resolving a path operand's links (os.path.realpath), as Claude Code
+does before it decides.
 """
 
 from __future__ import annotations
 
+import os
 import re
 
 from ..patterns import lazy
@@ -77,8 +80,9 @@ _SED_PRINT_FLAGS = {"-n", "--quiet", "--silent", "-E", "--regexp-extended", "-r"
 _SED_SUBSTITUTE_FLAGS = {"-E", "--regexp-extended", "-r", "--posix"}
 
 
-def read_only(cmd: Command, cwd: str) -> bool:
-    """Would Claude Code run this simple command without asking (default mode)?"""
+def read_only(cmd: Command, roots: tuple[str, ...]) -> bool:
+    """Would Claude Code run this simple command without asking (default mode)? `roots`: the
+    working directories (the session's folder first, then permissions.additionalDirectories)."""
     if cmd.assignments or not cmd.plain or not cmd.words:
         return False
     text = cmd.text
@@ -96,7 +100,7 @@ def read_only(cmd: Command, cwd: str) -> bool:
     key = " ".join(cmd.words[:2]) if name == "git" else name
     if key in SAFE_FLAGS:
         paths = _paths_if_safe(key, args[1:] if name == "git" else args)
-        return paths is not None and all(_inside(arg, cwd) for arg in paths)
+        return paths is not None and all(inside(arg, roots) for arg in paths)
     if name in ANY_ARGUMENTS:
         ok = _PLAIN_TEXT.match(text) is not None
     elif name in _EXPRESSIONS:
@@ -104,7 +108,7 @@ def read_only(cmd: Command, cwd: str) -> bool:
             name == "find" and _FIND_ACTIONS.search(re.sub(r"['\"\\]", "", text)))
     else:
         return False
-    return ok and all(_inside(arg, cwd) for arg in args
+    return ok and all(inside(arg, roots) for arg in args
                       if not arg.startswith(("-", "+")) and name != "echo")
 
 
@@ -220,8 +224,20 @@ def _plain_substitution(script: str) -> bool:
     return slashes == 2 and re.fullmatch(r"[gpimIM]*[1-9]?[gpimIM]*", body[last + 1:]) is not None
 
 
-def _inside(arg: str, cwd: str) -> bool:
-    """A path operand that stays inside the working directory (no /…, ~…, ..)."""
-    if arg.startswith(("/", "~")):
+def inside(arg: str, roots: tuple[str, ...]) -> bool:
+    """A path operand that lies in one of the working directories, as Claude Code 2.1.330
+    judges it: a relative path from the first (the session's folder), an absolute one as
+    written, both normalised and then with their links resolved ("… resolves through a symlink
+    to …, which is outside the allowed working directories" asks). Stricter than Claude Code on
+    purpose: `~…` and any `..` segment count as outside (after a `cd` in the same command line,
+    a `..` is not judged against the folder it really starts from)."""
+    if not roots or arg.startswith("~") or ".." in arg.split("/"):
         return False
-    return ".." not in arg.split("/")  # as PurePosixPath(arg).parts, without pathlib (~3 ms)
+    path = os.path.normpath(os.path.join(roots[0], arg))  # an absolute arg replaces the root
+    real = os.path.realpath(path)
+    return any(_under(path, root) and _under(real, os.path.realpath(root)) for root in roots)
+
+
+def _under(path: str, root: str) -> bool:
+    root = os.path.normpath(root)
+    return path == root or path.startswith(root.rstrip("/") + "/")

@@ -63,9 +63,10 @@ def claude_would_run(command: str, event: dict, settings_files: list | None = No
     if parts is None:
         return False
     cwd = event.get("cwd") or os.getcwd()
+    roots = (cwd, *rules["additionalDirectories"])
     read_only_ok = mode != "dontAsk" and not _cd_and_git(parts, cwd)
     return all(any(_allows(rule, part.text) for rule in rules["allow"])
-               or (read_only_ok and claude_readonly.read_only(part, cwd)) for part in parts)
+               or (read_only_ok and claude_readonly.read_only(part, roots)) for part in parts)
 
 
 def split(command: str) -> list[shellsyntax.Command] | None:
@@ -109,7 +110,10 @@ def _settings_files(event: dict) -> list[str]:
 
 
 def _rules(files: list) -> dict[str, list[str]]:
-    rules: dict[str, list[str]] = {"allow": [], "deny": [], "ask": []}
+    """Each file's permissions.allow/deny/ask rules and its additionalDirectories (only those
+    Claude Code takes as written: absolute and normalised; the others are left out, which
+    can only make a command count as asked)."""
+    rules: dict[str, list[str]] = {"allow": [], "deny": [], "ask": [], "additionalDirectories": []}
     for path in files:
         try:
             with open(path, encoding="utf-8") as stream:
@@ -123,6 +127,8 @@ def _rules(files: list) -> dict[str, list[str]]:
             values = permissions.get(kind)
             if isinstance(values, list):
                 rules[kind] += [value for value in values if isinstance(value, str)]
+    rules["additionalDirectories"] = [path for path in rules["additionalDirectories"]
+                                      if path.startswith("/") and os.path.normpath(path) == path]
     return rules
 
 

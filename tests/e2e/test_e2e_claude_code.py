@@ -114,6 +114,44 @@ def test_default_mode_clips_claude_codes_own_read_only_commands_and_grants_nothi
     assert cat["is_error"] is True and "denied" in cat["text"]
 
 
+def absolute_path_commands(work: Path) -> list[str]:
+    """Read-only commands naming the project by absolute path (as agents often write them),
+    and one reading outside it through a link inside it."""
+    project = work / "proj"
+    project.mkdir(parents=True, exist_ok=True)
+    (project / "notes.txt").write_text(
+        "".join(f"line {n}: {'exit' if n % 2 else 'stay'} here\n" for n in range(1, 20001)))
+    outside = work / "outside"
+    outside.mkdir(exist_ok=True)
+    (outside / "secret.txt").write_text("exit from outside\n" * 20000)
+    (project / "elsewhere").symlink_to(outside)
+    return [f"rg -n exit {project}/notes.txt", f"cd {project} && grep -n stay notes.txt",
+            "rg -n exit elsewhere/secret.txt"]
+
+
+@pytest.mark.parametrize("with_headroom", [False, True])
+def test_absolute_paths_inside_the_project_are_judged_as_claude_code_judges_them(
+        e2e_home, with_headroom):
+    """Default mode, no allow rules. Claude Code runs a read-only command that names the
+    project by absolute path, or `cd`s into it first, without asking, and asks about one that
+    reaches outside through a link (refused here: nobody to ask). headroom wraps (clips)
+    exactly the first two and grants nothing more."""
+    work, env = e2e_home
+    if with_headroom:
+        install(work, env, {})
+    absolute, cd_first, through_link = run_agent(
+        "claude", absolute_path_commands(work), work, env).tool_results
+    for result, first, last in ((absolute, 1, 19999), (cd_first, 2, 20000)):
+        word = "exit" if first == 1 else "stay"
+        assert result["is_error"] is False and f"{first}:line {first}: {word} here" in result["text"]
+        if with_headroom:  # clipped: the last match kept, the marker
+            assert f"{last}:line {last}: {word} here" in result["text"]
+            assert "headroom:" in result["text"]
+        else:  # Claude Code's own 2 KB preview of a large success
+            assert "<persisted-output>" in result["text"]
+    assert through_link["is_error"] is True and "exit from outside" not in through_link["text"]
+
+
 def test_without_headroom_claude_code_cuts_the_end_of_a_failing_log(e2e_home):
     work, env = e2e_home
     settings = work / "home" / ".claude" / "settings.json"
