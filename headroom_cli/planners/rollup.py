@@ -94,9 +94,12 @@ def _fold_by_weight(groups, text, used, weights, label, cost, room):
         chain = ancestors[key]
         for near, far in zip(chain, chain[1:]):
             parent[near] = far
+    everything = len(members[""])
     order = sorted(members, key=lambda folder: (
-        folder == "",  # everything under one entry: the last resort
-        sum(map(weights.__getitem__, members[folder])) / len(members[folder]),
+        # Everything under one entry: the last resort, as is a folder every path shares
+        # (`django-5.2.19/` of a search run above the package): it names no part of the tree.
+        len(members[folder]) == everything,
+        sum(weights[i] for i in members[folder]) / len(members[folder]),
         -len(members[folder]), -depth[folder], min(members[folder])))
     folded: set[str] = set()
     for folder in order:
@@ -136,8 +139,7 @@ def _spend_leftover(entries, groups, paths, label, rest, cost, leftover, weights
     """Name the first members (with weights, the heaviest) of the biggest folders individually
     while the budget lasts."""
     def size(key):
-        return sum(map(weights.__getitem__, groups[key])) if weights is not None \
-            else len(groups[key])
+        return sum(weights[i] for i in groups[key]) if weights is not None else len(groups[key])
 
     folders = sorted((key for key in groups if len(groups[key]) > 1),
                      key=lambda key: (-size(key), groups[key][0]))
