@@ -117,3 +117,12 @@ def test_a_missing_corpus_is_one_line_on_stderr(tmp_path):
         done = _quality(tuning, sealed)
         assert done.returncode == 2
         assert done.stderr.strip().count("\n") == 0 and "not a directory" in done.stderr
+
+
+def test_kind_scores_only_that_shape_s_cases(tmp_path):
+    tuning, sealed = _corpus(tmp_path / "t", SMALL, LARGE), _corpus(tmp_path / "s", SMALL, LARGE)
+    done = _quality(tuning, sealed, "--cmd", "cat", "--budget", "500", "--kind", "search")
+    assert f"tuning ({tuning}): 1 cases" in done.stdout, done.stdout
+    assert f"sealed ({sealed}): 1 cases" in done.stdout
+    assert "\nlog " not in done.stdout  # the log case is left out, so no log row is printed
+    assert "budget fit 100% (every run, every corpus, every budget): 0/2" in done.stdout
