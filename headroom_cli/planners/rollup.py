@@ -99,7 +99,7 @@ def _fold_by_weight(groups, text, used, weights, label, cost, room):
         # Everything under one entry: the last resort, as is a folder every path shares
         # (`django-5.2.19/` of a search run above the package): it names no part of the tree.
         len(members[folder]) == everything,
-        sum(weights[i] for i in members[folder]) / len(members[folder]),
+        sum(map(weights.__getitem__, members[folder])) / len(members[folder]),
         -len(members[folder]), -depth[folder], min(members[folder])))
     folded: set[str] = set()
     for folder in order:
@@ -139,7 +139,8 @@ def _spend_leftover(entries, groups, paths, label, rest, cost, leftover, weights
     """Name the first members (with weights, the heaviest) of the biggest folders individually
     while the budget lasts."""
     def size(key):
-        return sum(weights[i] for i in groups[key]) if weights is not None else len(groups[key])
+        return sum(map(weights.__getitem__, groups[key])) if weights is not None \
+            else len(groups[key])
 
     folders = sorted((key for key in groups if len(groups[key]) > 1),
                      key=lambda key: (-size(key), groups[key][0]))
