@@ -361,3 +361,28 @@ def test_a_broken_opencode_database_is_a_one_line_error(tmp_path):
     done = run_audit(["--all", "--agent", "opencode"], env, tmp_path)
     assert done.returncode == 1 and done.stdout == ""
     assert done.stderr == f"headroom: cannot read {broken}: file is not a database\n"
+
+
+def test_the_printed_table_shows_each_sessions_hand_counted_figures(tmp_path):
+    env = home_with_databases(tmp_path)
+    done = run_audit(["--all", "--since", "all"], env, tmp_path)
+    assert done.returncode == 0, done.stderr
+    rows = {}  # the per-session table: its first column, then its figures
+    for line in done.stdout.split("per tool")[0].splitlines():
+        cells = [cell.strip() for cell in line.strip("│ ").split("│")]
+        if len(cells) == 7 and cells[1].replace(",", "").isdigit():
+            rows[cells[0].split()[0] + " " + cells[0].split()[1][:8]] = cells[1:]
+
+    def hand(texts, resends):
+        counts = [tokens(text) for text in texts]
+        resent = sum(c * r for c, r in zip(counts, resends))
+        return [str(len(texts)), f"{sum(counts):,}", f"{resent:,}"]
+
+    def printed(key):  # outputs, tokens in, re-sent
+        return [rows[key][0], rows[key][1], rows[key][3]]
+
+    assert printed("claude one") == hand(claude_outputs("claude-matrix.jsonl"), RESENDS)
+    assert printed("opencode ses_de5e") == hand(opencode_outputs("opencode-matrix.db"), RESENDS)
+    assert printed("pi 01a2195b") == hand(pi_outputs("pi-tail.jsonl"), [0])
+    assert printed("codex 01a21959") == hand(codex_outputs("codex-cut.jsonl"), [0])
+    assert rows["pi 01a2195b"][5] == rows["codex 01a21959"][5] == "100%"  # handled by the agent
