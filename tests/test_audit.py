@@ -386,3 +386,20 @@ def test_the_printed_table_shows_each_sessions_hand_counted_figures(tmp_path):
     assert printed("pi 01a2195b") == hand(pi_outputs("pi-tail.jsonl"), [0])
     assert printed("codex 01a21959") == hand(codex_outputs("codex-cut.jsonl"), [0])
     assert rows["pi 01a2195b"][5] == rows["codex 01a21959"][5] == "100%"  # handled by the agent
+
+
+# opencode 1.18.33's own cut notes, as its binary writes them (the templates filled in).
+@pytest.mark.parametrize("text, cut", [
+    ("...output truncated...\n\nFull output saved to: /d/tool_1\n\nline 9\n", True),
+    ("line 1\n\n...120 lines truncated...\n\nThe tool call succeeded but the output was "
+     "truncated. Full output saved to: /d/tool_2\nUse Grep to search the full content.", True),
+    ("1: a\n2: b\n\n(Output capped at 50 KB. Showing lines 1-2. Use offset=3 to continue.)", True),
+    ("1: a\n\n(Showing lines 1-2000 of 9000. Use offset=2001 to continue.)", True),
+    ("1: a\n\n(End of file - total 1 lines)", False),
+    ("the word truncated... in a line of its own output", False),
+])
+def test_opencodes_own_cut_notes_are_recognised(text, cut):
+    part = {"type": "tool", "tool": "read", "callID": "c",
+            "state": {"status": "completed", "input": {}, "output": text, "time": {}}}
+    (output,) = [event for event in opencode_transcript.events([{"part": part}])]
+    assert output.agent_cut is cut and output.text == text

@@ -21,7 +21,7 @@ opencode's own cut, as the model sees it: bash keeps the last lines of a long ou
 "...output truncated...\\n\\nFull output saved to: FILE"; other tools keep a head or tail around
 "...N lines truncated..." (or bytes) with "The tool call succeeded but the output was
 truncated"; read pages a file ("(Output capped at 50 KB. Showing lines A-B. Use offset=…",
-"Showing lines A-B of N. Use offset=…"). Its prune: once a session's older outputs pass 40,000
+"(Showing lines A-B of N. Use offset=…"). Its prune: once a session's older outputs pass 40,000
 tokens (its estimate), it marks them `state.time.compacted` (a time in ms) and sends
 "[Old tool result content cleared]" in their place from then on: such an output was re-sent
 only by the requests made before that time.
@@ -46,7 +46,7 @@ SHELL_TOOL = "bash"
 _CUT = re.compile(r"^\.\.\.(?:output|\d+ (?:lines|bytes)) truncated\.\.\.$"
                   r"|^\.\.\. output truncated; full content saved to "
                   r"|^\(Output capped at .*\. Use offset=\d+ to continue\.\)$"
-                  r"|^Showing lines \d+-\d+ of \d+\. Use offset=\d+ to continue\.\)$", re.M)
+                  r"|^\(Showing lines \d+-\d+ of \d+\. Use offset=\d+ to continue\.\)$", re.M)
 
 
 def databases(environ, agent: str = AGENT) -> list[Path]:
@@ -127,13 +127,18 @@ def _output(part: dict, later: list[int]) -> Output | None:
         return None
     text = text if isinstance(text, str) else ""
     tool = str(part.get("tool") or "")
-    command = (state.get("input") or {}).get("command") if tool == SHELL_TOOL else None
-    compacted = (state.get("time") or {}).get("compacted")
+    command = _field(state, "input", "command") if tool == SHELL_TOOL else None
+    compacted = _field(state, "time", "compacted")
     resends = None
     if isinstance(compacted, (int, float)):  # sent by the requests made before it was pruned
         resends = max(sum(1 for time in later if time < compacted) - 1, 0)
     return Output(tool, command if isinstance(command, str) else None, text,
                   bool(_CUT.search(text)), resends)
+
+
+def _field(state: dict, key: str, name: str):
+    inner = state.get(key)
+    return inner.get(name) if isinstance(inner, dict) else None
 
 
 @contextmanager
