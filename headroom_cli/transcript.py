@@ -2,9 +2,9 @@
 tool outputs and model requests, in the order they happened.
 
 Each agent's module reads its own format (agents/claude_transcript.py, codex_transcript.py,
-pi_transcript.py, opencode_transcript.py…) and yields these events; audit.py turns them into figures. A stream, not a
-list: an output's figures are computed as it is read and its text let go, so a transcript of
-any length is audited in bounded memory.
+pi_transcript.py, opencode_transcript.py…) and yields these events; audit.py turns them into
+figures. A stream, not a list: an output's figures are computed as it is read and its text let
+go, so a transcript of any length is audited in bounded memory.
 """
 
 from __future__ import annotations
