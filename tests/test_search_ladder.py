@@ -5,7 +5,6 @@ outputs (tests/corpus and ../shared/corpus), never on corpus-specific rules."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
@@ -185,23 +184,3 @@ def test_a_flood_of_definitions_leads_with_what_its_tests_are_named_after(corpus
     shown = [m[1] for m in re.finditer(r"^src/[\w/.]+:\d+:(?:async )?def (\w+)\(", out, re.M)]
     assert len(shown) >= 3
     assert all(name.lower() in tests for name in shown), shown
-
-
-def test_a_folder_every_path_shares_is_never_the_roll_up_s_group(counter):
-    """A search run above a package (`rg -n X django-5.2.19`): every path starts with
-    `django-5.2.19/`, a group of which names no part of the tree. The roll-up folds the
-    package's own folders instead, and still accounts for every file and match."""
-    text = (Path(__file__).parent / "real" / "rg-n-ImproperlyConfigured-django-5.2.19.txt"
-            ).read_text(encoding="utf-8")
-    out = compress(text, tool="Grep", budget=1000, counter=counter).text
-    assert counter.count(out) <= 1000
-    assert not re.search(r"^django-5\.2\.19/ \(", out, re.M)
-    groups = re.findall(r"^(django-5\.2\.19/[\w/]+/) \((?:\d+ more files|\d+ files), ", out, re.M)
-    assert {"django-5.2.19/django/", "django-5.2.19/tests/"} <= set(groups)
-    # Every file is named alone or counted in a group: the counts add up to the input's.
-    paths = {row.split(":", 1)[0] for row in text.splitlines()}
-    named = {p for p in paths if re.search(rf"^{re.escape(p)}[ :]", out, re.M)}
-    grouped = sum(int(n) for n in re.findall(r"^django-5\.2\.19/[\w/]+/ \((\d+)(?: more)? files",
-                                               out, re.M))
-    assert len(named) + grouped == len(paths)
-    assert "django-5.2.19/django/core/exceptions.py:119:class ImproperlyConfigured(Exception):" in out

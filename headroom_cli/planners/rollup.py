@@ -94,11 +94,8 @@ def _fold_by_weight(groups, text, used, weights, label, cost, room):
         chain = ancestors[key]
         for near, far in zip(chain, chain[1:]):
             parent[near] = far
-    everything = len(members[""])
     order = sorted(members, key=lambda folder: (
-        # Everything under one entry: the last resort, as is a folder every path shares
-        # (`django-5.2.19/` of a search run above the package): it names no part of the tree.
-        len(members[folder]) == everything,
+        folder == "",  # everything under one entry: the last resort
         sum(map(weights.__getitem__, members[folder])) / len(members[folder]),
         -len(members[folder]), -depth[folder], min(members[folder])))
     folded: set[str] = set()
