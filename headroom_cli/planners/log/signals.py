@@ -232,8 +232,9 @@ _PREFIXED_RECORD = lazy(r"""(?:
   | \#\d++\ | Step\ \d++/\d++\ :
 )""", re.VERBOSE)
 # Lines that carry a record on: indented (a trace, a wrapped message), a chained cause, a
-# Java frame count.
-_CARRIED = lazy(r"[ \t]|Caused by:|\.\.\. \d+ (?:more|common frames)")
+# Java frame count, a compiler's context (`x.c: In function ‘f’:`, `In file included from`).
+_CARRIED = lazy(r"[ \t]|Caused by:|\.\.\. \d+ (?:more|common frames)|In file included from"
+                r"|\S+: In (?:function|member|instantiation|constructor|lambda|static)")
 _LOG_RECORD_SHARE = 0.6
 # A line's shape: its first characters with the digits removed (timestamps, ids), so that a
 # flood of records differing only in those is looked at once.
