@@ -117,3 +117,15 @@ def test_a_missing_corpus_is_one_line_on_stderr(tmp_path):
         done = _quality(tuning, sealed)
         assert done.returncode == 2
         assert done.stderr.strip().count("\n") == 0 and "not a directory" in done.stderr
+
+
+def test_shapes_only_prints_agreement_and_counts_per_corpus_without_runs(tmp_path):
+    """--shapes-only sniffs and runs nothing: a log and a search of tuning, a copy of the log
+    as the sealed set, each under its own kind; the sealed set's cases are counted, not named."""
+    tuning, sealed = _corpus(tmp_path / "t", SMALL, LARGE), _corpus(tmp_path / "s", SMALL)
+    done = _quality(tuning, sealed, "--shapes-only", "--cmd", "false")
+    assert done.returncode == 0, done.stderr
+    assert "agrees with the case's kind on 3 of 3 cases" in done.stdout
+    assert "  tuning: log->log 1, search->search 1\n" in done.stdout
+    assert "  sealed: log->log 1\n" in done.stdout
+    assert "recall" not in done.stdout  # no run, no figures
