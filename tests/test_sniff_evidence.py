@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -236,3 +237,13 @@ def test_every_shape_prints_numbered_lines_with_their_numbers(counter):
         printed = result.text.splitlines()
         assert not [row for row in printed if row in bare and row not in lines], name
         assert sum(row in lines for row in printed) >= 5, name
+
+
+@pytest.mark.parametrize("style", ["cat", "read", "nl"])
+def test_the_real_outputs_here_sniff_as_their_numbered_twins(style):
+    for path in sorted(OUTPUTS.iterdir()):
+        text = path.read_text()
+        if numbered(text.splitlines()[:3000]):
+            text = "".join(row + "\n" for row in stripped(text.splitlines()))
+        for tool in TOOLS:
+            assert shape(number(text, style, 1), tool) == shape(text, tool), (path.name, tool.name)
