@@ -306,13 +306,18 @@ def _has_log_signal(sample: list[str]) -> bool:
     return False
 
 
+# An exception's bare name, indented, with no message: a class listed in a document (pydoc's
+# class tree, an API index), not an error raised (a traceback's last line starts its row).
+_MENTION = lazy(r"[ \t]++(?:\|[ \t]++)?[\w.]*(?:Error|Exception)[ \t]*$")
+
+
 def _signals(sample: list[str]):
     """(class, line) of every line of the sample that has a class, in order."""
     for index, line in enumerate(sample):
         following = sample[index + 1] if index + 1 < len(sample) else ""
         if _might_signal(line, following):
             kind = _classify(line, following)
-            if kind:
+            if kind and not (kind == ERROR and _MENTION.match(line)):
                 yield kind, line
 
 
