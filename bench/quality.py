@@ -176,8 +176,15 @@ def run_all(cases: list[Case], budgets: tuple[int, ...], template: str, timeout:
                              work))
 
 
+def as_kind(shape: str) -> str:
+    """A sniffed shape as a case's kind: the finer shapes (diff, yaml, listing, ...) are all
+    "other"."""
+    return shape if shape in SHAPES else "other"
+
+
 def sniffed(cases: list[Case]) -> dict[tuple[str, str], str] | None:
-    """What headroom's sniffing calls each case (None when headroom_cli is not importable)."""
+    """What headroom's sniffing calls each case: its shape (None when headroom_cli is not
+    importable)."""
     try:  # the pipeline's own first steps, as api.clip runs them: clean, then sniff
         from headroom_cli import tools
         from headroom_cli.clean import clean
@@ -188,9 +195,8 @@ def sniffed(cases: list[Case]) -> dict[tuple[str, str], str] | None:
     shapes = {}
     for c in cases:
         text = c.raw.decode("utf-8", errors="replace")
-        kind = "other" if "\x00" in text else sniff(Lines(clean(text)), tools.lookup(c.tool))
-        # the finer shapes (code, json, diff, listing, ...) are all "other" to a case's kind
-        shapes[(c.corpus, c.id)] = kind if kind in SHAPES else "other"
+        shapes[(c.corpus, c.id)] = "other" if "\x00" in text else sniff(
+            Lines(clean(text)), tools.lookup(c.tool))
     return shapes
 
 
@@ -328,7 +334,7 @@ def shape_targets(cases: list[Case], shapes: dict | None) -> list[Verdict]:
     tb_long = [c for c in cases if "--tb=long" in c.command and c.exit_code not in (0, None)]
     if not tb_long:
         return [(label, "no such case", None)]
-    wrong = [c for c in tb_long if shapes[(c.corpus, c.id)] != "log"]
+    wrong = [c for c in tb_long if as_kind(shapes[(c.corpus, c.id)]) != "log"]
     not_log = [c.id for c in wrong if not c.sealed]
     hidden = len(wrong) - len(not_log)
     not_log += [f"{hidden} sealed"] if hidden else []
@@ -338,7 +344,8 @@ def shape_targets(cases: list[Case], shapes: dict | None) -> list[Verdict]:
 
 
 def print_shapes(cases: list[Case], shapes: dict, show_sealed: bool) -> None:
-    wrong = [(c, shapes[(c.corpus, c.id)]) for c in cases if shapes[(c.corpus, c.id)] != c.kind]
+    wrong = [(c, shapes[(c.corpus, c.id)]) for c in cases
+             if as_kind(shapes[(c.corpus, c.id)]) != c.kind]
     print(f"\nshape: headroom's sniffing agrees with the case's kind on "
           f"{len(cases) - len(wrong)} of {len(cases)} cases")
     hidden = 0
@@ -349,6 +356,23 @@ def print_shapes(cases: list[Case], shapes: dict, show_sealed: bool) -> None:
             print(f"  {c.corpus}/{c.id}: {c.kind}, sniffed {got}")
     if hidden:
         print(f"  and {hidden} sealed cases (not named: the sealed set is never opened)")
+
+
+def print_confusion(cases: list[Case], finer: dict) -> None:
+    """Per corpus, how many cases of each kind sniffing calls each shape: counts only, so the
+    sealed set's confusions can be read without naming or opening a case."""
+    print("\nshape confusion: the case's kind -> the shape sniffed (counts; * where the two "
+          "disagree)")
+    for corpus in dict.fromkeys(c.corpus for c in cases):
+        counts: dict[tuple[str, str], int] = {}
+        for c in cases:
+            if c.corpus == corpus:
+                key = (c.kind, finer[(c.corpus, c.id)])
+                counts[key] = counts.get(key, 0) + 1
+        cells = sorted(counts.items(), key=lambda kv: (kv[0][0], -kv[1], kv[0][1]))
+        print(f"  {corpus}: " + ", ".join(
+            f"{kind}->{shape} {n}{'' if as_kind(shape) == kind else '*'}"
+            for (kind, shape), n in cells))
 
 
 # ------------------------------------------------------------------------------ main
@@ -380,6 +404,8 @@ def parse_args(argv):
                    "the sealed set)")
     p.add_argument("--kind", choices=SHAPES, help="score only the cases of this kind (a quicker "
                    "run while one planner is tuned; the other shapes' targets then read n/a or fail)")
+    p.add_argument("--shapes-only", action="store_true", help="only sniff every case: the "
+                   "shape agreement and confusion tables, no runs (seconds, not minutes)")
     p.add_argument("--markdown", action="store_true", help="also print the figures as the "
                    "Markdown table of docs/quality.md")
     return p.parse_args(argv)
@@ -400,6 +426,10 @@ def main(argv=None) -> int:
     print(f"budgets: {', '.join(map(str, budgets))}; tokens: cl100k_base")
     if not args.shared.is_dir():
         print(f"{args.shared} is missing: tuning and sealed alone are judged")
+
+    if args.shapes_only:
+        cases = [case for name, folder in corpora for case in load(folder, name)]
+        return print_sniffing(cases, sniffed(cases), args.sealed_misses)
 
     cells_of, all_cases, all_runs = {}, [], []
     for name, folder in corpora:
@@ -424,7 +454,7 @@ def main(argv=None) -> int:
         print_markdown(cells_of)
     shapes = None if args.cmd else sniffed(all_cases)
     if shapes is not None:
-        print_shapes(all_cases, shapes, args.sealed_misses)
+        print_sniffing(all_cases, shapes, args.sealed_misses)
 
     verdicts = (sealed_targets(cells_of[SEALED_NAME])
                 + gap_targets(cells_of[TUNING_NAME], cells_of[SEALED_NAME], budgets)
@@ -436,6 +466,15 @@ def main(argv=None) -> int:
     print(f"SUMMARY: {sum(ok is True for _, _, ok in verdicts)} of {len(verdicts)} targets pass"
           + (f", {failed} fail" if failed else ""))
     return 1 if failed else 0
+
+
+def print_sniffing(cases: list[Case], shapes: dict | None, show_sealed: bool) -> int:
+    if shapes is None:
+        print("quality.py: headroom_cli is not importable: nothing sniffed", file=sys.stderr)
+        return 2
+    print_shapes(cases, shapes, show_sealed)
+    print_confusion(cases, shapes)
+    return 0
 
 
 def print_markdown(cells_of: dict[str, dict]) -> None:

@@ -126,3 +126,15 @@ def test_kind_scores_only_that_shape_s_cases(tmp_path):
     assert f"sealed ({sealed}): 1 cases" in done.stdout
     assert "\nlog " not in done.stdout  # the log case is left out, so no log row is printed
     assert "budget fit 100% (every run, every corpus, every budget): 0/2" in done.stdout
+
+
+def test_shapes_only_prints_agreement_and_counts_per_corpus_without_runs(tmp_path):
+    """--shapes-only sniffs and runs nothing: a log and a search of tuning, a copy of the log
+    as the sealed set, each under its own kind; the sealed set's cases are counted, not named."""
+    tuning, sealed = _corpus(tmp_path / "t", SMALL, LARGE), _corpus(tmp_path / "s", SMALL)
+    done = _quality(tuning, sealed, "--shapes-only", "--cmd", "false")
+    assert done.returncode == 0, done.stderr
+    assert "agrees with the case's kind on 3 of 3 cases" in done.stdout
+    assert "  tuning: log->log 1, search->search 1\n" in done.stdout
+    assert "  sealed: log->log 1\n" in done.stdout
+    assert "recall" not in done.stdout  # no run, no figures

@@ -5,7 +5,14 @@ tests/outputs/ (made here, each a real run):
 - psql-d-plus-pg-catalog.txt: `psql -c '\\d+ pg_catalog.pg_*'`, PostgreSQL 15.18 on 127.0.0.1;
 - psql-d-plus-pgbench-tables.txt: `psql bench -c '\\d+ pgbench_*'` after `pgbench -i --foreign-keys`;
 - kubectl-create-deployment-web.yaml: `kubectl create deployment web --image=nginx:1.27
-  --replicas=3 --dry-run=client -o yaml` (kubectl 1.32).
+  --replicas=3 --dry-run=client -o yaml` (kubectl 1.32);
+- alternatives-log-debian12.txt, apt-history-log-debian12.txt: /var/log/alternatives.log and
+  /var/log/apt/history.log of this Debian 12 machine, whole;
+- terraform-plan-terraform-data-40.txt: `terraform plan -no-color` (Terraform 1.11.4, no CLI
+  configuration) of `resource "terraform_data" "file" { count = 40; input = {name, size} }`
+  and an output of their names.
+tests/real/gcc-wconversion-psutil-6.1.0-proc-c-repeated-build.txt (tests/real/README.md): a
+build's located warnings, repeated.
 Golden cases (tests/cases/): doc-markdown-cat-n-black-changes (`cat -n` of the same CHANGES.md),
 yaml-kubectl-create-configmap-logs (`kubectl create configmap --from-file` of /etc/*.conf and
 /var/log/{alternatives,apt/history}.log), listing-sqlite3-header-column-click-commits
@@ -17,6 +24,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -25,6 +33,8 @@ from headroom_cli.api import compress
 from headroom_cli.numbered import numbered, stripped
 from headroom_cli.plan import Lines
 from headroom_cli.planners import diff, yaml_doc
+from headroom_cli.planners.log import signals as log_signals
+from headroom_cli.planners.search import signals as search_signals
 from headroom_cli.sniff import sniff
 from headroom_cli.tools import lookup
 
@@ -32,6 +42,7 @@ HERE = Path(__file__).parent
 OUTPUTS = HERE / "outputs"
 CASES = HERE / "cases"
 BASH = lookup("Bash")
+TOOLS = (BASH, lookup("Read"), lookup(None))  # a shell, a file read, an unnamed pipe
 CORPUS = sorted(p.name for p in GROWN_DIR.iterdir() if (p / "output.txt").is_file())
 
 
@@ -106,9 +117,10 @@ def test_a_kubernetes_manifest_is_yaml_whatever_its_values_hold():
     for text in (configmap, deployment):
         assert yaml_doc.looks_like_a_manifest(text.splitlines(), BASH)
         assert shape(text) == "yaml"
-    for name in CORPUS:  # no log, listing or search output is taken for one
-        _, text = corpus_case(GROWN_DIR, name)
-        assert not yaml_doc.looks_like_a_manifest(text.splitlines()[:3000], BASH), name
+    for name in CORPUS:  # no log or search output is taken for one
+        meta, text = corpus_case(GROWN_DIR, name)
+        if meta["kind"] in ("log", "search"):
+            assert not yaml_doc.looks_like_a_manifest(text.splitlines()[:3000], BASH), name
 
 
 def test_a_ruled_column_table_is_a_listing():
@@ -127,3 +139,120 @@ def test_a_diff_sample_that_starts_inside_a_hunk_is_still_a_diff(cut, length):
             row.startswith("@@") for row in part[next(i for i, row in enumerate(part)
                                                       if row.startswith("diff --git ")):]):
         assert diff.looks_like(part, BASH)
+
+
+def test_a_compilers_located_messages_are_a_log_whichever_tool_read_them():
+    """`x.c:12:5: warning: …` lines are records of a build: a log for a pipe with no --tool
+    and for a Read of a saved build log too, not only for a shell's output."""
+    text = (HERE / "real" / "gcc-wconversion-psutil-6.1.0-proc-c-repeated-build.txt").read_text()
+    for tool in TOOLS:
+        assert shape(text, tool) == "log", tool.name
+
+
+def test_records_known_by_a_clock_near_their_start_are_a_log():
+    """`update-alternatives 2025-06-24 14:36:53: run with …`: a program's name, then the
+    time: a log read or piped (it was `other`)."""
+    text = (OUTPUTS / "alternatives-log-debian12.txt").read_text()
+    for tool in TOOLS:
+        assert shape(text, tool) == "log", tool.name
+
+
+def test_no_corpus_output_that_is_no_log_is_made_of_records():
+    """The broader record prefixes take no table, listing, blame or document for a log: the
+    corpus's outputs that are no log are not mostly records (asked of a file read and of a
+    pipe with no tool named, where records alone decide)."""
+    for name in CORPUS:
+        meta, text = corpus_case(GROWN_DIR, name)
+        if meta["kind"] != "log":
+            sample = text.splitlines()[:3000]
+            for tool in TOOLS[1:]:
+                assert not log_signals.looks_like(sample, tool), (name, tool.name)
+
+
+def test_fields_in_stanzas_and_a_terraform_plan_are_no_yaml():
+    """apt's history.log repeats `Start-Date:`/`Commandline:`/`End-Date:` (a YAML document
+    never repeats a key); terraform's plan indents `+ resource "x" "y" {` lines that read as
+    no YAML: neither is outlined by its "keys"."""
+    for name in ("apt-history-log-debian12.txt", "terraform-plan-terraform-data-40.txt"):
+        text = (OUTPUTS / name).read_text()
+        assert not yaml_doc.looks_like(text.splitlines(), BASH), name
+        assert shape(text) != "yaml", name
+
+
+def test_yaml_with_block_scalars_and_wrapped_values_is_still_yaml():
+    """A CI workflow's `run: |` scripts, a manifest's log files as values: the rows inside a
+    block scalar read as YAML."""
+    for case in ("doc-yaml-pyenv-workflow", "yaml-kubectl-create-configmap-logs"):
+        text = (CASES / case / "input").read_text()
+        assert yaml_doc.looks_like(text.splitlines(), BASH), case
+
+
+def test_search_sniffing_stops_early_and_answers_as_a_whole_parse_would():
+    """search.looks_like gives up once a sample cannot be a search (a log's lines) or is a
+    compiler's diagnostics: the answer is the one the whole sample's parse gives."""
+    log = (HERE / "real" / "gcc-wconversion-psutil-6.1.0-proc-c-repeated-build.txt"
+           ).read_text().splitlines()[:3000]
+    filled = sum(1 for row in log if row.strip())
+    assert search_signals.parse(log, hopeless=int(0.25 * filled),
+                                diagnostics=int(0.3 * filled)) is None
+    for name in CORPUS:
+        _, text = corpus_case(GROWN_DIR, name)
+        sample = text.splitlines()[:3000]
+        assert search_signals.looks_like(sample, BASH) == _whole_parse_says_search(sample), name
+
+
+def _whole_parse_says_search(sample: list[str]) -> bool:
+    """The search question answered from a parse of every line, with no early stop."""
+    parsed = search_signals.parse(sample)
+    filled = sum(1 for row in sample if row.strip())
+    if not filled:
+        return False
+    if parsed.file_list:
+        return len(parsed.files) >= search_signals.MIN_MATCH_LINES and len(
+            parsed.files) >= 0.9 * filled
+    matches = sum(len(f.matches) for f in parsed.files.values())
+    if matches < search_signals.MIN_MATCH_LINES or parsed.recognised < 0.75 * filled:
+        return False
+    diagnostics = sum(1 for f in parsed.files.values() for i in f.matches
+                      if search_signals._DIAGNOSTIC.match(sample[i], f.text_start[i]))
+    return diagnostics < 0.3 * matches
+
+
+def test_every_shape_prints_numbered_lines_with_their_numbers(counter):
+    """For one corpus output of each shape the sniffer finds, its `cat -n` twin is planned as
+    that shape, and every line it prints that is a line of the input carries its number."""
+    by_shape: dict[str, str] = {}
+    for name in CORPUS:
+        _, text = corpus_case(GROWN_DIR, name)
+        if len(text) > 6000 and text.count("\n") >= 100 and "\x00" not in text:
+            by_shape.setdefault(shape(text), name)
+    assert len(by_shape) >= 10, sorted(by_shape)
+    for kind, name in sorted(by_shape.items()):
+        _, text = corpus_case(GROWN_DIR, name)
+        rows = text.splitlines()
+        numbered_text = number(text, "read", 1)
+        result = compress(numbered_text, tool="Bash", budget=1000, counter=counter)
+        assert result.kind in (kind, "passthrough") or shape(numbered_text) == kind, name
+        bare = {row for row in rows if len(row.strip()) > 8}
+        lines = set(numbered_text.splitlines())
+        printed = result.text.splitlines()
+        assert not [row for row in printed if row in bare and row not in lines], name
+        assert sum(row in lines for row in printed) >= 5, name
+
+
+@pytest.mark.parametrize("style", ["cat", "read", "nl"])
+def test_the_real_outputs_here_sniff_as_their_numbered_twins(style):
+    for path in sorted(OUTPUTS.iterdir()):
+        text = path.read_text()
+        if numbered(text.splitlines()[:3000]):
+            text = "".join(row + "\n" for row in stripped(text.splitlines()))
+        for tool in TOOLS:
+            assert shape(number(text, style, 1), tool) == shape(text, tool), (path.name, tool.name)
+
+
+def test_a_document_that_lists_exception_classes_is_no_log():
+    """`pydoc asyncio` lists `builtins.RuntimeError` and `CancelledError` in its class trees,
+    indented under `|` gutters: names of classes, not errors raised (a tuning case)."""
+    meta, text = corpus_case(GROWN_DIR, "pydoc-asyncio-3.11")
+    assert meta["kind"] == "other"
+    assert shape(text) == "other"

@@ -11,6 +11,7 @@ level) is YAML whatever its values hold (a ConfigMap of log files): asked before
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 
 from ..patterns import lazy
 from ..plan import Lines, Plan
@@ -25,21 +26,26 @@ _ITEM = lazy(r"-(?:[ \t]|$)")
 _OTHER = lazy(r"(?:---|\.\.\.|#)")
 _HEADING = lazy(r"#{2,6}[ \t]+\S")  # a YAML comment is `# …`; `## 1.2.0` is Markdown's
 _RULED = lazy(r"[ \t]*-{3,}(?:\+-{3,})+[ \t]*$")  # psql's `------+-------`
+_BLOCK = lazy(r"[|>][-+]?\d?[ \t]*(?:#.*)?$")  # `run: |`: the indented lines below are text
 _MANIFEST = ("apiVersion:", "kind:")
 _SHARE = 0.9
 _MANIFEST_SHARE = 0.8  # a manifest's lines may sit among a tool's warnings
 _MIN_KEYS = 2
 _MIN_SIGNS = 2  # headings or ruled lines that say this is no YAML
+# Of a document's top-level keys, at most this share may repeat one seen before (invalid YAML):
+# more, and the output is stanzas of fields (`apt` history, `dpkg -s` of many packages).
+_REPEATED_SHARE = 0.25
 
 
 def looks_like(sample: list[str], tool: Tool) -> bool:
     rows = [row for row in outline.bodies(sample) if row.strip()]
     if not rows or rows[0].startswith("{"):
         return False
-    top, yaml_like, headings, ruled = _tally(rows)
-    if ruled >= _MIN_SIGNS or headings >= max(_MIN_SIGNS, top):
+    tally = _tally(rows)
+    if tally.ruled >= _MIN_SIGNS or tally.headings >= max(_MIN_SIGNS, tally.top):
         return False
-    return top >= _MIN_KEYS and yaml_like >= _SHARE * len(rows)
+    return (tally.top >= _MIN_KEYS and tally.repeated <= _REPEATED_SHARE * tally.top
+            and tally.yaml_like >= _SHARE * len(rows))
 
 
 def looks_like_a_manifest(sample: list[str], tool: Tool) -> bool:
@@ -47,25 +53,52 @@ def looks_like_a_manifest(sample: list[str], tool: Tool) -> bool:
     rows = [row for row in outline.bodies(sample) if row.strip()]
     if not all(any(row.startswith(key) for row in rows) for key in _MANIFEST):
         return False
-    _, yaml_like, _, _ = _tally(rows)
-    return yaml_like >= _MANIFEST_SHARE * len(rows)
+    return _tally(rows).yaml_like >= _MANIFEST_SHARE * len(rows)
 
 
-def _tally(rows: list[str]) -> tuple[int, int, int, int]:
-    """Top-level keys, YAML-like rows, Markdown headings and ruled table lines."""
-    top = yaml_like = headings = ruled = 0
+@dataclass
+class _Tally:
+    top: int = 0  # top-level keys
+    repeated: int = 0  # top-level keys already seen in the same document
+    yaml_like: int = 0  # rows that read as YAML
+    headings: int = 0  # Markdown headings (`## 1.2.0`)
+    ruled: int = 0  # ruled table lines (psql's `----+----`)
+
+
+def _tally(rows: list[str]) -> _Tally:
+    """Rows read as YAML: keys, list items, comments, `---` at any depth, whatever lies
+    inside a block scalar (`run: |`) and the rows of a key's value wrapped under it (kubectl's
+    long `description: '…`). An indented row that is none of these (HCL's
+    `+ resource "x" {`, a wrapped paragraph) is not YAML."""
+    tally, seen, block, wrapped = _Tally(), set(), None, None
     for row in rows:
+        body = row.lstrip(" \t")
+        indent = len(row) - len(body)
+        if block is not None and indent > block or wrapped is not None and indent > wrapped:
+            tally.yaml_like += 1  # a block scalar's text, or a long value wrapped
+            continue
+        block = wrapped = None
         if _RULED.match(row):
-            ruled += 1
-        elif row[0] in " \t":
-            yaml_like += 1  # an indented value; its own form is not judged
-        elif _KEY.match(row):
-            top += 1
-            yaml_like += 1
-        elif _ITEM.match(row) or _OTHER.match(row):
-            yaml_like += 1
-            headings += bool(_HEADING.match(row))
-    return top, yaml_like, headings, ruled
+            tally.ruled += 1
+        elif key := _KEY.match(body):
+            tally.yaml_like += 1
+            if not indent:
+                tally.top += 1
+                name = key[0].rstrip(" \t:")
+                tally.repeated += name in seen
+                seen.add(name)
+            block = indent if _BLOCK.search(body) else None
+            wrapped = indent if block is None and body[key.end():].strip() else None
+        elif _ITEM.match(body):
+            tally.yaml_like += 1
+            block = indent if _BLOCK.search(body) else None
+        elif _OTHER.match(body):
+            tally.yaml_like += 1
+            tally.headings += not indent and bool(_HEADING.match(body))
+            seen = set() if body.startswith("---") else seen
+        elif indent and body[:1] in "\"'[]{}":
+            tally.yaml_like += 1  # a flow collection or a quoted scalar, wrapped
+    return tally
 
 
 def headings(rows: list[str]) -> list[tuple[int, int]]:

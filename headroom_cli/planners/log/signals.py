@@ -215,6 +215,26 @@ SHELL_RECORD = lazy(r"""(?:
     --\ \S | \[(?i:error|warn|warning|info|debug|log|success|fatal)\]\  | [ℹ✔✖⚠◐]\ 
   | (?:\[pid\ +\d+\]\ )?[a-z_]\w*\(.*\)\ +=\ (?:-?\d+|0x[\da-f]+|\?) | \+\+\+\ exited\ with
 )""", re.VERBOSE)
+# Records the sniffer also counts, by their prefix (the planner's record starts stay LOG_RECORD):
+# a compiler's or linter's located message (`x.c:12:5: warning: …`, `a.py:3:1: F401 …`: a
+# file of them is a build log whichever tool read it); a clock with seconds after at most three
+# words, or a date and a clock after at most one (`update-alternatives 2025-06-24 14:36:53: …`,
+# Apache's `[Tue Nov 26 12:00:00.1 2024]`; `ps -ef`'s TIME column and `git blame`'s dates lie
+# further in); a progress
+# step that starts with its verb (`Unpacking x …`, cargo's `   Compiling y`, pip's
+# `Collecting z`) or a step's number (BuildKit's `#5 [2/4] RUN …`, `Step 2/9 : RUN …`).
+_PREFIXED_RECORD = lazy(r"""(?:
+    [\w./\\-]++:\d++(?::\d++)?:\ (?:fatal\ error|error|warning|note)\b
+  | [\w./\\-]++:\d++:\d++:?\ [A-Z]{1,5}\d{2,4}\b
+  | (?:\S++[ \t]++)?\[?\d{4}[-/]\d\d[-/]\d\d[T\ ]++\d\d:\d\d:\d\d(?!\d)
+  | (?:(?!\d{4}[-/])\S++[ \t]++){0,3}?\[?\d\d?:\d\d:\d\d(?!\d)
+  | [ \t]*+[A-Z][a-z]++ing\b(?!\ *[:=])
+  | \#\d++\ | Step\ \d++/\d++\ :
+)""", re.VERBOSE)
+# Lines that carry a record on: indented (a trace, a wrapped message), a chained cause, a
+# Java frame count, a compiler's context (`x.c: In function ‘f’:`, `In file included from`).
+_CARRIED = lazy(r"[ \t]|Caused by:|\.\.\. \d+ (?:more|common frames)|In file included from"
+                r"|\S+: In (?:function|member|instantiation|constructor|lambda|static)")
 _LOG_RECORD_SHARE = 0.6
 # A line's shape: its first characters with the digits removed (timestamps, ids), so that a
 # flood of records differing only in those is looked at once.
@@ -286,25 +306,38 @@ def _has_log_signal(sample: list[str]) -> bool:
     return False
 
 
+# An exception's bare name, indented, with no message: a class listed in a document (pydoc's
+# class tree, an API index), not an error raised (a traceback's last line starts its row).
+_MENTION = lazy(r"[ \t]++(?:\|[ \t]++)?[\w.]*(?:Error|Exception)[ \t]*$")
+
+
 def _signals(sample: list[str]):
     """(class, line) of every line of the sample that has a class, in order."""
     for index, line in enumerate(sample):
         following = sample[index + 1] if index + 1 < len(sample) else ""
         if _might_signal(line, following):
             kind = _classify(line, following)
-            if kind:
+            if kind and not (kind == ERROR and _MENTION.match(line)):
                 yield kind, line
 
 
 def _mostly_log_records(sample: list[str], shell: bool = False) -> bool:
-    lines = [_without_read_prefix(line) for line in sample]
-    if shell:  # an indented line carries the record above it on (a path, a trace)
-        lines = [line for line in lines if line.strip() and not line[0].isspace()]
-        records = sum(1 for line in lines if LOG_RECORD.match(line) or SHELL_RECORD.match(line))
-    else:
-        lines = [line for line in lines if line.strip()]
-        records = sum(1 for line in lines if LOG_RECORD.match(line))
-    return records >= 3 and records >= _LOG_RECORD_SHARE * len(lines)
+    """Most lines are records; the lines that carry a record on (a trace, a wrapped message)
+    are not counted either way."""
+    records = others = 0
+    for line in sample:
+        if not line.strip():
+            continue
+        line = _without_read_prefix(line)
+        if _is_record(line) or shell and SHELL_RECORD.match(line):
+            records += 1
+        elif not _CARRIED.match(line):
+            others += 1
+    return records >= 3 and records >= _LOG_RECORD_SHARE * (records + others)
+
+
+def _is_record(line: str) -> bool:
+    return bool(LOG_RECORD.match(line) or _PREFIXED_RECORD.match(line))
 
 
 def _without_read_prefix(line: str) -> str:

@@ -48,13 +48,19 @@ _BARE_NAME = lazy(r"[\w.@+~-]+")
 TREE_COUNT = lazy(r"\d+ director(?:y|ies)(?:, \d+ files?)?$")  # `tree`'s last line
 MIN_MATCH_LINES_FROM_SEARCH = 3  # a search tool's own output (Grep, Glob) needs less to show it
 MIN_SHARE = 0.75
+DIAGNOSTIC_SHARE = 0.3  # of the match lines, at most: more and it is a compiler's or linter's log
 HEADER_SHARE_FOR_STRAYS = 0.1  # lines that are not matches (rg's own errors) get at most this
 
 
 def looks_like(sample: list[str], tool: Tool) -> bool:
-    parsed = parse(sample)
     non_empty = sum(1 for line in sample if line.strip())
     if not non_empty:
+        return False
+    # Parsing stops as soon as the sample cannot be a search (a log's lines), or is one
+    # made of compiler diagnostics: a log is not read through for a search's sake.
+    parsed = parse(sample, hopeless=int((1 - MIN_SHARE) * non_empty),
+                   diagnostics=int(DIAGNOSTIC_SHARE * non_empty))
+    if parsed is None:
         return False
     least = MIN_MATCH_LINES_FROM_SEARCH if tool.hint == "search" else MIN_MATCH_LINES
     if parsed.file_list:
@@ -64,7 +70,7 @@ def looks_like(sample: list[str], tool: Tool) -> bool:
         return False
     diagnostics = sum(1 for f in parsed.files.values() for i in f.matches
                       if _DIAGNOSTIC.match(sample[i], f.text_start[i]))
-    return diagnostics < 0.3 * matches
+    return diagnostics < DIAGNOSTIC_SHARE * matches
 
 
 @dataclass
@@ -91,7 +97,11 @@ class Parsed:
     file_list: bool = False
 
 
-def parse(rows: list[str]) -> Parsed:
+def parse(rows: list[str], hopeless: int | None = None,
+          diagnostics: int | None = None) -> Parsed | None:
+    """The rows as search output. Sniffing gives up early (None) once more than `hopeless`
+    rows can be no part of a search, or more than `diagnostics` match lines are a compiler's
+    messages (`x.c:12:5: warning: …`)."""
     files: dict[str, FileHits] = {}
     unmatched: list[int] = []
     recognised = 0
@@ -107,8 +117,16 @@ def parse(rows: list[str]) -> Parsed:
             hits.matches.append(index)
             hits.text_start[index] = m.end()
             recognised += 1
+            if diagnostics is not None and _DIAGNOSTIC.match(row, m.end()):
+                diagnostics -= 1
+                if diagnostics < 0:
+                    return None
         else:
             unmatched.append(index)
+            if hopeless is not None and not _may_be_read(row):
+                hopeless -= 1
+                if hopeless < 0:
+                    return None
     strays: list[int] = []
     heading: FileHits | None = None
     for index in unmatched:
@@ -137,6 +155,15 @@ def parse(rows: list[str]) -> Parsed:
         if listed is not None:
             return listed
     return Parsed(files, strays, recognised)
+
+
+def _may_be_read(row: str) -> bool:
+    """Whether a row that is no match line may still be read as a search's: blank, a
+    separator, a context line, a heading or its entry, a listed path or bare file name."""
+    bare = row.rstrip("\r")
+    return (not bare.strip() or bare == "--" or bool(_HEADING_ENTRY.match(bare))
+            or CONTEXT_SEP.search(bare) is not None or is_path(bare)
+            or _BARE_NAME.fullmatch(bare) is not None)
 
 
 def _file_list(rows: list[str], candidates: list[int]) -> Parsed | None:
