@@ -11,13 +11,15 @@
                    roots, and answers with what the client said
     a resource and a prompt, and resources/read of an unknown URI (a JSON-RPC error)
 
-    python mcp_sdk_server.py        # stdio
+    python mcp_sdk_server.py              # stdio
+    python mcp_sdk_server.py http PORT    # streamable HTTP at http://127.0.0.1:PORT/mcp
 """
 
 from __future__ import annotations
 
 import base64
 import json
+import sys
 
 from mcp.server.fastmcp import Context, FastMCP
 from mcp.types import ImageContent, SamplingMessage, TextContent
@@ -112,4 +114,8 @@ def review(path: str) -> str:
 
 
 if __name__ == "__main__":
-    server.run("stdio")
+    if sys.argv[1:2] == ["http"]:
+        server.settings.host, server.settings.port = "127.0.0.1", int(sys.argv[2])
+        server.run("streamable-http")
+    else:
+        server.run("stdio")
