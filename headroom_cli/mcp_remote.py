@@ -42,6 +42,7 @@ from .status import ExitStatus
 
 ACCEPT = "application/json, text/event-stream"
 FIRST_TIMEOUT = 30  # seconds for the first answer: a URL that never answers is not a server
+FIELD_MAX = 1024  # bytes of an SSE line other than data kept (an event's name, an id)
 EXIT_TIMEOUT = 5  # seconds for the DELETE that ends the session
 PROXY_ERROR = -32603  # JSON-RPC "internal error": the proxy could not get the server's answer
 
@@ -115,27 +116,33 @@ def json_lines(stream: BinaryIO) -> Iterator[tuple[bytes, bool]]:
 
 def sse_lines(stream: BinaryIO) -> Iterator[tuple[bytes, bool]]:
     """The data of each `message` event of an SSE stream as the pieces of one line (an event
-    without data, such as a resumption point, is none). Read in CHUNK pieces: bounded."""
-    event, data, field, starts = b"message", False, b"", True
+    without data, such as a resumption point, is none). Read in CHUNK pieces: a data line
+    streams past once its field is known; other fields are held up to FIELD_MAX bytes."""
+    event, data = b"message", False
+    head, streaming = b"", False  # a line's beginning, held until its field is known
     while piece := stream.readline(CHUNK):
         ends = piece.endswith(b"\n")
-        text = piece.rstrip(b"\r\n")
-        if not starts:  # the rest of a line longer than CHUNK
-            if field == b"data" and event == b"message":
-                yield text, False
-        elif not text:  # a blank line ends the event
-            if data:
-                yield b"\n", True
-            event, data = b"message", False
+        piece = piece.rstrip(b"\r\n")
+        if streaming:  # the rest of a long data line
+            yield piece, False
         else:
-            field, _, value = text.partition(b":")
+            head += piece
+            field, colon, value = head.partition(b":")
+            if not ends and not (colon and len(head) > len(field) + 2):
+                head = head[:FIELD_MAX]
+                continue  # too little of the line yet to know its field (and value)
             value = value[1:] if value.startswith(b" ") else value
-            if field == b"event":
+            if field == b"data" and event == b"message" and (value or not ends):
+                yield (b" " + value if data else value), False  # data lines join: a space
+                data, streaming = True, not ends
+            elif not head and ends:  # a blank line ends the event
+                if data:
+                    yield b"\n", True
+                event, data = b"message", False
+            elif field == b"event" and ends:
                 event = value
-            elif field == b"data" and event == b"message" and value:
-                yield (b" " + value if data else value), False  # data lines join: JSON space
-                data = True
-        starts = ends
+        head = b"" if ends or streaming else head[:FIELD_MAX]
+        streaming = streaming and not ends
     if data:
         yield b"\n", True
 
