@@ -217,6 +217,7 @@ def run_proxy(server: list[str], options: ProxyOptions, stdin: BinaryIO | None =
         note(f"mcp: cannot run {server[0]}: {err.strerror or err}")
         return ExitStatus.CANNOT_EXECUTE
     calls = Calls()
+    clip = clipper(options)
 
     def requests(line: bytes) -> bytes:
         note_request(line, calls, options)
@@ -234,10 +235,6 @@ def run_proxy(server: list[str], options: ProxyOptions, stdin: BinaryIO | None =
                 pass
 
     threading.Thread(target=client_to_server, daemon=True).start()
-
-    def clip(text: str) -> str:
-        return clip_text(text, tool=None, budget=options.budget, store=options.store)
-
     try:
         relay(pieces(process.stdout), stdout, lambda line: answer_line(line, calls, clip),
               calls.waiting)
@@ -246,6 +243,11 @@ def run_proxy(server: list[str], options: ProxyOptions, stdin: BinaryIO | None =
         _quiet_stdout()
     status = process.wait()
     return status if status >= 0 else ExitStatus.SIGNAL_BASE - status
+
+
+def clipper(options: ProxyOptions) -> Callable[[str], str]:
+    """How a tool result's text is clipped: as every hook clips a tool's output."""
+    return lambda text: clip_text(text, tool=None, budget=options.budget, store=options.store)
 
 
 def _quiet_stdout() -> None:

@@ -35,9 +35,9 @@ import urllib.request
 from dataclasses import dataclass
 from typing import BinaryIO, Iterator
 
-from .agents.clip import clip_text, note
-from .mcp_proxy import (CHUNK, MAX_MESSAGE, Calls, ProxyOptions, answer_line, note_request,
-                        relay)
+from .agents.clip import note
+from .mcp_proxy import (CHUNK, MAX_MESSAGE, Calls, ProxyOptions, answer_line, clipper,
+                        note_request, relay)
 from .status import ExitStatus
 
 ACCEPT = "application/json, text/event-stream"
@@ -190,14 +190,11 @@ class OutputLine:
 class Proxy:
     def __init__(self, remote: Remote, options: ProxyOptions, out: BinaryIO) -> None:
         self.session = Session(remote)
-        self.options = options
+        self.clip = clipper(options)
         self.out = out
         self.lock = threading.Lock()
         self.calls = Calls()
         self.listening = False
-
-    def clip(self, text: str) -> str:
-        return clip_text(text, tool=None, budget=self.options.budget, store=self.options.store)
 
     def forward(self, lines: Iterator[tuple[bytes, bool]]) -> None:
         sink = OutputLine(self.out, self.lock)
@@ -220,10 +217,14 @@ class Proxy:
             response = self.session.send("POST", body, timeout=FIRST_TIMEOUT)
         except (OSError, ValueError) as err:
             raise RemoteError(f"cannot reach {url}: {reason(err)}") from None
+        held, size = [], 0
         with response:
-            lines = message_lines(response)
-            held = b"".join(piece for piece, _ in lines) if lines is not None else b""
-        messages = [part for part in held.split(b"\n") if part.strip()]
+            for piece, _ in message_lines(response) or ():
+                size += len(piece)
+                if size > MAX_MESSAGE:
+                    raise RemoteError(f"{url}: its first answer is over {MAX_MESSAGE >> 20} MB")
+                held.append(piece)
+        messages = [part for part in b"".join(held).split(b"\n") if part.strip()]
         parsed = [json_rpc(part) for part in messages]
         if not messages and response.status == 202:
             return
@@ -314,6 +315,11 @@ def json_rpc(data: bytes) -> object | None:
     return None
 
 
+def method_of(body: bytes) -> str | None:
+    value = json_rpc(body)
+    return value.get("method") if isinstance(value, dict) else None
+
+
 def request_id(body: bytes) -> object | None:
     """The id of the (first) request in a client message, None for a notification or a
     response."""
@@ -358,7 +364,7 @@ def run_remote(remote: Remote, options: ProxyOptions, stdin: BinaryIO | None = N
         ident = request_id(body)
         if ident is None:  # a notification or an answer: in order, before what follows
             proxy.post(body, None)
-            if not proxy.listening and b"notifications/initialized" in body:
+            if not proxy.listening and method_of(body) == "notifications/initialized":
                 proxy.listening = True
                 threading.Thread(target=proxy.listen, daemon=True).start()
         else:  # a request: its answer may take long, and need the client's answers meanwhile

@@ -140,8 +140,9 @@ def hook_agent(
 Run an MCP server behind a proxy that clips the text of its large tool results.
 
 The server is a command (stdio), or with --url a remote server (streamable HTTP) that the
-proxy reaches for a client that speaks stdio. Put `headroom mcp --` in front of the server's command in an MCP client's configuration (or
-let `headroom init mcp --config FILE` do it). Every message passes through unchanged, in
+proxy reaches for a client that speaks stdio. Put `headroom mcp --` in front of the server's
+command in an MCP client's configuration (or let `headroom init mcp --config FILE` do it,
+--url for a remote server it names with --server). Every message passes through unchanged, in
 order, except the text of a tools/call result over the budget: clipped like any tool output,
 kept whole in the store, with a marker naming `headroom show ID`. Images, resources, errors,
 notifications and the server's own requests (sampling, elicitation, roots) pass byte for byte.
