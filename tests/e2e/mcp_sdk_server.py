@@ -9,6 +9,8 @@
     fails          raises: an isError result
     chatty         logs, reports progress, asks the client to sample, to elicit and for its
                    roots, and answers with what the client said
+    announce       tells the client its tool list changed, outside any request (over
+                   streamable HTTP: on the GET stream)
     a resource and a prompt, and resources/read of an unknown URI (a JSON-RPC error)
 
     python mcp_sdk_server.py              # stdio
@@ -99,6 +101,13 @@ async def chatty(ctx: Context) -> str:
     return json.dumps({"sampled": sampled.content.text, "elicited": elicited.action,
                        "confirm": getattr(elicited.data, "confirm", None),
                        "roots": [str(root.uri) for root in roots.roots]})
+
+
+@server.tool()
+async def announce(ctx: Context) -> str:
+    """Says the tool list changed."""
+    await ctx.session.send_tool_list_changed()
+    return "announced"
 
 
 @server.resource("res://readme")

@@ -155,7 +155,7 @@ def client_run(command: list[str] | str, home: str, script) -> dict:
     from mcp.types import (CreateMessageResult, ElicitResult, ListRootsResult, Root,
                            TextContent)
 
-    seen = {"logs": [], "progress": []}
+    seen = {"logs": [], "progress": [], "changed": 0}
 
     async def sampling(context, params):
         return CreateMessageResult(role="assistant", model="scripted",
@@ -173,6 +173,14 @@ def client_run(command: list[str] | str, home: str, script) -> dict:
     async def progressed(progress, total, message):
         seen["progress"].append((progress, total, message))
 
+    async def noticed(message):
+        from mcp.types import ServerNotification, ToolListChangedNotification
+
+        if isinstance(message, ServerNotification) and \
+                isinstance(message.root, ToolListChangedNotification):
+            seen["changed"] += 1
+            seen["announced"].set()
+
     def transport():
         if isinstance(command, str):
             from mcp.client.streamable_http import streamablehttp_client
@@ -181,16 +189,19 @@ def client_run(command: list[str] | str, home: str, script) -> dict:
                                                   env=isolated_environ(home)))
 
     async def main():
+        seen["announced"] = anyio.Event()
         async with transport() as (read, write, *_):
             async with ClientSession(read, write, sampling_callback=sampling,
                                      elicitation_callback=elicitation,
                                      list_roots_callback=roots,
-                                     logging_callback=logged) as session:
+                                     logging_callback=logged,
+                                     message_handler=noticed) as session:
                 init = await session.initialize()
                 seen["server"] = (init.serverInfo.name, init.capabilities.model_dump())
                 await script(session, seen, progressed)
 
     anyio.run(main)
+    seen.pop("announced")
     return seen
 
 
@@ -219,6 +230,11 @@ async def every_request(session, seen, progressed):
         seen[name] = (await session.call_tool(name, {})).model_dump()
     seen["chatty"] = (await session.call_tool("chatty", {}, progress_callback=progressed)
                       ).model_dump()
+    seen["announce"] = (await session.call_tool("announce", {})).model_dump()
+    import anyio
+
+    with anyio.fail_after(60):  # a notification of no request's: it may come after the result
+        await seen["announced"].wait()
 
 
 def same_but_the_clip(direct: dict, proxied: dict, home: str, counter) -> None:
@@ -229,7 +245,7 @@ def same_but_the_clip(direct: dict, proxied: dict, home: str, counter) -> None:
     assert json.loads(direct["chatty"]["content"][0]["text"]) == {
         "sampled": "hello", "elicited": "accept", "confirm": True, "roots": ["file:///work"]}
     assert direct["structured"]["structuredContent"]["city"] == "Lisbon"
-    assert direct["fails"]["isError"]
+    assert direct["fails"]["isError"] and direct["changed"] == 1
     assert direct["progress"] == [(1.0, 2.0, "half way"), (2.0, 2.0, "done")]
     assert "starting" in direct["logs"] and direct["error"]["message"]
     hint = HINT.search(big)
