@@ -29,7 +29,7 @@ import subprocess
 import sys
 import threading
 from dataclasses import dataclass, field
-from typing import BinaryIO, Callable, Iterator
+from typing import BinaryIO, Callable, Iterable, Iterator
 
 from .agents.clip import clip_text, note
 from .defaults import DEFAULT_HOOK_BUDGET
@@ -173,14 +173,15 @@ def pieces(stream: BinaryIO) -> Iterator[tuple[bytes, bool]]:
         yield piece, piece.endswith(b"\n")
 
 
-def relay(source: BinaryIO, sink: BinaryIO, handle: Callable[[bytes], bytes],
-          wanted: Callable[[], bool] = lambda: True) -> None:
-    """Copy `source` to `sink` line by line, in order. A whole line of at most MAX_MESSAGE
-    bytes goes through `handle` when `wanted()` (checked as the line starts); any other line
-    is forwarded piece by piece as it arrives."""
+def relay(source: Iterable[tuple[bytes, bool]], sink: BinaryIO,
+          handle: Callable[[bytes], bytes], wanted: Callable[[], bool] = lambda: True) -> None:
+    """Copy the lines of `source` (pieces, as `pieces` gives them) to `sink`, in order. A
+    whole line of at most MAX_MESSAGE bytes goes through `handle` when `wanted()` (checked as
+    the line starts); any other line is forwarded piece by piece as it arrives. `sink` is
+    flushed at each line's end."""
     held: list[bytes] | None = None
     size = 0
-    for piece, ends in pieces(source):
+    for piece, ends in source:
         if held is None and size == 0 and wanted():
             held = []
         if held is not None:
@@ -216,6 +217,7 @@ def run_proxy(server: list[str], options: ProxyOptions, stdin: BinaryIO | None =
         note(f"mcp: cannot run {server[0]}: {err.strerror or err}")
         return ExitStatus.CANNOT_EXECUTE
     calls = Calls()
+    clip = clipper(options)
 
     def requests(line: bytes) -> bytes:
         note_request(line, calls, options)
@@ -223,7 +225,7 @@ def run_proxy(server: list[str], options: ProxyOptions, stdin: BinaryIO | None =
 
     def client_to_server() -> None:
         try:
-            relay(stdin, process.stdin, requests)
+            relay(pieces(stdin), process.stdin, requests)
         except (OSError, ValueError):
             pass  # the server is gone: its side ends the run
         finally:
@@ -233,18 +235,19 @@ def run_proxy(server: list[str], options: ProxyOptions, stdin: BinaryIO | None =
                 pass
 
     threading.Thread(target=client_to_server, daemon=True).start()
-
-    def clip(text: str) -> str:
-        return clip_text(text, tool=None, budget=options.budget, store=options.store)
-
     try:
-        relay(process.stdout, stdout, lambda line: answer_line(line, calls, clip),
+        relay(pieces(process.stdout), stdout, lambda line: answer_line(line, calls, clip),
               calls.waiting)
     except BrokenPipeError:  # the client went away: so does the server
         process.terminate()
         _quiet_stdout()
     status = process.wait()
     return status if status >= 0 else ExitStatus.SIGNAL_BASE - status
+
+
+def clipper(options: ProxyOptions) -> Callable[[str], str]:
+    """How a tool result's text is clipped: as every hook clips a tool's output."""
+    return lambda text: clip_text(text, tool=None, budget=options.budget, store=options.store)
 
 
 def _quiet_stdout() -> None:

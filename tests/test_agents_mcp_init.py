@@ -97,8 +97,9 @@ def test_a_wrapped_server_is_unwrapped_whatever_proxy_options_it_was_given():
 
 
 @pytest.mark.parametrize("text, names, says", [
-    (CLAUDE_DESKTOP, ("remote",), "a remote server is not proxied"),
-    (CLAUDE_DESKTOP, ("nope",), "no stdio MCP server named nope"),
+    ('{"mcpServers": {"s": {"type": "sse", "url": "https://x"}}}', ("s",),
+     "another transport is not proxied"),
+    (CLAUDE_DESKTOP, ("nope",), "no stdio or streamable-HTTP MCP server named nope"),
     ('{"mcpServers": {"r": {"url": "https://x"}}}', (), "no stdio MCP server"),
     ('{"theme": "dark"}', (), 'no "mcpServers" or "servers"'),
     ("{not json", (), "is not valid JSON"),
@@ -110,6 +111,59 @@ def test_a_file_it_cannot_edit_is_left_untouched_with_one_line(tmp_path, text, n
     run = invoke_cli(args, base_dir=str(tmp_path))
     assert run.exit_code == 1 and says in run.stderr and len(run.stderr.splitlines()) == 1
     assert path.read_text() == text
+
+
+REMOTE = """{
+  "mcpServers": {
+    "linear": {
+      "type": "http",
+      "url": "https://mcp.linear.app/mcp",
+      "headers": {"Authorization": "Bearer ${LINEAR_TOKEN}"},
+      "timeout": 30
+    },
+    "docs": {"url": "https://docs.example.com/mcp"},
+    "jira": {"command": "jira-mcp"}
+  }
+}
+"""
+
+
+def test_a_named_remote_server_runs_through_the_proxys_url_and_comes_back(tmp_path):
+    path = install(tmp_path, REMOTE, "linear", "docs")
+    servers = servers_of(path)
+    assert servers["linear"] == {"type": "stdio", "timeout": 30, "command": HEADROOM[0],
+                                 "args": ["mcp", "--url", "https://mcp.linear.app/mcp",
+                                          "--header", "Authorization: Bearer ${LINEAR_TOKEN}"]}
+    assert servers["docs"] == {"command": HEADROOM[0],
+                               "args": ["mcp", "--url", "https://docs.example.com/mcp"]}
+    assert servers["jira"] == {"command": "jira-mcp"}
+    again = mcp_clients.install(path, HEADROOM, servers=("linear", "docs"))
+    assert not any(change.changed for change in again)  # twice is once
+    install(tmp_path, "", uninstall=True)
+    assert path.read_text() == REMOTE  # from the backup: the bytes
+
+
+def test_a_remote_server_unwrapped_after_an_edit_is_the_same_json(tmp_path):
+    path = install(tmp_path, REMOTE, "linear")
+    path.write_text(path.read_text().replace('"jira-mcp"', '"jira-mcp2"'))
+    install(tmp_path, "", uninstall=True)
+    assert json.loads(path.read_text()) == json.loads(REMOTE.replace("jira-mcp", "jira-mcp2"))
+
+
+def test_init_says_which_remote_servers_it_left_alone(tmp_path):
+    path = tmp_path / "c.json"
+    path.write_text(REMOTE)
+    run = invoke_cli(["init", "mcp", "--config", str(path), "--server", "jira"],
+                     base_dir=str(tmp_path))
+    assert run.exit_code == 0
+    assert b"Left alone: the remote servers linear, docs; name one with --server" in run.stdout
+
+
+def test_the_wrapped_remote_server_is_a_command_headroom_accepts(tmp_path):
+    path = install(tmp_path, REMOTE, "linear")
+    args = servers_of(path)["linear"]["args"]
+    run = invoke_cli([*args[:-4], "--url", "ftp://x", *args[-2:]], base_dir=str(tmp_path))
+    assert run.exit_code == 2 and "http:// or https://" in run.stderr  # parsed to the URL check
 
 
 def test_init_mcp_needs_the_client_configuration(tmp_path):
@@ -147,3 +201,24 @@ def test_set_value_replaces_in_place_or_adds_a_member():
                                                                          "c": "x"}}
     with pytest.raises(ValueError):
         jsonedit.set_value(text, ("nope", "c"), 1)
+
+
+@given(st.dictionaries(st.text("abc-_", min_size=1, max_size=4),
+                       st.fixed_dictionaries({"url": st.text(min_size=1, max_size=8)},
+                                             optional={"type": st.just("http"),
+                                                       "headers": st.dictionaries(
+                                                           st.text("XY-", min_size=1),
+                                                           st.text("ab :é", max_size=5).map(
+                                                               str.strip),  # HTTP's OWS
+                                                           min_size=1),
+                                                       "timeout": st.integers()}),
+                       min_size=1, max_size=3),
+       st.sampled_from([None, 2]))
+@settings(max_examples=60, deadline=None)
+def test_wrap_then_unwrap_of_remote_servers_is_the_same_json(servers, indent):
+    data = json.dumps({"mcpServers": servers}, indent=indent, ensure_ascii=False).encode()
+    wrapped = mcp_clients.edit_servers("f", data, HEADROOM, tuple(servers))
+    for entry in json.loads(wrapped)["mcpServers"].values():
+        assert entry["command"] == HEADROOM[0] and entry["args"][:2] == ["mcp", "--url"]
+    unwrapped = mcp_clients.edit_servers("f", wrapped, None, ())
+    assert json.loads(unwrapped) == json.loads(data)

@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from headroom_cli.agents import HookOptions
-from headroom_cli.integrations import require
+from headroom_cli.integrations import install_command, require
 from headroom_cli.integrations.claude_sdk import answer
 
 
@@ -20,8 +20,26 @@ def test_a_missing_sdk_is_one_line_naming_the_install_command(monkeypatch):
     with pytest.raises(ImportError) as raised:
         hook_matchers()
     message = str(raised.value)
-    assert "\n" not in message and "pip install 'headroom-pipe[claude-sdk]'" in message
+    assert "\n" not in message and message.endswith(install_command("claude-sdk"))
     assert raised.value.__cause__ is None and raised.value.__suppress_context__
+
+
+def test_the_install_command_points_pip_where_headroom_came_from(monkeypatch):
+    """headroom is not on PyPI: the hint installs the extra from this checkout (the test
+    venv's editable install), with the Python running headroom; unknown: from a checkout."""
+    import shlex
+    from importlib import metadata
+    from pathlib import Path
+
+    checkout = Path(__file__).resolve().parent.parent
+    words = shlex.split(install_command("mcp"))
+    assert words == [sys.executable, "-m", "pip", "install", "-e", f"{checkout}[mcp]"]
+
+    def missing(name):
+        raise metadata.PackageNotFoundError(name)
+
+    monkeypatch.setattr(metadata, "distribution", missing)
+    assert install_command("mcp").endswith(" -m pip install '.[mcp]' in a checkout of headroom")
 
 
 def test_an_installed_module_is_returned():

@@ -18,7 +18,8 @@ import pytest
 
 from conftest import isolated_environ
 from headroom_cli import mcp_proxy
-from headroom_cli.mcp_proxy import Calls, ProxyOptions, answer_line, clipped_result, relay
+from headroom_cli.mcp_proxy import (Calls, ProxyOptions, answer_line, clipped_result, pieces,
+                                    relay)
 
 
 def shout(text: str) -> str:  # a stand-in clip: changes any text over 10 characters
@@ -130,7 +131,7 @@ def test_a_line_too_long_to_hold_streams_past_in_pieces(monkeypatch):
     handled = []
     data = b'{"id":1,"result":"' + b"x" * 1000 + b'"}\n{"id":2}\npartial'
     sink = Sink()
-    relay(io.BufferedReader(io.BytesIO(data)), sink,
+    relay(pieces(io.BufferedReader(io.BytesIO(data))), sink,
           lambda held: handled.append(held) or held)
     assert sink.getvalue() == data
     assert handled == [b'{"id":2}\n', b"partial"]  # the long line was never held whole

@@ -76,8 +76,13 @@ def _init_mcp(uninstall: bool, dry_run: bool, config_path: str | None,
              ".mcp.json, ~/.cursor/mcp.json, Claude Desktop's claude_desktop_config.json)")
         return 2
     path = Path(os.path.expanduser(config_path))
-    return _install(lambda: mcp_clients.install(path, headroom_argv(), uninstall, servers),
-                    path, f"the MCP servers of {path}", mcp_clients.NOTES, uninstall, dry_run)
+    alone = [] if uninstall else mcp_clients.left_alone(path, servers)
+    status = _install(lambda: mcp_clients.install(path, headroom_argv(), uninstall, servers),
+                      path, f"the MCP servers of {path}", mcp_clients.NOTES, uninstall, dry_run)
+    if status == 0 and alone:
+        print(f"Left alone: the remote server{'s' * (len(alone) > 1)} {', '.join(alone)}; name "
+              f"one with --server to run it through `headroom mcp --url`.")
+    return status
 
 
 def _install(changes_of, path, what: str, notes: str, uninstall: bool, dry_run: bool,

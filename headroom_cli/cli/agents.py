@@ -10,7 +10,7 @@ import typer
 from ..agents import AGENTS, HELP_ALIASES
 from ..settings import DEFAULT_HOOK_BUDGET
 from ..status import ExitStatus
-from .base import app, exit_status_help
+from .base import app, exit_status_help, fail
 from .completion import complete_agent
 from .options import HOOK_NAMES
 
@@ -145,10 +145,12 @@ def hook_agent(
 
 @app.command("mcp", short_help="Run an MCP server behind a proxy that clips large results.",
              help=f"""\
-Run an MCP server (stdio) behind a proxy that clips the text of its large tool results.
+Run an MCP server behind a proxy that clips the text of its large tool results.
 
-Put `headroom mcp --` in front of the server's command in an MCP client's configuration (or
-let `headroom init mcp --config FILE` do it). Every message passes through unchanged, in
+The server is a command (stdio), or with --url a remote server (streamable HTTP) that the
+proxy reaches for a client that speaks stdio. Put `headroom mcp --` in front of the server's
+command in an MCP client's configuration (or let `headroom init mcp --config FILE` do it,
+--url for a remote server it names with --server). Every message passes through unchanged, in
 order, except the text of a tools/call result over the budget: clipped like any tool output,
 kept whole in the store, with a marker naming `headroom show ID`. Images, resources, errors,
 notifications and the server's own requests (sampling, elicitation, roots) pass byte for byte.
@@ -157,17 +159,25 @@ notifications and the server's own requests (sampling, elicitation, roots) pass 
 Examples:
   headroom mcp -- npx -y @modelcontextprotocol/server-filesystem ~/src
   headroom mcp --budget 4000 --skip-tool read_file -- uvx mcp-server-fetch
+  headroom mcp --url https://mcp.example.com/mcp -H 'Authorization: Bearer TOKEN'
 
 \b
 Exit status:
   0    the server ended (N: the server's own exit status, when not 0)
+  {ExitStatus.ERROR:<4} --url: the URL cannot be reached, or is not an MCP server
   {ExitStatus.USAGE:<4} usage error: bad option or argument
   {ExitStatus.NOT_FOUND:<4} the server's command was not found
   {ExitStatus.CANNOT_EXECUTE:<4} the server's command cannot be run
 """)
 def mcp_proxy(
-    server: List[str] = typer.Argument(..., metavar="SERVER_COMMAND [ARGS]...",
+    server: List[str] = typer.Argument(None, metavar="[SERVER_COMMAND [ARGS]...]",
                                        help="The MCP server's command line, after `--`."),
+    url: Optional[str] = typer.Option(None, "--url", metavar="URL",
+                                      help="A remote MCP server (streamable HTTP) instead of "
+                                           "a command."),
+    header: List[str] = typer.Option([], "--header", "-H", metavar="'NAME: VALUE'",
+                                     help="--url: an HTTP header on every request, such as "
+                                          "'Authorization: Bearer …' (repeatable)."),
     budget: int = typer.Option(DEFAULT_HOOK_BUDGET, "--budget", "-b", min=0, metavar="N",
                                help="Token budget for a tool result's text; 0 = no clipping."),
     skip_tool: List[str] = typer.Option([], "--skip-tool", metavar="NAME",
@@ -176,7 +186,21 @@ def mcp_proxy(
 ) -> None:
     from ..mcp_proxy import ProxyOptions, run_proxy
 
-    status = run_proxy(list(server), ProxyOptions(budget=budget, skip_tools=frozenset(skip_tool),
-                                                  store=not no_store))
+    options = ProxyOptions(budget=budget, skip_tools=frozenset(skip_tool), store=not no_store)
+    if bool(url) == bool(server) or (header and not url):
+        fail("give the server's command after `--`, or --url URL (with its --header)",
+             ExitStatus.USAGE)
+    if url:
+        from ..mcp_remote import Remote, parse_header, run_remote
+
+        try:
+            headers = tuple(parse_header(each) for each in header)
+        except ValueError as err:
+            fail(str(err), ExitStatus.USAGE)
+        if not url.startswith(("http://", "https://")):
+            fail(f"--url {url}: an http:// or https:// URL", ExitStatus.USAGE)
+        status = run_remote(Remote(url, headers), options)
+    else:
+        status = run_proxy(list(server), options)
     if status:
         raise typer.Exit(status)

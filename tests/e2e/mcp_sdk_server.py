@@ -9,15 +9,19 @@
     fails          raises: an isError result
     chatty         logs, reports progress, asks the client to sample, to elicit and for its
                    roots, and answers with what the client said
+    announce       tells the client its tool list changed, outside any request (over
+                   streamable HTTP: on the GET stream)
     a resource and a prompt, and resources/read of an unknown URI (a JSON-RPC error)
 
-    python mcp_sdk_server.py        # stdio
+    python mcp_sdk_server.py              # stdio
+    python mcp_sdk_server.py http PORT    # streamable HTTP at http://127.0.0.1:PORT/mcp
 """
 
 from __future__ import annotations
 
 import base64
 import json
+import sys
 
 from mcp.server.fastmcp import Context, FastMCP
 from mcp.types import ImageContent, SamplingMessage, TextContent
@@ -99,6 +103,13 @@ async def chatty(ctx: Context) -> str:
                        "roots": [str(root.uri) for root in roots.roots]})
 
 
+@server.tool()
+async def announce(ctx: Context) -> str:
+    """Says the tool list changed."""
+    await ctx.session.send_tool_list_changed()
+    return "announced"
+
+
 @server.resource("res://readme")
 def readme() -> str:
     """A resource."""
@@ -112,4 +123,8 @@ def review(path: str) -> str:
 
 
 if __name__ == "__main__":
-    server.run("stdio")
+    if sys.argv[1:2] == ["http"]:
+        server.settings.host, server.settings.port = "127.0.0.1", int(sys.argv[2])
+        server.run("streamable-http")
+    else:
+        server.run("stdio")

@@ -144,8 +144,9 @@ def test_the_clipped_text_fits_and_its_hint_gives_back_the_whole(both, home, cou
     assert shown.returncode == 0 and shown.stdout.decode() == whole
 
 
-def client_run(command: list[str], home: str, script) -> dict:
-    """Run `script(session, seen)` in a session of the SDK's client with `command`, whose
+def client_run(command: list[str] | str, home: str, script) -> dict:
+    """Run `script(session, seen)` in a session of the SDK's client with `command` (over
+    stdio; a URL: over streamable HTTP), whose
     callbacks answer the server's requests (sampling, elicitation, roots) and note its
     notifications (logs, progress) in `seen`; `seen`."""
     import anyio
@@ -154,7 +155,7 @@ def client_run(command: list[str], home: str, script) -> dict:
     from mcp.types import (CreateMessageResult, ElicitResult, ListRootsResult, Root,
                            TextContent)
 
-    seen = {"logs": [], "progress": []}
+    seen = {"logs": [], "progress": [], "changed": 0}
 
     async def sampling(context, params):
         return CreateMessageResult(role="assistant", model="scripted",
@@ -172,19 +173,35 @@ def client_run(command: list[str], home: str, script) -> dict:
     async def progressed(progress, total, message):
         seen["progress"].append((progress, total, message))
 
+    async def noticed(message):
+        from mcp.types import ServerNotification, ToolListChangedNotification
+
+        if isinstance(message, ServerNotification) and \
+                isinstance(message.root, ToolListChangedNotification):
+            seen["changed"] += 1
+            seen["announced"].set()
+
+    def transport():
+        if isinstance(command, str):
+            from mcp.client.streamable_http import streamablehttp_client
+            return streamablehttp_client(command)
+        return stdio_client(StdioServerParameters(command=command[0], args=command[1:],
+                                                  env=isolated_environ(home)))
+
     async def main():
-        parameters = StdioServerParameters(command=command[0], args=command[1:],
-                                           env=isolated_environ(home))
-        async with stdio_client(parameters) as (read, write):
+        seen["announced"] = anyio.Event()
+        async with transport() as (read, write, *_):
             async with ClientSession(read, write, sampling_callback=sampling,
                                      elicitation_callback=elicitation,
                                      list_roots_callback=roots,
-                                     logging_callback=logged) as session:
+                                     logging_callback=logged,
+                                     message_handler=noticed) as session:
                 init = await session.initialize()
                 seen["server"] = (init.serverInfo.name, init.capabilities.model_dump())
                 await script(session, seen, progressed)
 
     anyio.run(main)
+    seen.pop("announced")
     return seen
 
 
@@ -202,29 +219,113 @@ def error_of(call):
     return run()
 
 
-def test_the_sdks_client_sees_the_same_server_through_the_proxy(home):
-    async def script(session, seen, progressed):
-        seen["tools"] = (await session.list_tools()).model_dump()
-        seen["resources"] = (await session.list_resources()).model_dump()
-        seen["read"] = (await session.read_resource("res://readme")).model_dump()
-        seen["prompt"] = (await session.get_prompt("review", {"path": "a.py"})).model_dump()
-        seen["error"] = await error_of(session.read_resource("res://missing"))
-        for name in ("small", "structured", "image", "fails", "export_issues"):
-            seen[name] = (await session.call_tool(name, {})).model_dump()
-        seen["chatty"] = (await session.call_tool("chatty", {}, progress_callback=progressed)
-                          ).model_dump()
+async def every_request(session, seen, progressed):
+    """The conformance script of mcp_sdk_server.py: every request type, every case."""
+    seen["tools"] = (await session.list_tools()).model_dump()
+    seen["resources"] = (await session.list_resources()).model_dump()
+    seen["read"] = (await session.read_resource("res://readme")).model_dump()
+    seen["prompt"] = (await session.get_prompt("review", {"path": "a.py"})).model_dump()
+    seen["error"] = await error_of(session.read_resource("res://missing"))
+    for name in ("small", "structured", "image", "fails", "export_issues"):
+        seen[name] = (await session.call_tool(name, {})).model_dump()
+    seen["chatty"] = (await session.call_tool("chatty", {}, progress_callback=progressed)
+                      ).model_dump()
+    seen["announce"] = (await session.call_tool("announce", {})).model_dump()
+    import anyio
 
-    direct = client_run(SERVER, home, script)
-    proxied = client_run(PROXY + SERVER, home, script)
+    with anyio.fail_after(60):  # a notification of no request's: it may come after the result
+        await seen["announced"].wait()
+
+
+def same_but_the_clip(direct: dict, proxied: dict, home: str, counter) -> None:
     big = proxied.pop("export_issues")["content"][0]["text"]
-    assert HINT.search(big)
-    assert direct.pop("export_issues") != big
+    whole = direct.pop("export_issues")["content"][0]["text"]
+    assert len(whole) > 320_000 and counter.count(big) <= BUDGET
     assert proxied == direct
     assert json.loads(direct["chatty"]["content"][0]["text"]) == {
         "sampled": "hello", "elicited": "accept", "confirm": True, "roots": ["file:///work"]}
     assert direct["structured"]["structuredContent"]["city"] == "Lisbon"
+    assert direct["fails"]["isError"] and direct["changed"] == 1
     assert direct["progress"] == [(1.0, 2.0, "half way"), (2.0, 2.0, "done")]
     assert "starting" in direct["logs"] and direct["error"]["message"]
+    hint = HINT.search(big)
+    shown = subprocess.run([*shlex.split(hint.group(1)), "show", hint.group(2)],
+                           capture_output=True, env=isolated_environ(home), timeout=60)
+    assert shown.returncode == 0 and shown.stdout.decode() == whole
+
+
+def test_the_sdks_client_sees_the_same_server_through_the_proxy(home, counter):
+    direct = client_run(SERVER, home, every_request)
+    proxied = client_run(PROXY + SERVER, home, every_request)
+    same_but_the_clip(direct, proxied, home, counter)
+
+
+# --- a remote server: streamable HTTP on 127.0.0.1, the proxy's --url ------------------------
+
+@pytest.fixture(scope="module")
+def http_url(home):
+    """mcp_sdk_server.py serving streamable HTTP on a free port of 127.0.0.1; its URL once
+    uvicorn says it is listening."""
+    import socket
+    import threading
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    process = subprocess.Popen([*SERVER, "http", str(port)], stderr=subprocess.PIPE,
+                               stdout=subprocess.DEVNULL, env=isolated_environ(home))
+    for said in process.stderr:
+        if b"Uvicorn running on" in said:
+            break
+    else:
+        pytest.fail(f"the HTTP server ended with status {process.wait()}")
+    threading.Thread(target=process.stderr.read, daemon=True).start()  # it logs each request
+    yield f"http://127.0.0.1:{port}/mcp"
+    process.terminate()
+    process.wait(timeout=30)
+
+
+def test_a_remote_server_through_the_proxy_is_the_same_server(http_url, home, counter):
+    """The SDK's client over streamable HTTP, and over stdio through `headroom mcp --url`:
+    the same answers, notifications and server requests; only the 320 KB text clipped."""
+    direct = client_run(http_url, home, every_request)
+    proxied = client_run([*PROXY[:-1], "--url", http_url], home, every_request)
+    same_but_the_clip(direct, proxied, home, counter)
+
+
+def test_a_remote_servers_small_result_is_its_bytes(http_url, home):
+    """Raw JSON-RPC through the proxy; the same requests POSTed by httpx: the small result's
+    line is the data of the server's SSE event, byte for byte."""
+    import httpx
+
+    init = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "raw", "version": "1"}}}
+    ready = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+    call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+            "params": {"name": "small", "arguments": {}}}
+    with httpx.Client(headers={"Accept": "application/json, text/event-stream"}) as client:
+        session = client.post(http_url, json=init).headers["mcp-session-id"]
+        headers = {"mcp-session-id": session, "mcp-protocol-version": "2025-06-18"}
+        client.post(http_url, json=ready, headers=headers)
+        body = client.post(http_url, json=call, headers=headers).text
+        client.delete(http_url, headers=headers)
+    sent = [each[len("data: "):] for each in body.splitlines() if each.startswith("data: ")]
+    done = subprocess.run([*PROXY[:-1], "--url", http_url], input=line(init) + line(ready) +
+                          line(call), capture_output=True, env=isolated_environ(home),
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
+    answers = done.stdout.splitlines()
+    assert len(answers) == 2 and json.loads(answers[0])["result"]["serverInfo"]
+    assert answers[1] == sent[-1].encode() and b"all closed" in answers[1]
+
+
+def test_a_wrong_path_on_a_real_server_is_one_line(http_url, home):
+    done = subprocess.run([*PROXY[:-1], "--url", http_url.replace("/mcp", "/nothing")],
+                          input=b'{"jsonrpc":"2.0","id":1,"method":"ping"}\n',
+                          capture_output=True, env=isolated_environ(home), timeout=60)
+    assert done.returncode == 1 and done.stdout == b""
+    assert done.stderr.count(b"\n") == 1 and b"not an MCP server" in done.stderr
 
 
 def test_a_server_from_npm_through_the_proxy(home, counter):
