@@ -242,6 +242,8 @@ ENVIRONMENT = (
                         "`plugins/headroom.js` there (default `~/.config/kilo`)."),
     ("HERMES_HOME", "hermes-agent's home: `headroom init hermes` writes `plugins/headroom/` "
                     "there (default `~/.hermes`)."),
+    ("QWEN_HOME", "Qwen Code's home: `headroom init qwen` edits its `settings.json` and "
+                  "writes `headroom-shell-tool` beside it (default `~/.qwen`)."),
     ("XDG_STATE_HOME", "Where the store goes when `HEADROOM_STORE` is unset (default "
                        "`~/.local/state`)."),
     ("XDG_CACHE_HOME", "Where parsed tokenizer tables are cached (default `~/.cache`)."),
