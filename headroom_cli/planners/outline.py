@@ -95,8 +95,10 @@ def plan(kind: str, noun: str, text: str, lines: Lines, budget: int, counter: Co
     if head_end >= tail_start or not inside:
         return None
     is_numbered = numbered(rows[:2000])
-    whole = [row for i, row in enumerate(rows) if (i < head_end or i >= tail_start)
-             and i not in begun]
+    by_beginning = set(begun)
+    whole = [row for i, row in [*enumerate(rows[:head_end]), *enumerate(rows[tail_start:],
+                                                                        tail_start)]
+             if i not in by_beginning]
     room = (budget - CLOSING_MARKER_TOKENS - counter.count(_header(len(inside), len(inside), noun))
             - _cost(whole, counter) - sum(_beginning_cost(text, lines, i, counter) for i in begun))
     columns = columns or {}
