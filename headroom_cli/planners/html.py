@@ -26,16 +26,20 @@ def looks_like(sample: list[str], tool: Tool) -> bool:
     return any(_OPENS.match(row) for row in rows[:_OPENING_LINES])
 
 
-def headings(rows: list[str]) -> list[tuple[int, int]]:
-    found = []
+def headings(rows: list[str]) -> tuple[list[tuple[int, int]], dict[int, int]]:
+    """(line, level) of every heading, and where in its line each one starts (generated pages
+    put a heading deep in a long line of markup)."""
+    found, columns = [], {}
     for index, row in enumerate(rows):
         if "<" in row:
             m = _HEADING.search(row, 0, outline.MAX_LINE_CHARS * 8)
             if m:
                 found.append((index, int(m.group(1))))
-    return found
+                columns[index] = m.start()
+    return found, columns
 
 
 def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> Plan | None:
-    return outline.plan("html", "headings", text, lines, budget, counter,
-                        headings(list(lines)))
+    found, columns = headings(list(lines))
+    return outline.plan("html", "headings", text, lines, budget, counter, found,
+                        columns=columns)

@@ -9,22 +9,31 @@ grows the gap's edges.
 
 Works on plain text and on numbered listings (`cat -n`, an agent's Read: `   12→text`), whose
 numbers are the document's own.
+
+Long lines (a reference page's markup, minified code, unwrapped paragraphs): many lines'
+beginnings say more than a few lines whole. When not every entry fits whole, each is shown by its
+first ENTRY_CHARS characters (from where its heading starts, when that is deep in its line) with
+the exact count of characters left out; a long line the head or the tail grows to is shown by
+its beginning with a marker of its own (costs.beginning_pays), so one long line never stops an
+end while budget is left for more.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import partial
 
 from ..patterns import lazy
 from ..plan import Gap, Keep, Lines, Note, Plan, gap
-from ..render import CLOSING_MARKER_TOKENS
+from ..render import CLOSING_MARKER_TOKENS, inline_marker
 from ..tokens import Counter
-from .costs import MAX_LINE_CHARS, cut_note
+from .costs import LINE_START_CHARS, MAX_LINE_CHARS, beginning_pays
 
 NUMBERED = lazy(r"^\s*+(\d++)(?:\t|→|: |\|)")
 HEAD_SHARE, TAIL_SHARE = 0.15, 0.1
 NOTABLE_SHARE = 0.3  # of what the headings leave, for notable prose; the rest grows head and tail
 MIN_HEADINGS = 3
+ENTRY_CHARS = LINE_START_CHARS  # an entry's beginning, when not every entry fits whole
 
 
 def numbered(rows: list[str]) -> bool:
@@ -47,71 +56,106 @@ def bodies(rows: list[str]) -> list[str]:
     return [body(row, is_numbered) for row in rows]
 
 
-def row_of(index: int, rows: list[str], is_numbered: bool) -> str:
-    """An outline row: the line as it is when numbered, else with its number in front; cut
-    when too long to print whole."""
+def row_of(index: int, rows: list[str], is_numbered: bool, column: int = 0,
+           limit: int = MAX_LINE_CHARS) -> str:
+    """An outline row: the line as it is when numbered, else with its number in front; its
+    first `limit` characters when too long to print whole, the rest counted. `column`: where in
+    rows[index] its entry starts (a heading deep in a long line); past half the limit, the row
+    shows its number and the count of the characters skipped, then the line from there."""
     row = rows[index] if is_numbered else f"{index + 1:>6}\t{rows[index]}"
-    return row if len(row) <= MAX_LINE_CHARS else row[:MAX_LINE_CHARS] + cut_note(row)
+    start = 0
+    if column > limit // 2:
+        column += len(row) - len(rows[index])
+        number = NUMBERED.match(row)
+        start = number.end() if number else 0
+        row = f"{row[:start]}…[+{column - start:,} chars] {row[column:]}"
+        start = row.index("] ", start) + 2
+    if len(row) - start <= limit + (limit < MAX_LINE_CHARS) * limit // 3:
+        return row  # whole (a beginning must leave out more than its marker costs)
+    return f"{row[:start + limit]} …[+{len(row) - start - limit:,} chars]"
 
 
 def plan(kind: str, noun: str, text: str, lines: Lines, budget: int, counter: Counter,
          headings: list[tuple[int, int]], head_share: float = HEAD_SHARE,
-         deeper_after_a_miss: bool = False, notable: list[int] = ()) -> Plan | None:
+         deeper_after_a_miss: bool = False, notable: list[int] = (),
+         columns: dict[int, int] | None = None) -> Plan | None:
     """headings: (0-based line, level) of every heading; the lowest level is the shallowest.
     `deeper_after_a_miss`: what a level leaves goes on to the next ones (a public function
     may stand in for a class left out; a subsection never stands in for a missing chapter).
     `notable`: lines of prose worth listing after the headings when there is room (a
-    changelog's breaking changes, deprecations and security fixes), spread over the text."""
+    changelog's breaking changes, deprecations and security fixes), spread over the text.
+    `columns`: where in its line a heading starts, when not at the start (HTML's tags)."""
     rows = list(lines)
     total = len(rows)
-    head_end = _within(rows, range(total), int(budget * head_share), counter)
-    tail_start = total - _within(rows, range(total - 1, -1, -1), int(budget * TAIL_SHARE), counter)
+    head_end, begun = _within(text, lines, rows, range(total), int(budget * head_share), counter)
+    taken, tail_begun = _within(text, lines, rows, range(total - 1, -1, -1),
+                                int(budget * TAIL_SHARE), counter)
+    tail_start, begun = total - taken, begun + tail_begun
     inside = [(i, level) for i, level in headings if head_end <= i < tail_start]
     if head_end >= tail_start or not inside:
         return None
     is_numbered = numbered(rows[:2000])
+    by_beginning = set(begun)
+    whole = [row for i, row in [*enumerate(rows[:head_end]), *enumerate(rows[tail_start:],
+                                                                        tail_start)]
+             if i not in by_beginning]
     room = (budget - CLOSING_MARKER_TOKENS - counter.count(_header(len(inside), len(inside), noun))
-            - _cost(rows[:head_end], counter) - _cost(rows[tail_start:], counter))
-    costs = {i: counter.count(row_of(i, rows, is_numbered) + "\n") for i, _ in inside}
+            - _cost(whole, counter) - sum(_beginning_cost(text, lines, i, counter) for i in begun))
+    columns = columns or {}
+    limit = MAX_LINE_CHARS
+    show = lambda i: row_of(i, rows, is_numbered, columns.get(i, 0), limit)  # noqa: E731
+    costs = {i: counter.count(show(i) + "\n") for i, _ in inside}
+    if sum(costs.values()) > room:  # not all fit whole: more entries by their beginnings
+        limit = ENTRY_CHARS
+        costs = {i: counter.count(show(i) + "\n") for i, _ in inside}
     shown = _fit(inside, costs, room, deeper_after_a_miss)
     if not shown:
         return None
     left = room - sum(costs[i] for i in shown)
-    extra = _notable(rows, [i for i in notable if head_end <= i < tail_start], is_numbered,
+    extra = _notable([i for i in notable if head_end <= i < tail_start], show,
                      int(left * NOTABLE_SHARE), counter, costs)
     left -= sum(costs[i] for i in extra)
     shown = sorted(shown + extra)
-    head_end, tail_start, shown = _grow(rows, head_end, tail_start, shown, costs, left, counter)
+    head_end, tail_start, shown, begun = _grow(text, lines, rows, head_end, tail_start, shown,
+                                               begun, costs, left, counter)
     inside = [(i, level) for i, level in inside if head_end <= i < tail_start]
     if head_end >= tail_start or not shown:
         return None
     listed = sum(1 for i in shown if i not in extra)
     header = Note(_header(listed, len(inside), noun, len(shown) - listed))
-    items = [Keep(0, lines.start(head_end)),
+    items = [*_kept(text, lines, 0, head_end, begun),
              Gap(lines.start(head_end), lines.start(tail_start), head_end + 1, tail_start),
-             header, *(Note(row_of(i, rows, is_numbered)) for i in shown),
-             Keep(lines.start(tail_start), len(text))]
+             header, *(Note(show(i)) for i in shown),
+             *_kept(text, lines, tail_start, total, begun)]
     # The listed lines stay omitted when spend.py shows more at the gap's edges: shown there
     # too, they would be paid for twice (_grow has spent what the outline left).
     return Plan(kind, tuple(i for i in items if not isinstance(i, Keep) or i.end > i.start),
-                total, tail_start - head_end, regap=partial(gap, lines), counted=frozenset(shown))
+                total, tail_start - head_end + len(begun), regap=partial(gap, lines),
+                counted=frozenset(shown))
 
 
-def _grow(rows: list[str], head_end: int, tail_start: int, shown: list[int],
-          costs: dict[int, int], left: int, counter: Counter) -> tuple[int, int, list[int]]:
+def _grow(text: str, lines: Lines, rows: list[str], head_end: int, tail_start: int,
+          shown: list[int], begun: list[int], costs: dict[int, int], left: int,
+          counter: Counter) -> tuple[int, int, list[int], list[int]]:
     """What the outline left spent on the head and the tail, a line at a time in turn (the
     tail first); a listed line reached this way leaves the outline (its row's cost, `costs`,
-    comes back), so it is printed once."""
-    listed = set(shown)
+    comes back), so it is printed once. A long line is taken by its beginning (returned, with
+    the new ends and entries: the lines shown so) when that costs at most half of it."""
+    listed, begun = set(shown), list(begun)
     open_ends = [True, True]  # head, tail: whether that end still grows
     turn = 1
     while any(open_ends) and head_end < tail_start:
         if open_ends[turn]:
             index = tail_start - 1 if turn else head_end
-            cost = _row_cost(rows[index], counter) - (costs[index] if index in listed else 0)
+            by_beginning = beginning_pays(rows[index], counter)
+            cost = (_beginning_cost(text, lines, index, counter) if by_beginning
+                    else _row_cost(rows[index], counter))
+            cost -= costs[index] if index in listed else 0
             if cost <= left:
                 left -= cost
                 listed.discard(index)
+                if by_beginning:
+                    begun.append(index)
                 if turn:
                     tail_start -= 1
                 else:
@@ -119,7 +163,28 @@ def _grow(rows: list[str], head_end: int, tail_start: int, shown: list[int],
             else:
                 open_ends[turn] = False
         turn = 1 - turn
-    return head_end, tail_start, [i for i in shown if i in listed]
+    return head_end, tail_start, [i for i in shown if i in listed], begun
+
+
+def _hole(lines: Lines, index: int) -> Gap:
+    """The rest of long line `index`, past its beginning."""
+    return replace(gap(lines, index, index), start=lines.start(index) + LINE_START_CHARS)
+
+
+def _beginning_cost(text: str, lines: Lines, index: int, counter: Counter) -> int:
+    hole = _hole(lines, index)
+    return counter.count(text[lines.start(index):hole.start] + "\n"
+                         + inline_marker(hole, text) + "\n")
+
+
+def _kept(text: str, lines: Lines, first: int, end: int, begun: list[int]) -> list:
+    """Lines first..end-1 kept, but for the rest of each long line shown by its beginning."""
+    parts, start = [], lines.start(first)
+    for index in sorted(i for i in begun if first <= i < end):
+        hole = _hole(lines, index)
+        parts += [Keep(start, hole.start), hole]
+        start = hole.end
+    return parts + [Keep(start, lines.start(end) if end < len(lines) else len(text))]
 
 
 def _header(shown: int, total: int, noun: str, notable: int = 0) -> str:
@@ -129,26 +194,35 @@ def _header(shown: int, total: int, noun: str, notable: int = 0) -> str:
             "line numbers]")
 
 
-def _notable(rows: list[str], candidates: list[int], is_numbered: bool, room: int,
-             counter: Counter, costs: dict[int, int]) -> list[int]:
-    """The notable lines that fit in `room`, spread over the text; their costs go in `costs`."""
+def _notable(candidates: list[int], show, room: int, counter: Counter,
+             costs: dict[int, int]) -> list[int]:
+    """The notable lines that fit in `room`, spread over the text (`show`: a line's outline
+    row); their costs go in `costs`."""
     chosen, used = [], 0
     for i in spread(candidates):
-        cost = costs[i] = counter.count(row_of(i, rows, is_numbered) + "\n")
+        cost = costs[i] = counter.count(show(i) + "\n")
         if used + cost <= room:
             chosen.append(i)
             used += cost
     return chosen
 
 
-def _within(rows: list[str], order, budget: int, counter: Counter) -> int:
+def _within(text: str, lines: Lines, rows: list[str], order, budget: int,
+            counter: Counter) -> tuple[int, list[int]]:
+    """How many lines, in `order`, fit in `budget`, and which of them are long lines shown by
+    their beginning."""
     used = taken = 0
+    begun = []
     for index in order:
-        used += _row_cost(rows[index], counter)
+        by_beginning = beginning_pays(rows[index], counter)
+        used += (_beginning_cost(text, lines, index, counter) if by_beginning
+                 else _row_cost(rows[index], counter))
         if used > budget:
             break
         taken += 1
-    return taken
+        if by_beginning:
+            begun.append(index)
+    return taken, begun
 
 
 def _row_cost(row: str, counter: Counter) -> int:
