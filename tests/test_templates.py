@@ -68,10 +68,29 @@ def test_every_note_names_its_own_line_and_counts_within_the_output(counter):
         assert heading in out
 
 
-def test_prose_has_no_templates_and_keeps_head_and_tail(counter):
-    """pydoc3 json: nearly every line is of its own form; grouping would say nothing."""
+def test_prose_is_outlined_level_by_level(counter):
+    """pydoc3 json: nearly every line is of its own form, so grouping would say nothing; its
+    blocks are outlined instead: at 1000 tokens every one of its 11 section headings (the
+    lines at the margin after a blank line) is kept, each gap labelled with its exact count."""
     text = case("other-pydoc3-json-prose")
-    assert templates.plan(text, Lines(text), 1000, counter, lookup("Bash")) is None
+    rows = text.splitlines()
+    headings = [row for row in rows if row[:1].isupper()]
+    assert len(headings) == 11
+    out = compress(text, tool="Bash", kind="other", budget=1000, counter=counter).text
+    assert counter.count(out) <= 1000
+    kept = out.splitlines()
+    assert all(heading in kept for heading in headings)
+    omitted = sum(num(m[1]) for m in re.finditer(r"omitted \(([\d,]+) lines?\)", out))
+    shown = sum(1 for line in kept if not line.startswith("[…"))
+    assert omitted + shown >= len(rows)
+
+
+def test_prose_without_blocks_is_left_to_head_and_tail(counter):
+    """pydoc3 json's description as one flat paragraph (its lines unindented, its blank lines
+    gone): no templates and no blocks, so the rung declines."""
+    rows = case("other-pydoc3-json-prose").splitlines()
+    text = "\n".join(row.strip() for row in rows[14:112] if row.strip()) + "\n"
+    assert templates.plan(text, Lines(text), 300, counter, lookup("Bash")) is None
 
 
 @settings(max_examples=60, deadline=None)
