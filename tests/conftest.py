@@ -205,3 +205,22 @@ def locked_ledger(path):
     finally:
         locker.stdin.close()
         locker.wait(timeout=60)
+
+
+def handles_signals(pid: int) -> bool:
+    """Has headroom (process `pid`) installed its signal handlers? (Linux: SigCgt in /proc.)
+    Python catches SIGINT from the start, so this reads SIGTERM's bit: headroom installs its
+    handlers for INT, TERM and HUP together. A readiness check: signal only once it is true."""
+    import signal
+
+    with open(f"/proc/{pid}/status") as status:
+        caught = int(next(line for line in status if line.startswith("SigCgt:")).split()[1], 16)
+    return bool(caught >> (signal.SIGTERM - 1) & 1)
+
+
+def pipe_is_drained(stream) -> bool:
+    """Has the reader taken everything written to this pipe so far?"""
+    import fcntl
+    import termios
+
+    return fcntl.ioctl(stream.fileno(), termios.FIONREAD, b"\0\0\0\0") == b"\0\0\0\0"

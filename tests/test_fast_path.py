@@ -47,7 +47,7 @@ def test_output_that_does_not_fit_is_clipped_without_typer_when_the_options_are_
     assert "typer" not in loaded and "rich" not in loaded
 
 
-@pytest.mark.parametrize("args", [["--kind", "other", "--budget", "100"], ["-b100"],
+@pytest.mark.parametrize("args", [["--kind", "other", "-b100"], ["-b100"],
                                   ["--format", "json", "--budget", "100"]])
 def test_other_options_go_to_the_typer_app(args):
     status, out, loaded = run_probe([*args, "--no-store"], b"word " * 2000)
@@ -55,10 +55,11 @@ def test_other_options_go_to_the_typer_app(args):
     assert "typer" in loaded
 
 
-def test_both_paths_print_the_same_bytes():
+@pytest.mark.parametrize("kind", [[], ["--kind", "auto"], ["--kind", "other"], ["-k", "log"]])
+def test_both_paths_print_the_same_bytes(kind):
     data = b"".join(b"line %d of a plain log\n" % n for n in range(3000))
-    plain = run_probe(["--budget", "150", "--no-store"], data)
-    typed = run_probe(["--budget", "150", "--no-store", "--kind", "auto"], data)
+    plain = run_probe(["--budget", "150", "--no-store", *kind], data)
+    typed = run_probe(["-b150", "--no-store", *kind], data)  # -bN: the app parses it
     assert "typer" not in plain[2] and "typer" in typed[2]
     assert plain[:2] == typed[:2] and b"headroom" in plain[1]
 
@@ -110,7 +111,7 @@ def test_a_hook_option_typer_would_refuse_goes_to_typer(args):
 @pytest.mark.parametrize("args, plain", [
     (["--budget", "7", "-t", "Grep", "-e=estimate", "--no-store", "--no-digest"], True),
     (["--budget=7"], True),
-    (["--kind", "log"], False),  # a named shape changes nothing that fits, but is checked
+    (["--kind", "log"], True),  # a named shape changes nothing that fits (main() checks it)
     (["--format", "json"], False),  # wraps even output that fits
     (["--live"], False),
     (["--no-store=1"], False),  # a flag takes no value: the app reports it
@@ -141,7 +142,7 @@ def test_a_format_from_the_environment_wraps_output_that_fits():
     assert done.returncode == 0 and done.stdout.lstrip().startswith(b"{")
 
 
-@pytest.mark.parametrize("args", [["--budget="], ["--encoding", "nope"]])
+@pytest.mark.parametrize("args", [["--budget="], ["--encoding", "nope"], ["--kind", "nope"]])
 def test_a_bad_plain_value_is_an_error_even_when_the_output_fits(args):
     done = run_with_env(args, b"hi\n", {"HEADROOM_CONFIG": "/nonexistent"})
     assert done.returncode == 2 and done.stdout == b"" and done.stderr

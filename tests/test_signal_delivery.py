@@ -26,6 +26,8 @@ from pathlib import Path
 
 import pytest
 
+from conftest import handles_signals, pipe_is_drained
+
 HEADROOM = [sys.executable, "-m", "headroom_cli"]
 HANG_GUARD = 60  # seconds
 SIGNALS = [signal.SIGINT, signal.SIGTERM, signal.SIGHUP]
@@ -106,7 +108,7 @@ def start_reading(lines: int) -> subprocess.Popen:
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     process.stdin.write(b"".join(b"line %d of a log that goes on\n" % i for i in range(lines)))
     process.stdin.flush()
-    wait_until(lambda: drained(process.stdin) and handles_signals(process.pid), process)
+    wait_until(lambda: pipe_is_drained(process.stdin) and handles_signals(process.pid), process)
     return process
 
 
@@ -148,21 +150,6 @@ def wait_until(ready, process: subprocess.Popen) -> None:
             process.kill()
             raise AssertionError(f"never became ready: {process.communicate()}")
         time.sleep(0.01)
-
-
-def handles_signals(pid: int) -> bool:
-    """Are headroom's handlers installed? (Linux: SigCgt; Python catches SIGINT from the start,
-    so SIGTERM's bit: headroom installs its handlers for the three together.)"""
-    with open(f"/proc/{pid}/status") as status:
-        caught = int(next(line for line in status if line.startswith("SigCgt:")).split()[1], 16)
-    return bool(caught >> (signal.SIGTERM - 1) & 1)
-
-
-def drained(stream) -> bool:
-    import fcntl
-    import termios
-
-    return fcntl.ioctl(stream.fileno(), termios.FIONREAD, b"\0\0\0\0") == b"\0\0\0\0"
 
 
 def helper_threads(pid: int) -> list[int]:

@@ -19,6 +19,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from conftest import handles_signals, pipe_is_drained
+
 from headroom_cli import intake as stage
 from headroom_cli.api import compress_streamed
 from headroom_cli.intake import Held, Intake, Streamed
@@ -201,22 +203,6 @@ def wait_until(ready, guard: float = HANG_GUARD) -> None:
     while not ready():
         assert time.monotonic() < deadline, "never became ready"
         time.sleep(0.01)
-
-
-def handles_signals(pid: int) -> bool:
-    """Has headroom (process `pid`) installed its signal handlers? (Linux: SigCgt in /proc.)
-    Python catches SIGINT from the start, so this reads SIGTERM's bit: headroom installs its
-    handlers for INT, TERM and HUP together."""
-    with open(f"/proc/{pid}/status") as status:
-        caught = int(next(line for line in status if line.startswith("SigCgt:")).split()[1], 16)
-    return bool(caught >> (signal.SIGTERM - 1) & 1)
-
-
-def pipe_is_drained(stream) -> bool:
-    import fcntl
-    import termios
-
-    return fcntl.ioctl(stream.fileno(), termios.FIONREAD, b"\0\0\0\0") == b"\0\0\0\0"
 
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])

@@ -34,7 +34,7 @@ def main(argv: list[str] | None = None) -> None:
     if not os.environ.get(COMPLETE_VAR) and not (args and args[0] in SUBCOMMANDS):
         from .options import parse_plain
 
-        values = parse_plain(args)
+        values = _known_kind(parse_plain(args))
         flags = budget = None
         decided = False  # by _plain: the full settings
         if values is not None and command is None and sys.stdin is not None \
@@ -101,6 +101,16 @@ def _run_plain(flags, command, stdin, config) -> None:
         sys.exit(status)
 
 
+def _known_kind(values: dict | None) -> dict | None:
+    """`values`, when its --kind (if any) names a shape: an unknown one goes to the typer app,
+    which reports it even for output that fits."""
+    if values is None or "kind" not in values:
+        return values
+    from ..defaults import KINDS
+
+    return values if values["kind"] == "auto" or values["kind"] in KINDS else None
+
+
 def _in_session(values: dict) -> bool:
     """A session (--session, $HEADROOM_SESSION) sees every output: none passes through unread
     (even one that fits may open with what changed since the last run)."""
@@ -150,6 +160,7 @@ def _plain(values: dict):
 
     flags = Flags(budget=None if budget is None else int(budget),
                   tool=values.get("tool") or os.environ.get("HEADROOM_TOOL") or None,
+                  kind=values.get("kind", "auto"),
                   encoding=values.get("encoding"), no_store="no_store" in values,
                   no_digest="no_digest" in values,
                   session=values.get("session") or os.environ.get(SESSION_VAR) or None)

@@ -37,7 +37,7 @@ class Option(tuple):
 FILTER_OPTIONS = (
     Option("budget", ("--budget", "-b"), True, True),
     Option("tool", ("--tool", "-t"), True, True),
-    Option("kind", ("--kind", "-k"), True, False),
+    Option("kind", ("--kind", "-k"), True, True),  # main() checks the shape is a known one
     Option("encoding", ("--encoding", "-e"), True, True),
     Option("fmt", ("--format", "-f"), True, False),
     Option("no_store", ("--no-store",), False, True),

@@ -96,7 +96,7 @@ def _fold_by_weight(groups, text, used, weights, label, cost, room):
             parent[near] = far
     order = sorted(members, key=lambda folder: (
         folder == "",  # everything under one entry: the last resort
-        sum(weights[i] for i in members[folder]) / len(members[folder]),
+        sum(map(weights.__getitem__, members[folder])) / len(members[folder]),
         -len(members[folder]), -depth[folder], min(members[folder])))
     folded: set[str] = set()
     for folder in order:
@@ -136,7 +136,8 @@ def _spend_leftover(entries, groups, paths, label, rest, cost, leftover, weights
     """Name the first members (with weights, the heaviest) of the biggest folders individually
     while the budget lasts."""
     def size(key):
-        return sum(weights[i] for i in groups[key]) if weights is not None else len(groups[key])
+        return sum(map(weights.__getitem__, groups[key])) if weights is not None \
+            else len(groups[key])
 
     folders = sorted((key for key in groups if len(groups[key]) > 1),
                      key=lambda key: (-size(key), groups[key][0]))

@@ -8,6 +8,7 @@ from bisect import bisect_left, bisect_right
 from collections import Counter as Tally
 from dataclasses import dataclass, field
 from functools import partial
+from itertools import compress, count
 from typing import Callable
 
 from ...plan import Gap, Item, Keep, Lines, Note, Plan, gap
@@ -19,7 +20,7 @@ from .signals import (BUG_WEIGHT, BUG_WORDS, CAUSE, classify_why, CONTINUATION_R
                       has_error_word, HEX_DIGITS, is_progress, KIND_CODE, label_prefix,
                       LINT_SIGNAL, LOCATED_SIGNAL, LOCATION_PREFIX, LOG_RECORD, NOTHING_FAILED,
                       PATH_TAIL, PY_EXCEPTION, RESULT_TAIL, RULE_HEADED, SELF_CONTAINED,
-                      SHAPE_CHARS, shape_of, START_SIGNAL, SUMMARY, TRIGGER_PATTERNS,
+                      SHAPE_CHARS, shape_of, START_SIGNAL, SUMMARY, TRIGGER_PATTERNS, TRIGGERS,
                       UNINFORMATIVE, WARNING)
 
 # Rendered sizes in tokens, measured on cl100k: an inline gap marker is 13-25 (an estimate while
@@ -41,16 +42,9 @@ _MAX_MISSES = 40  # failed additions in a row before a tier gives up (each costs
 
 
 def _line_reader(lines: Lines):
-    """line(i) -> text of line i without its newline. Lines.get's method calls cost more than
-    the slicing, and blocks are read line by line."""
-    text, starts, total = lines.text, lines.starts, len(lines)
-
-    def line(index: int) -> str:
-        if index + 1 < total:
-            return text[starts[index]:starts[index + 1] - 1]
-        return text[starts[index]:].rstrip("\n")
-
-    return line
+    """line(i) -> text of line i without its newline: a list lookup in C (blocks are read line
+    by line, and a flood's copies are each read a few times)."""
+    return lines.texts.__getitem__
 
 
 @dataclass
@@ -182,8 +176,7 @@ def _candidate_lines(text: str, lines: Lines) -> set[int]:
     # through C (map, partial), not a Python loop per hit.
     numbered, start_of = partial(bisect_right, lines.starts), re.Match.start
     found: set[int] = {1}
-    for trigger in TRIGGER_PATTERNS:
-        found.update(map(numbered, map(start_of, trigger.finditer(text))))
+    found.update(_trigger_lines(text, lines, numbered))
 
     def add(matches) -> None:  # line-start patterns match from the newline before the line
         found.update(map(numbered, map((1).__add__, map(start_of, matches))))
@@ -197,6 +190,26 @@ def _candidate_lines(text: str, lines: Lines) -> set[int]:
         if signal.search(text, 0, head_end) or signal.search(text, tail_start):
             add(signal.finditer(text, head_end, tail_start))
     return {number - 1 for number in found}
+
+
+def _trigger_lines(text: str, lines: Lines, numbered) -> set[int]:
+    """The 1-based numbers of the lines holding a trigger word. Where most lines are copies
+    (a flood of one warning), each distinct line is tested once and its copies found by text
+    (a set lookup each, in C); else each word is searched through the whole text."""
+    texts = lines.texts
+    distinct = dict.fromkeys(texts)
+    found: set[int] = set()
+    if len(distinct) * _COPIES_FOR_DISTINCT > len(texts):
+        start_of = re.Match.start
+        for trigger in TRIGGER_PATTERNS:
+            found.update(map(numbered, map(start_of, trigger.finditer(text))))
+        return found
+    hits = {line for line in distinct if any(word in line for word in TRIGGERS)}
+    found.update(compress(count(1), map(hits.__contains__, texts)))
+    return found
+
+
+_COPIES_FOR_DISTINCT = 4  # lines per distinct line past which triggers are tested per text
 
 
 def _grow_block(scan: _Scan, first: int) -> _Block:
@@ -585,12 +598,11 @@ def _by_distance(block: _Block, reach: int) -> list[int]:
 def _keep_warnings(scan: _Scan, picker: _Picker, folds: dict[int, int]) -> None:
     """Each distinct warning once, with its repeat count: the most frequent and the rarest
     alternately (the first explain the bulk of what was cut, the second are likelier signal)."""
-    counts = Tally(scan.signature[i] for i in scan.warnings)
-    first: dict[bytes, int] = {}
-    members: dict[bytes, list[int]] = {}
-    for index in scan.warnings:
-        first.setdefault(scan.signature[index], index)
-        members.setdefault(scan.signature[index], []).append(index)
+    signatures = list(map(scan.signature.__getitem__, scan.warnings))
+    counts = Tally(signatures)
+    # Built backwards, each signature's first warning is the one written last.
+    first = dict(zip(reversed(signatures), reversed(scan.warnings)))
+    members = _Members(scan.warnings, signatures)
     by_count = sorted(first, key=lambda s: (-counts[s], first[s]))
     order = []
     while by_count:
@@ -608,8 +620,26 @@ def _keep_warnings(scan: _Scan, picker: _Picker, folds: dict[int, int]) -> None:
             folds.pop(shape, None)
             # Its repeats: the same line, its numbers aside (a signature joins more: files).
             shown = _numbers_aside(picker.line(index))
-            picker.repeats.update(i for i in members[signature]
-                                  if i != index and _numbers_aside(picker.line(i)) == shown)
+            copies = members.of(signature)[1:]  # [0] is index, the first
+            texts = list(map(picker.line, copies))
+            # One test per distinct text: a flood's copies are one text.
+            repeat = {text: _numbers_aside(text) == shown for text in dict.fromkeys(texts)}
+            picker.repeats.update(compress(copies, map(repeat.__getitem__, texts)))
+
+
+class _Members:
+    """The warnings of each signature, in text order: one sort in C, then two bisections per
+    signature asked for (only the shown ones are), not a list built per warning in Python."""
+
+    def __init__(self, indexes: list[int], signatures: list[bytes]) -> None:
+        self.order = sorted(range(len(indexes)), key=signatures.__getitem__)  # stable
+        self.signatures = list(map(signatures.__getitem__, self.order))
+        self.indexes = indexes
+
+    def of(self, signature: bytes) -> list[int]:
+        low = bisect_left(self.signatures, signature)
+        high = bisect_right(self.signatures, signature, low)
+        return list(map(self.indexes.__getitem__, self.order[low:high]))
 
 
 def _numbers_aside(line: str) -> bytes:

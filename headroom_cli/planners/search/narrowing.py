@@ -67,15 +67,15 @@ def _where(files: list[FileHits], per_line: float, budget: int,
            file_list: bool) -> tuple[str, int, int, int] | None:
     """(folder or file, matches, files, tokens) of the heaviest that would fit."""
     tally: dict[str, list[int]] = {}  # key: [matches, files, lines]
+    chains: dict[str, list[str]] = {}  # a folder and its ancestors: worked out once per folder
     for hits in files:
         weight = hits.files if file_list else hits.count
         lines = hits.files if file_list else _lines(hits)
-        keys = [] if hits.folder else [hits.path]
         folder = hits.path if hits.folder else folder_key(hits.path)
-        while folder not in ("./", "/", ""):
-            keys.append(folder)
-            folder = folder_key(folder.rstrip("/\\"))
-        for key in keys:
+        chain = chains.get(folder)
+        if chain is None:
+            chain = chains[folder] = _folders(folder)
+        for key in chain if hits.folder else [hits.path, *chain]:
             entry = tally.setdefault(key, [0, 0, 0])
             entry[0] += weight
             entry[1] += hits.files
@@ -90,6 +90,15 @@ def _where(files: list[FileHits], per_line: float, budget: int,
         if best is None or rank < best[0]:
             best = (rank, (key, matches, count, tokens))
     return best[1] if best else None
+
+
+def _folders(folder: str) -> list[str]:
+    """The folder and each folder above it, nearest first (none for the top)."""
+    chain = []
+    while folder not in ("./", "/", ""):
+        chain.append(folder)
+        folder = folder_key(folder.rstrip("/\\"))
+    return chain
 
 
 def _fewer_context(files: list[FileHits], per_line: float,

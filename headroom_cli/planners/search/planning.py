@@ -311,15 +311,16 @@ def _rolled_up(files: list[FileHits], rows: list[str], lines: Lines, room: int, 
         return any(path.startswith(key) for path in near)
 
     def label(key: str, members: list[int]) -> str:
-        hits = [others[i] for i in members]
-        if len(hits) == 1 and hits[0].path == key:
-            return _header(hits[0], 0)
+        if len(members) == 1 and others[members[0]].path == key:
+            return _header(others[members[0]], 0)
         return folder(key, members, beside(key))
 
+    # Folders are labelled over and over while rolling up: their sums are taken in C.
+    files_of, count_of = [f.files for f in others], [f.count for f in others]
+
     def folder(key: str, members: list[int], more: bool) -> str:
-        hits = [others[i] for i in members]
-        return search_folder_label(key, sum(h.files for h in hits), sum(h.count for h in hits),
-                                   more)
+        return search_folder_label(key, sum(map(files_of.__getitem__, members)),
+                                   sum(map(count_of.__getitem__, members)), more)
 
     def rest(key: str, members: list[int]) -> str:  # beside the folder's files named alone
         return folder(key, members, True)
@@ -327,7 +328,7 @@ def _rolled_up(files: list[FileHits], rows: list[str], lines: Lines, room: int, 
     # Thousands of files: estimate each line's tokens while rolling up (counting them all
     # would cost more than the clip); fit.py checks the rendered result exactly.
     cost = costs.note if len(others) <= _EXACT_ROLL_UP else _estimate
-    weights = [f.count for f in others]
+    weights = count_of
     entries = roll_up([f.path for f in others], label, cost, room, rest, weights,
                       costs.note) if others else []
     position = {f.path: at for at, f in enumerate(files)}

@@ -100,8 +100,10 @@ def parse(rows: list[str]) -> Parsed:
             recognised += _rg_json_row(record, index, row, files)
             continue
         m = _MATCH.match(row)
-        if m and is_path(m["path"]):
-            hits = files.setdefault(m["path"], FileHits(m["path"]))
+        if m and is_path(path := m["path"]):
+            hits = files.get(path)
+            if hits is None:  # a FileHits per file, not one built and dropped per match
+                hits = files[path] = FileHits(path)
             hits.matches.append(index)
             hits.text_start[index] = m.end()
             recognised += 1

@@ -119,7 +119,10 @@ def entry(path: str) -> bool:
 
 def name(body: str) -> str:
     """A definition's name: its first word that is no keyword."""
-    return next((w for w in _IDENT.findall(body, 0, _JUDGED) if w not in _WORDS), "")
+    for word in _IDENT.finditer(body, 0, _JUDGED):  # most often the first or second word
+        if word[0] not in _WORDS:
+            return word[0]
+    return ""
 
 
 def private(body: str) -> bool:
