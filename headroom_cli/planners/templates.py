@@ -31,11 +31,12 @@ from ..render import CLOSING_MARKER_TOKENS, template_note
 from ..tokens import Counter
 from ..tools import Tool
 
-# One pass: quoted strings, runs of alignment spaces, and every token holding a digit, a path
+# One pass: quoted strings, runs of alignment spaces, rules (`----+----`, `┌────┬`: one
+# template whatever their columns' widths), and every token holding a digit, a path
 # separator or an underscore (numbers, versions, hex ids, UUIDs, timestamps, paths,
 # identifiers like `BIO_ctrl@OPENSSL_3`). A token is tried only where one starts (the
 # lookbehind), so masking stays linear.
-_MASK = lazy(r"\"[^\"\n]*\"|'[^'\n]*'|[ \t]{2,}"
+_MASK = lazy(r"\"[^\"\n]*\"|'[^'\n]*'|[ \t]{2,}|[-=+─━┼┬┴├┤┌┐└┘╋]{3,}"
                    r"|(?<![\w.~@+/\\:-])(?=[\w.~@+:-]*[\d/\\_])[\w.~@+/\\:-]+")
 _HOLE = "\x00"
 _KEY_CHARS = 200  # of a masked line, what names its template (a long line's start)
@@ -195,8 +196,11 @@ def _heads(lines: Lines, total: int) -> list[int]:
             previous_blank = True
             continue
         depth = len(line) - len(body)
-        if previous_blank or index + 1 < total and _depth(lines.get(index + 1)) > depth:
-            heads.append((not previous_blank, depth, _spread(index, total), index))
+        below = _depth(lines.get(index + 1)) if index + 1 < total else -1
+        if previous_blank or below > depth:
+            # a title centred over what follows (psql's `Table "…"`) is of the first level
+            level = 0 if 0 <= below < depth else depth
+            heads.append((not previous_blank, level, _spread(index, total), index))
         previous_blank = False
     return [head[-1] for head in sorted(heads)]
 
