@@ -7,9 +7,13 @@ and the last lines, then one exemplar per template (its first line, with its cou
 range), the templates ranked by severity words (error, fail, fatal, panic, denied… before
 warning…), then by rarity (the fewest lines first: a line unlike the others is what a reader
 looks for), then lines at the margin (headings, records) before indented ones, spread over
-the output; every omitted run is a gap with its exact line counts. An output whose lines are
-nearly all of different templates (prose) has nothing to group: it is left to head and tail
-(None).
+the output; every omitted run is a gap with its exact line counts. Every template at the margin
+gets its exemplar before any template gets a second line; then the heads of blocks (the first
+line after a blank one, a line the next is indented under) level by level, then the indented
+templates. An aligned table's rows are keyed by their few-valued columns (a status, a type),
+so a row of a rare status is a template of its own. An output whose lines are nearly all of
+different templates (prose) is outlined by its blocks when it has some (a man page), else
+left to head and tail (None).
 
 Masking is one regular-expression pass over the whole text (no mask crosses a newline, so the
 masked text splits into the same lines), then one dictionary update a line: linear, and in C
@@ -174,6 +178,9 @@ def _row_keys(rows: list[str]) -> list[str]:
                     values.add(value[:_KEY_CHARS])
     keys = []
     for row, split in zip(rows, cells):
+        if not row.strip(_RULE + " \t"):
+            keys.append("")  # a blank line (its spaces marked as a separator)
+            continue
         if len(split) < _TABLE_CELLS:
             keys.append(row[:_KEY_CHARS])
             continue
