@@ -104,7 +104,8 @@ def audit(transcript: Transcript, *, counter: Counter, budget_for: Callable[[str
     output's text is let go once its figures are counted."""
     from .api import compress
 
-    rows = []  # (tool, family, tokens, after, requests before it, agent_cut, clipped)
+    rows = []  # (tool, family, tokens, after, requests before it, re-sends at most, agent_cut,
+    #           clipped)
     requests = 0
     for event in transcript.events():
         if isinstance(event, Request):
@@ -119,11 +120,13 @@ def audit(transcript: Transcript, *, counter: Counter, budget_for: Callable[[str
                             counter=counter, program=program)
             after = kept.output_tokens if kept.clipped else tokens
         rows.append((event.tool or "?", family or NO_FAMILY, tokens, after, requests,
-                     event.agent_cut, clipped))
+                     event.resends, event.agent_cut, clipped))
     by_tool: dict[str, Figures] = {}
     by_family: dict[str, Figures] = {}
-    for tool, family, tokens, after, before, agent_cut, clipped in rows:
+    for tool, family, tokens, after, before, at_most, agent_cut, clipped in rows:
         resends = max(requests - before - 1, 0)
+        if at_most is not None:  # the agent stopped sending it (opencode's prune)
+            resends = min(resends, at_most)
         figures = Figures(1, tokens, after, tokens * resends, after * resends,
                           int(agent_cut or clipped), int(agent_cut), int(clipped))
         by_tool[tool] = by_tool.get(tool, Figures()) + figures

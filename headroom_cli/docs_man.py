@@ -242,9 +242,17 @@ ENVIRONMENT = (
                         "`plugins/headroom.js` there (default `~/.config/kilo`)."),
     ("HERMES_HOME", "hermes-agent's home: `headroom init hermes` writes `plugins/headroom/` "
                     "there (default `~/.hermes`)."),
+    ("QWEN_HOME", "Qwen Code's home: `headroom init qwen` edits its `settings.json` and "
+                  "writes `headroom-shell-tool` beside it (default `~/.qwen`)."),
     ("XDG_STATE_HOME", "Where the store goes when `HEADROOM_STORE` is unset (default "
                        "`~/.local/state`)."),
     ("XDG_CACHE_HOME", "Where parsed tokenizer tables are cached (default `~/.cache`)."),
+    ("XDG_DATA_HOME", "Where `headroom audit` finds opencode's and Kilo CLI's session "
+                      "databases, `opencode/opencode.db` and `kilo/kilo.db` (default "
+                      "`~/.local/share`)."),
+    ("OPENCODE_DB", "opencode's session database, when not the default one (relative to "
+                    "`$XDG_DATA_HOME/opencode`): `headroom audit` reads it."),
+    ("KILO_DB", "Kilo CLI's session database, likewise (relative to `$XDG_DATA_HOME/kilo`)."),
     ("TMPDIR", "Where Claude Code's hook keeps a wrapped command's output until the filter "
                "reads and removes it (default `/tmp`)."),
     ("TIKTOKEN_CACHE_DIR", "tiktoken's cache, searched for the `o200k_base` data file "

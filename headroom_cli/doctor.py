@@ -139,7 +139,10 @@ def _sessions_of(environ: Mapping[str, str]):
 
         if name not in transcripts.READERS:
             return set()
-        return {transcript.session for transcript in transcripts.find(environ, None, name)}
+        try:
+            return {transcript.session for transcript in transcripts.find(environ, None, name)}
+        except OSError:  # a session database that cannot be read: no last clip to show
+            return set()
 
     return sessions
 

@@ -39,7 +39,8 @@ MAX_COMMANDS = 256  # commands remembered per session (the least recent go first
 MAX_OUTPUTS = 512  # delivered outputs remembered per session
 MAX_NAMES = 200  # failures remembered per command
 MAX_KEY_CHARS = 200  # a session key longer than this is cut (its file is named by a hash)
-LOCK_WAIT = 3.0  # seconds a run waits for its session's lock before going on without it
+LOCK_WAIT = 10.0  # seconds a run waits for its session's lock before going on without it: the
+# lock is held for milliseconds, but 32 parallel calls on a loaded machine took over 3 s to pass it
 _NAMES_SHOWN, _NAME_CHARS = 3, 60  # failures named in the since line
 
 

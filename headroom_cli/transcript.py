@@ -2,9 +2,9 @@
 tool outputs and model requests, in the order they happened.
 
 Each agent's module reads its own format (agents/claude_transcript.py, codex_transcript.py,
-pi_transcript.py) and yields these events; audit.py turns them into figures. A stream, not a
-list: an output's figures are computed as it is read and its text let go, so a transcript of
-any length is audited in bounded memory.
+pi_transcript.py, opencode_transcript.py…) and yields these events; audit.py turns them into
+figures. A stream, not a list: an output's figures are computed as it is read and its text let
+go, so a transcript of any length is audited in bounded memory.
 """
 
 from __future__ import annotations
@@ -26,6 +26,9 @@ class Output:
     command: str | None  # the shell command, for a shell tool
     text: str
     agent_cut: bool = False  # the agent itself cut it (a preview, a head and tail)
+    # How many later requests re-sent it, when the agent stopped sending it before the session
+    # ended (opencode's prune); None: every later request did.
+    resends: int | None = None
 
 
 @dataclass(frozen=True)
@@ -56,11 +59,13 @@ class Transcript:
     project: str | None  # the directory the session ran in, when the transcript says
     modified: float  # the file's mtime: what --since compares
     parse: Callable[[Iterator[dict]], Iterator[Event]]  # the agent's reader, records in
+    # Its records, read from `path`: JSON Lines, or what the agent's module reads (a database)
+    read: Callable[[str, Skipped], Iterator[dict]] | None = field(default=None, compare=False)
     skipped: Skipped = field(default_factory=Skipped, compare=False)
 
     def events(self) -> Iterator[Event]:
         """The transcript's events, read from disk as they are consumed."""
-        return self.parse(json_lines(self.path, self.skipped))
+        return self.parse((self.read or json_lines)(self.path, self.skipped))
 
 
 def json_lines(path: str, skipped: Skipped | None = None) -> Iterator[dict]:

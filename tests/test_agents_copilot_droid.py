@@ -139,7 +139,7 @@ def test_copilot_init_writes_its_own_hooks_file(tmp_path):
     config.apply(module.install(path, ["/opt/headroom/bin/headroom"]), dry_run=False,
                  out=open(os.devnull, "w"))
     assert json.loads(path.read_text()) == {"version": 1, "hooks": {"preToolUse": [
-        {"type": "command", "bash": "/opt/headroom/bin/headroom hook copilot",
+        {"type": "command", "bash": "/opt/headroom/bin/headroom hook copilot", "matcher": "bash",
          "timeoutSec": 30}]}}
 
 
@@ -168,11 +168,3 @@ def test_droid_init_keeps_the_rest_of_its_settings_byte_for_byte(tmp_path):
                  dry_run=False, out=out)
     assert path.read_bytes() == original
     assert not path.with_name(path.name + config.BACKUP_SUFFIX).exists()
-
-
-def test_qwen_is_named_with_the_reason_it_cannot_be_hooked(capsys):
-    from headroom_cli.agents.cli import init_command
-
-    assert init_command("qwen-code", uninstall=False, dry_run=False, config_path=None) == 2
-    err = capsys.readouterr().err
-    assert "updatedInput is ignored" in err and "headroom init mcp" in err

@@ -34,12 +34,39 @@ def files_under(home: Path) -> list[str]:
                   for root, _dirs, names in os.walk(home) for name in names)
 
 
+def tree(home: Path) -> dict[str, bytes | None]:
+    """Every folder (None) and file (its bytes) under `home`."""
+    entries: dict[str, bytes | None] = {}
+    for root, dirs, names in os.walk(home):
+        for name in dirs:
+            entries[str(Path(root, name).relative_to(home)) + "/"] = None
+        for name in names:
+            entries[str(Path(root, name).relative_to(home))] = Path(root, name).read_bytes()
+    return entries
+
+
 @pytest.mark.parametrize("agent", sorted(AGENTS))
-def test_uninstall_after_install_in_a_fresh_home_leaves_no_file(fresh_home, agent, capsys):
+def test_uninstall_after_install_in_a_fresh_home_leaves_nothing(fresh_home, agent, capsys):
     assert init_command(agent, uninstall=False, dry_run=False, config_path=None) == 0
     assert files_under(fresh_home), "init wrote nothing"
     assert init_command(agent, uninstall=True, dry_run=False, config_path=None) == 0
-    assert files_under(fresh_home) == []
+    assert tree(fresh_home) == {}
+
+
+@pytest.mark.parametrize("agent", sorted(AGENTS))
+def test_uninstall_gives_back_a_home_byte_for_byte(fresh_home, agent, capsys):
+    """A home where the agent's folder holds the user's own file (and an empty folder of
+    theirs): after install and uninstall, every folder and byte is as it was."""
+    folder = load(agent).default_path().parent
+    while folder.parent != fresh_home:
+        folder = folder.parent
+    (folder / "keep").mkdir(parents=True)
+    (folder / "notes.txt").write_bytes(b"the user's\n")
+    before = tree(fresh_home)
+    assert init_command(agent, uninstall=False, dry_run=False, config_path=None) == 0
+    assert tree(fresh_home) != before
+    assert init_command(agent, uninstall=True, dry_run=False, config_path=None) == 0
+    assert tree(fresh_home) == before
 
 
 @pytest.mark.parametrize("agent", sorted(AGENTS))
@@ -49,8 +76,10 @@ def test_reinstall_from_another_headroom_keeps_no_backup(fresh_home, agent, caps
     out = open(os.devnull, "w")
     config.apply(module.install(path, ["/old/place/headroom"]), dry_run=False, out=out)
     config.apply(module.install(path, ["/new/place/headroom"]), dry_run=False, out=out)
-    assert b"/new/place/headroom" in path.read_bytes()
-    assert not path.with_name(path.name + config.BACKUP_SUFFIX).exists()
+    written = [fresh_home / name for name in files_under(fresh_home)]
+    # the hook names the new headroom (Qwen Code's settings name a script that does)
+    assert any(b"/new/place/headroom" in file.read_bytes() for file in written)
+    assert not any(file.name.endswith(config.BACKUP_SUFFIX) for file in written)
     config.apply(module.install(path, ["/new/place/headroom"], uninstall=True),
                  dry_run=False, out=out)
     assert files_under(fresh_home) == []

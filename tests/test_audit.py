@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -16,7 +17,7 @@ import tiktoken
 
 from headroom_cli import transcript
 from headroom_cli.agents import (claude_transcript, codex_transcript, gemini_transcript,
-                                 pi_transcript)
+                                 opencode_transcript, pi_transcript)
 from headroom_cli.api import counter_for
 from headroom_cli.audit import Report, audit, dumps, report
 
@@ -185,8 +186,10 @@ def home_with_sessions(tmp_path: Path, project: Path) -> dict:
     codex.mkdir(parents=True)
     shutil.copy(HERE / "codex-cut.jsonl", codex / "rollout-x.jsonl")  # ran elsewhere (its cwd)
     env = {key: value for key, value in os.environ.items()
-           if not key.startswith(("HEADROOM_", "CLAUDE_", "CODEX_", "PI_CODING"))}
+           if not key.startswith(("HEADROOM_", "CLAUDE_", "CODEX_", "PI_CODING", "OPENCODE_",
+                                  "KILO_"))}
     env.update(HOME=str(home), XDG_CONFIG_HOME=str(home / ".config"),
+               XDG_DATA_HOME=str(home / ".local" / "share"),
                XDG_STATE_HOME=str(home / ".state"), COLUMNS="120")
     return env
 
@@ -254,3 +257,149 @@ def test_an_unreadable_transcript_is_a_one_line_error(tmp_path):
     done = run_audit([], env, project)
     assert done.returncode == 1 and done.stdout == ""
     assert done.stderr == f"headroom: cannot read {folder / 'broken.jsonl'}: Is a directory\n"
+
+
+# opencode and Kilo keep their sessions in a SQLite database (tests/audit/README.md).
+def opencode_outputs(name: str) -> list[str]:
+    """The tool outputs of the database's one session, with plain SQL: messages by creation,
+    parts by id, as opencode sends them."""
+    with sqlite3.connect(HERE / name) as connection:
+        rows = connection.execute(
+            "SELECT part.data FROM part JOIN message ON part.message_id = message.id "
+            "ORDER BY message.time_created, message.id, part.id").fetchall()
+    parts = [json.loads(data) for (data,) in rows]
+    return [part["state"]["output"] for part in parts if part["type"] == "tool"]
+
+
+def audited_database(path: Path, agent: str = "opencode", budget: int = 6000):
+    env = {"XDG_DATA_HOME": str(path.parent), "OPENCODE_DB": str(path), "KILO_DB": str(path)}
+    (found,) = opencode_transcript.find(env, None, agent)
+    return audit(found, counter=counter_for("cl100k_base"), budget_for=lambda family: budget)
+
+
+def test_an_opencode_matrix_session_matches_the_hand_count():
+    texts = opencode_outputs("opencode-matrix.db")
+    clipped = [1, 1, 1, 0, 0]  # as in the other matrix runs
+    assert [MARKER in text for text in texts] == [bool(c) for c in clipped]
+    session = audited_database(HERE / "opencode-matrix.db")
+    counts = [tokens(text) for text in texts]
+    figures = session.figures
+    assert session.requests == 6 and figures.outputs == 5
+    assert figures.tokens == sum(counts)
+    assert figures.resent == sum(count * resends for count, resends in zip(counts, RESENDS))
+    assert (figures.clipped, figures.agent_cut, figures.handled) == (3, 0, 3)
+    assert figures.after == figures.tokens and figures.resent_after == figures.resent
+    assert set(session.by_tool) == {"bash"}
+    assert set(session.by_family) == {"seq", "headroom show", "printf", "cat"}
+
+
+@pytest.mark.parametrize("name, agent", [("opencode-tail.db", "opencode"),
+                                         ("kilo-tail.db", "kilo")])
+def test_an_output_opencode_or_kilo_cut_counts_as_handled(name, agent):
+    (text,) = opencode_outputs(name)
+    assert text.startswith("...output truncated...\n\nFull output saved to: ")
+    assert MARKER not in text
+    session = audited_database(HERE / name, agent)
+    assert session.agent == agent and session.requests == 2
+    figures = session.figures
+    assert (figures.outputs, figures.agent_cut, figures.clipped, figures.handled) == (1, 1, 0, 1)
+    assert figures.tokens == tokens(text) and figures.resent == 0
+    assert 500 >= audited_database(HERE / name, agent, budget=500).figures.after > 0
+
+
+def test_an_output_opencode_pruned_is_re_sent_only_until_then(tmp_path):
+    # An edited copy of the real session: its first output marked pruned (as opencode's prune
+    # marks it) between the third and the fourth request.
+    path = tmp_path / "opencode.db"
+    shutil.copy(HERE / "opencode-matrix.db", path)
+    with sqlite3.connect(path) as connection:
+        times = [created for (created,) in connection.execute(
+            "SELECT time_created FROM message WHERE json_extract(data, '$.role') = "
+            "'assistant' ORDER BY time_created")]
+        part_id, data = connection.execute(
+            "SELECT id, data FROM part WHERE json_extract(data, '$.callID') = 'call_e2e_0'"
+        ).fetchone()
+        part = json.loads(data)
+        part["state"]["time"]["compacted"] = times[3] - 1
+        connection.execute("UPDATE part SET data = ? WHERE id = ?", (json.dumps(part), part_id))
+    first, *others = [tokens(text) for text in opencode_outputs("opencode-matrix.db")]
+    figures = audited_database(path).figures
+    # Read after request 1, sent with requests 2 and 3 (re-sent once), cleared from request 4.
+    assert figures.resent == first * 1 + sum(c * r for c, r in zip(others, RESENDS[1:]))
+
+
+def home_with_databases(tmp_path: Path) -> dict:
+    env = home_with_sessions(tmp_path, tmp_path / "proj")
+    share = tmp_path / "home" / ".local" / "share"
+    (share / "opencode").mkdir(parents=True)
+    shutil.copy(HERE / "opencode-matrix.db", share / "opencode" / "opencode.db")
+    (share / "kilo").mkdir(parents=True)
+    shutil.copy(HERE / "kilo-tail.db", share / "kilo" / "kilo.db")
+    return env
+
+
+def test_the_command_reads_opencode_and_kilo_databases(tmp_path):
+    env = home_with_databases(tmp_path)
+    done = run_audit(["--all", "--json", "--since", "all"], env, tmp_path)
+    assert done.returncode == 0, done.stderr
+    sessions = {s["agent"]: s for s in json.loads(done.stdout)["sessions"]
+                if s["agent"] in ("opencode", "kilo")}
+    assert sessions["opencode"]["session"] == "ses_de5ee5046ffeiO3qbuGIl5wv73"
+    assert sessions["opencode"]["project"].endswith("/test_opencode_matrix0/work/proj")
+    assert sessions["opencode"]["figures"]["outputs"] == 5
+    assert sessions["kilo"]["figures"]["agent_cut"] == 1
+    # Only the sessions that ran in this directory: neither did.
+    here = json.loads(run_audit(["--json", "--since", "all", "--agent", "opencode"], env,
+                                tmp_path).stdout)
+    assert here["sessions"] == []
+
+
+def test_a_broken_opencode_database_is_a_one_line_error(tmp_path):
+    env = home_with_databases(tmp_path)
+    broken = tmp_path / "home" / ".local" / "share" / "opencode" / "opencode.db"
+    broken.write_bytes(b"not a database " * 100)
+    done = run_audit(["--all", "--agent", "opencode"], env, tmp_path)
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr == f"headroom: cannot read {broken}: file is not a database\n"
+
+
+def test_the_printed_table_shows_each_sessions_hand_counted_figures(tmp_path):
+    env = home_with_databases(tmp_path)
+    done = run_audit(["--all", "--since", "all"], env, tmp_path)
+    assert done.returncode == 0, done.stderr
+    rows = {}  # the per-session table: its first column, then its figures
+    for line in done.stdout.split("per tool")[0].splitlines():
+        cells = [cell.strip() for cell in line.strip("│ ").split("│")]
+        if len(cells) == 7 and cells[1].replace(",", "").isdigit():
+            rows[cells[0].split()[0] + " " + cells[0].split()[1][:8]] = cells[1:]
+
+    def hand(texts, resends):
+        counts = [tokens(text) for text in texts]
+        resent = sum(c * r for c, r in zip(counts, resends))
+        return [str(len(texts)), f"{sum(counts):,}", f"{resent:,}"]
+
+    def printed(key):  # outputs, tokens in, re-sent
+        return [rows[key][0], rows[key][1], rows[key][3]]
+
+    assert printed("claude one") == hand(claude_outputs("claude-matrix.jsonl"), RESENDS)
+    assert printed("opencode ses_de5e") == hand(opencode_outputs("opencode-matrix.db"), RESENDS)
+    assert printed("pi 01a2195b") == hand(pi_outputs("pi-tail.jsonl"), [0])
+    assert printed("codex 01a21959") == hand(codex_outputs("codex-cut.jsonl"), [0])
+    assert rows["pi 01a2195b"][5] == rows["codex 01a21959"][5] == "100%"  # handled by the agent
+
+
+# opencode 1.18.33's own cut notes, as its binary writes them (the templates filled in).
+@pytest.mark.parametrize("text, cut", [
+    ("...output truncated...\n\nFull output saved to: /d/tool_1\n\nline 9\n", True),
+    ("line 1\n\n...120 lines truncated...\n\nThe tool call succeeded but the output was "
+     "truncated. Full output saved to: /d/tool_2\nUse Grep to search the full content.", True),
+    ("1: a\n2: b\n\n(Output capped at 50 KB. Showing lines 1-2. Use offset=3 to continue.)", True),
+    ("1: a\n\n(Showing lines 1-2000 of 9000. Use offset=2001 to continue.)", True),
+    ("1: a\n\n(End of file - total 1 lines)", False),
+    ("the word truncated... in a line of its own output", False),
+])
+def test_opencodes_own_cut_notes_are_recognised(text, cut):
+    part = {"type": "tool", "tool": "read", "callID": "c",
+            "state": {"status": "completed", "input": {}, "output": text, "time": {}}}
+    (output,) = [event for event in opencode_transcript.events([{"part": part}])]
+    assert output.agent_cut is cut and output.text == text

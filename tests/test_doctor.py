@@ -8,6 +8,8 @@ import os
 import re
 import subprocess
 import sys
+from pathlib import Path
+
 import pytest
 
 BIN = os.path.dirname(sys.executable)
@@ -159,3 +161,24 @@ def test_the_last_clip_comes_from_the_agents_own_sessions(home, tmp_path):
     assert found, line  # the other session's clip, though later, is not Claude Code's
     before, after = (int(figure.replace(",", "")) for figure in found.groups())
     assert after <= 500 < 20_000 * 2 <= before
+
+
+def test_opencodes_last_clip_comes_from_its_session_database(home, tmp_path):
+    home_dir, env = home
+    assert headroom("init", "opencode", env=env).returncode == 0  # ~/.config/opencode: found
+    data = home_dir / ".local" / "share" / "opencode"
+    data.mkdir(parents=True)
+    database = data / "opencode.db"
+    (database).write_bytes(b"not a database " * 100)
+    broken = headroom("doctor", env=env)  # an unreadable database: no last clip, no traceback
+    assert "info  opencode last clip: none recorded" in broken.stdout and broken.stderr == ""
+    # A real opencode session (tests/audit/opencode-matrix.db) and a clip under its id
+    database.write_bytes((Path(__file__).parent / "audit" / "opencode-matrix.db").read_bytes())
+    rows = "".join(f"row {n}\n" for n in range(20_000)).encode()
+    clipped = subprocess.run([HEADROOM_SCRIPT, "--budget", "500", "--session",
+                              "ses_de5ee5046ffeiO3qbuGIl5wv73", "--tool", "bash"],
+                             input=rows, env=env, capture_output=True, timeout=120)
+    assert clipped.returncode == 0
+    done = headroom("doctor", env=env)
+    (line,) = [line for line in done.stdout.splitlines() if "opencode last clip" in line]
+    assert line.endswith("(session ses_de5ee5046ffeiO3qbuGIl5wv73)"), line

@@ -33,6 +33,7 @@ AGENTS = {
     "kilo": "Kilo CLI",
     "cursor": "Cursor",
     "hermes": "hermes-agent",
+    "qwen": "Qwen Code",
 }
 ALIASES = {"claude-code": "claude", "claudecode": "claude", "gemini-cli": "gemini",
            "codex-cli": "codex", "pi-coding-agent": "pi",
@@ -40,16 +41,12 @@ ALIASES = {"claude-code": "claude", "claudecode": "claude", "gemini-cli": "gemin
            "hermes-agent": "hermes"}
 ALIASES.update({"github-copilot": "copilot", "copilot-cli": "copilot", "gh-copilot": "copilot"})
 ALIASES.update({"factory": "droid", "factory-droid": "droid"})
-# Agents `init` knows but cannot hook into: why, said instead of "unknown agent".
-UNSUPPORTED = {
-    "qwen": "Qwen Code (checked: 0.24.4) applies no hook's change to a shell command or its "
-            "output: PreToolUse reads only allow/deny/ask and additionalContext (its "
-            "updatedInput is ignored), PostToolUse only additionalContext, and "
-            "PermissionRequest's updatedInput comes only with granting the permission, which "
-            "headroom never does. Its MCP servers can be clipped: headroom init mcp --config "
-            "~/.qwen/settings.json",
-}
 ALIASES.update({"qwen-code": "qwen", "qwen-coder": "qwen"})
+# The second name `init --help` shows for an agent people call by two (its package's or its
+# vendor's); the other aliases are accepted without being listed.
+HELP_ALIASES = {"claude": "claude-code", "gemini": "gemini-cli", "copilot": "github-copilot",
+                "droid": "factory", "kilo": "kilocode", "cursor": "cursor-agent",
+                "hermes": "hermes-agent", "qwen": "qwen-code"}
 
 
 class HookOptions:
@@ -69,12 +66,6 @@ class HookOptions:
     def __repr__(self) -> str:
         return (f"HookOptions(budget={self.budget}, headroom={self.headroom}, "
                 f"store={self.store}, budget_given={self.budget_given})")
-
-
-def unsupported(name: str) -> str | None:
-    """Why `init` cannot hook into this agent (None: it can, or it is unknown)."""
-    key = name.strip().lower()
-    return UNSUPPORTED.get(ALIASES.get(key, key))
 
 
 def canonical(name: str) -> str | None:

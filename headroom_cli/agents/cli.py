@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import sys
 
-from . import AGENTS, HookOptions, canonical, load, run_hook, unsupported
+from . import AGENTS, HookOptions, canonical, load, run_hook
 from ..defaults import DEFAULT_HOOK_BUDGET
 from ..sink import write
 from .clip import clip, headroom_argv, note
@@ -32,9 +32,6 @@ def init_command(agent: str, uninstall: bool, dry_run: bool, config_path: str | 
         note("--server: only `headroom init mcp` takes it")
         return 2
     name = canonical(agent)
-    if name is None and unsupported(agent):
-        note(f"init {agent}: {unsupported(agent)}")
-        return 2
     if name is None:
         note(f"unknown agent {agent!r}: use one of {', '.join(AGENTS)}")
         return 2
@@ -48,8 +45,10 @@ def init_command(agent: str, uninstall: bool, dry_run: bool, config_path: str | 
 
     module = load(name)
     path = Path(os.path.expanduser(config_path)) if config_path else module.default_path()
+    # The agent's own files: folders an uninstall leaves empty go too, up to the home.
+    prune_below = None if config_path else Path(os.path.expanduser("~"))
     status = _install(lambda: module.install(path, headroom_argv(), uninstall=uninstall), path,
-                      AGENTS[name], module.NOTES, uninstall, dry_run)
+                      AGENTS[name], module.NOTES, uninstall, dry_run, prune_below)
     if status == 0 and not (uninstall or dry_run):
         _doctor(name, path)
     return status
@@ -81,13 +80,15 @@ def _init_mcp(uninstall: bool, dry_run: bool, config_path: str | None,
                     path, f"the MCP servers of {path}", mcp_clients.NOTES, uninstall, dry_run)
 
 
-def _install(changes_of, path, what: str, notes: str, uninstall: bool, dry_run: bool) -> int:
-    """Make and apply an installer's changes (`changes_of()`), and say what happened."""
+def _install(changes_of, path, what: str, notes: str, uninstall: bool, dry_run: bool,
+             prune_below=None) -> int:
+    """Make and apply an installer's changes (`changes_of()`), and say what happened
+    (`prune_below`: see config.apply)."""
     from . import config  # only init edits files: the hooks, run before every command, do not
 
     try:
         changes = changes_of()
-        config.apply(changes, dry_run=dry_run)
+        config.apply(changes, dry_run=dry_run, prune_below=prune_below)
     except config.ConfigError as err:
         note(str(err))
         return 1

@@ -83,7 +83,11 @@ def dump_json(value: dict) -> bytes:
     return (json.dumps(value, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
 
 
-def apply(changes: list[Change], *, dry_run: bool, out: TextIO | None = None) -> None:
+def apply(changes: list[Change], *, dry_run: bool, out: TextIO | None = None,
+          prune_below: Path | None = None) -> None:
+    """Write the changes (or, for a dry run, describe them). `prune_below`: a folder under
+    which the folders a removed file leaves empty are removed too, up to it (not it): an
+    uninstall then leaves the home as it was before init made them."""
     out = out or sys.stdout
     for change in changes:
         if not change.changed:
@@ -101,6 +105,27 @@ def apply(changes: list[Change], *, dry_run: bool, out: TextIO | None = None) ->
                 "restored" if change.drop_backup else "changed")
         note = f" (previous version: {backup})" if backup else ""
         print(f"{verb}: {change.path}{note}", file=out)
+        if change.after is None and prune_below is not None:
+            for folder in _remove_empty_folders(change.path.parent, prune_below):
+                print(f"removed: {folder}{os.sep}", file=out)
+
+
+def _remove_empty_folders(folder: Path, stop: Path) -> list[Path]:
+    """Remove `folder` and the folders above it while they are empty, up to `stop` (kept),
+    when `folder` is inside `stop`; the folders removed."""
+    removed = []
+    try:
+        folder.relative_to(stop)
+    except ValueError:
+        return removed
+    while folder != stop and stop in folder.parents:
+        try:
+            folder.rmdir()  # only an empty folder goes
+        except OSError:
+            break
+        removed.append(folder)
+        folder = folder.parent
+    return removed
 
 
 def diff(change: Change) -> str:

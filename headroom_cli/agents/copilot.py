@@ -5,8 +5,11 @@ runs against a scripted model through its BYOK endpoint, COPILOT_PROVIDER_BASE_U
 hooks live in JSON files under ~/.copilot/hooks/ (or a repository's .github/hooks/), each
 {"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": …, "timeoutSec": …}]}}
 with lower-case event names; headroom writes a file of its own there, hooks/headroom.json,
-and touches no other. A preToolUse reply's `modifiedArgs` replaces the tool's arguments
-("preToolUse hooks now respect modifiedArgs/updatedInput", 1.0.24); the reply gives no
+and touches no other. Its `matcher` (a regex the whole tool name must match: "Fixed an issue
+where preToolUse.matcher was ignored. After upgrade, hooks with matcher run only for tool
+names that fully match the regex.", 1.0.36) keeps the hook to the shell tool, so Copilot
+starts no process for its other tools (tests/e2e/test_e2e_copilot.py checks it). A
+preToolUse reply's `modifiedArgs` replaces the tool's arguments ("preToolUse hooks now respect modifiedArgs/updatedInput", 1.0.24); the reply gives no
 permissionDecision, since "allow" would skip Copilot's approval prompt. A hook that exits
 non-zero denies the call ("Denied by preToolUse hook … (hook errored)", measured; an empty or
 non-JSON reply lets it run), so this one always exits 0, and answers {} when it leaves the
@@ -63,7 +66,7 @@ def default_path() -> Path:
 
 def hooks_file(headroom: list[str]) -> bytes:
     hook = {"type": "command", "bash": config.hook_command(NAME, headroom),
-            "timeoutSec": TIMEOUT_SECONDS}
+            "matcher": TOOL, "timeoutSec": TIMEOUT_SECONDS}
     return config.dump_json({"version": 1, "hooks": {"preToolUse": [hook]}})
 
 

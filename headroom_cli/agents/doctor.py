@@ -63,6 +63,7 @@ AGENTS = {
     "kilo": Agent("kilo", 2),  # ~/.config/kilo/plugins/headroom.js
     "cursor": Agent("cursor-agent"),  # ~/.cursor/hooks.json
     "hermes": Agent("hermes", 3),  # ~/.hermes/plugins/headroom/__init__.py
+    "qwen": Agent("qwen"),  # ~/.qwen/settings.json (and the script beside it)
 }
 
 

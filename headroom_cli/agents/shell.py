@@ -163,7 +163,7 @@ def syntax_ok(*texts: str) -> bool:
     than both checks."""
     import os
 
-    bash = _on_path("bash")
+    bash = on_path("bash")
     if bash is None:
         return False
     pids: list[int] = []
@@ -183,7 +183,7 @@ def syntax_ok(*texts: str) -> bool:
                 pass  # reaped already
 
 
-def _on_path(name: str) -> str | None:
+def on_path(name: str) -> str | None:
     """shutil.which(name), without importing shutil."""
     import os
 

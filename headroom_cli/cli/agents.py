@@ -7,7 +7,7 @@ from typing import List, Optional
 
 import typer
 
-from ..agents import AGENTS
+from ..agents import AGENTS, HELP_ALIASES
 from ..settings import DEFAULT_HOOK_BUDGET
 from ..status import ExitStatus
 from .base import app, exit_status_help
@@ -16,14 +16,22 @@ from .options import HOOK_NAMES
 
 # The agents `init` takes (the -history variants are `init AGENT --history`), from the registry.
 INIT_NAMES = [name for name in AGENTS if not name.endswith("-history")]
-AGENT_LIST = ", ".join(f"{name} ({AGENTS[name]})" if AGENTS[name] != name else name
-                       for name in INIT_NAMES)
+# One line per agent: the names `init` takes for it (its alias as users also say it), and
+# what it is.
+AGENT_TABLE = "\n".join(
+    f"  {', '.join([name, *([HELP_ALIASES[name]] if name in HELP_ALIASES else [])]):<26}"
+    f"{AGENTS[name]}" for name in INIT_NAMES)
 
 
 @app.command("init", short_help="Hook headroom into a coding agent.", help=f"""\
 Hook headroom into a coding agent, so every shell command's output is clipped.
 
-AGENT is one of {AGENT_LIST};
+AGENT is one of these {len(INIT_NAMES)} agents (other spellings, such as factory-droid or
+copilot-cli, are taken too):
+
+\b
+{AGENT_TABLE}
+
 or mcp: run the stdio servers of an MCP client's configuration (--config FILE: Claude
 Desktop, Cursor, VS Code, Claude Code's .mcp.json) through `headroom mcp`.
 With --history (opt-in; pi and opencode) the agent also sends its history aged: old tool

@@ -23,7 +23,7 @@ _PERIOD_UNITS = {"h": 3600, "d": 86400, "w": 7 * 86400}
 @app.command("audit", short_help="What tool outputs cost in the sessions you already ran.",
              help=f"""\
 Read the transcripts your agents already keep (Claude Code with its subagents, Codex CLI,
-Gemini CLI, pi) and report, for every tool output: its tokens (the tokenizer, not
+Gemini CLI, opencode, Kilo CLI, pi) and report, for every tool output: its tokens (the tokenizer, not
 characters ÷ 4), how many later requests re-sent it, whether the agent already cut it or
 headroom already clipped it, and its tokens after headroom's planners at the budget in force
 (the hooks' budget, or a [commands.FAMILY] budget of the config file; --budget overrides).
@@ -44,7 +44,7 @@ def audit_command(
                               help="Sessions written in the last PERIOD: 12h, 30d, 2w; all."),
     agent: Optional[str] = typer.Option(None, "--agent", metavar="AGENT",
                                         help="Only this agent's sessions "
-                                             "(claude, codex, gemini, pi)."),
+                                             "(claude, codex, gemini, kilo, opencode, pi)."),
     budget: Optional[int] = typer.Option(None, "--budget", "-b", metavar="N", min=1,
                                          help="Clip every output to N tokens (default: the "
                                               "budget in force for it)."),

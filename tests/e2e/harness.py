@@ -184,6 +184,7 @@ def e2e_home(tmp_path):
     home.mkdir(parents=True)
     env = {"HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config"),
            "XDG_STATE_HOME": str(home / ".local" / "state"),
+           "XDG_DATA_HOME": str(home / ".local" / "share"),
            "XDG_CACHE_HOME": str(home / ".cache"), "HEADROOM_STORE": str(work / "store")}
     return work, env
 

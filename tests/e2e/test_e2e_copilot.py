@@ -10,6 +10,7 @@ marker, traceback, last line and exit status — and an output that fits is the 
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import sys
@@ -55,3 +56,24 @@ def test_copilot_passes_its_session_so_an_output_is_not_sent_twice(e2e_home):
     run = run_agent("copilot", [FIFTY_THOUSAND, FIFTY_THOUSAND], work, env,
                     agent_args=PATHS)
     check_repeat([output_of(result) for result in run.tool_results])
+
+
+def test_copilot_runs_a_hook_with_a_matcher_only_for_that_tool(e2e_home):
+    """headroom's hook says `"matcher": "bash"`: a hook of that shape, which notes each call,
+    runs for the shell tool and not for Copilot's `view`."""
+    work, env = e2e_home
+    seen = work / "calls.jsonl"
+    script = work / "note.sh"
+    script.write_text(f"#!/bin/sh\ncat >> {seen}\necho >> {seen}\necho '{{}}'\n")
+    script.chmod(0o755)
+    hooks = work / "home" / ".copilot" / "hooks" / "note.json"
+    hooks.parent.mkdir(parents=True)
+    hooks.write_text(json.dumps({"version": 1, "hooks": {"preToolUse": [
+        {"type": "command", "bash": str(script), "matcher": "bash", "timeoutSec": 30}]}}))
+    (work / "proj").mkdir(exist_ok=True)
+    (work / "proj" / "notes.txt").write_text("a file to view\n")
+    view = "@tool view " + json.dumps({"path": str(work / "proj" / "notes.txt")})
+    run = run_agent("copilot", [view, "echo via-bash"], work, env, agent_args=PATHS)
+    assert "a file to view" in run.tool_results[0]["text"]
+    calls = [json.loads(line) for line in seen.read_text().splitlines() if line.strip()]
+    assert [call["toolName"] for call in calls] == ["bash"]

@@ -6,6 +6,8 @@ headroom's clip of the whole output, with the marker."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from harness import e2e_home, headroom, run_agent  # noqa: F401 - e2e_home is a fixture
@@ -36,3 +38,9 @@ def test_without_headroom_kilo_keeps_only_the_tail(e2e_home):
     run = run_agent("kilo", [FAILING], work, env)
     text = run.tool_results[0]["text"]
     assert "Traceback" not in text and "status 3" not in text
+    # `headroom audit` reads the session Kilo kept (opencode's database format), its own cut
+    audited = headroom("audit", "--all", "--json", "--agent", "kilo", env=env)
+    assert audited.returncode == 0, audited.stderr
+    (session,) = json.loads(audited.stdout)["sessions"]
+    assert (session["agent"], session["requests"]) == ("kilo", 2)
+    assert (session["figures"]["outputs"], session["figures"]["agent_cut"]) == (1, 1)

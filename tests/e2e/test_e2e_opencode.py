@@ -42,6 +42,12 @@ def test_without_headroom_opencode_keeps_only_the_tail(e2e_home):
     text = run.tool_results[0]["text"]
     assert "output truncated" in text and "Traceback" not in text
     assert "status 3" not in text
+    # `headroom audit` reads the session opencode kept (its database): one output, its own cut
+    audited = headroom("audit", "--all", "--json", "--agent", "opencode", env=env)
+    assert audited.returncode == 0, audited.stderr
+    (session,) = json.loads(audited.stdout)["sessions"]
+    assert session["requests"] == 2
+    assert (session["figures"]["outputs"], session["figures"]["agent_cut"]) == (1, 1)
 
 
 COMMANDS_6 = [f"seq -f 'step {step}: line %g of a long build log' 1 1200" for step in range(1, 7)]
