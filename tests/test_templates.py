@@ -68,10 +68,29 @@ def test_every_note_names_its_own_line_and_counts_within_the_output(counter):
         assert heading in out
 
 
-def test_prose_has_no_templates_and_keeps_head_and_tail(counter):
-    """pydoc3 json: nearly every line is of its own form; grouping would say nothing."""
+def test_prose_is_outlined_level_by_level(counter):
+    """pydoc3 json: nearly every line is of its own form, so grouping would say nothing; its
+    blocks are outlined instead: at 1000 tokens every one of its 11 section headings (the
+    lines at the margin after a blank line) is kept, each gap labelled with its exact count."""
     text = case("other-pydoc3-json-prose")
-    assert templates.plan(text, Lines(text), 1000, counter, lookup("Bash")) is None
+    rows = text.splitlines()
+    headings = [row for row in rows if row[:1].isupper()]
+    assert len(headings) == 11
+    out = compress(text, tool="Bash", kind="other", budget=1000, counter=counter).text
+    assert counter.count(out) <= 1000
+    kept = out.splitlines()
+    assert all(heading in kept for heading in headings)
+    omitted = sum(num(m[1]) for m in re.finditer(r"omitted \(([\d,]+) lines?\)", out))
+    shown = sum(1 for line in kept if not line.startswith("[…"))
+    assert omitted + shown >= len(rows)
+
+
+def test_prose_without_blocks_is_left_to_head_and_tail(counter):
+    """pydoc3 json's description as one flat paragraph (its lines unindented, its blank lines
+    gone): no templates and no blocks, so the rung declines."""
+    rows = case("other-pydoc3-json-prose").splitlines()
+    text = "\n".join(row.strip() for row in rows[14:112] if row.strip()) + "\n"
+    assert templates.plan(text, Lines(text), 300, counter, lookup("Bash")) is None
 
 
 @settings(max_examples=60, deadline=None)
@@ -99,3 +118,58 @@ def test_the_plan_accounts_for_every_line_once(counter, rows):
     severe = [at for at, row in enumerate(rows) if row.startswith("ERROR")]
     if severe:
         assert severe[0] in kept  # the first of the severest template, whatever else fits
+
+
+def test_an_aligned_table_keeps_a_row_of_every_rare_column_value(counter):
+    """readelf -Ws of this machine's libz (Debian's zlib 1.2.13): 125 symbols, nearly all
+    `FUNC GLOBAL DEFAULT`; its rows are keyed by their few-valued columns (Type, Bind, Vis),
+    so at 600 tokens every combination of them the table holds is shown at least once, with
+    the title and the header row."""
+    text = case("other-readelf-ws-libz")
+    rows = text.splitlines()
+    kinds = {tuple(row.split()[3:6]) for row in rows[3:] if len(row.split()) >= 8}
+    assert len(kinds) >= 4  # FUNC/OBJECT/NOTYPE, GLOBAL/WEAK/LOCAL
+    result = compress(text, tool="Bash", budget=600, counter=counter)
+    assert result.kind == "other" and counter.count(result.text) <= 600
+    out = result.text.splitlines()
+    shown = {tuple(line.split()[3:6]) for line in out if line.split()[:1] != ["[…"]
+             and len(line.split()) >= 8}
+    assert kinds <= shown
+    assert rows[1] in out and rows[2] in out and rows[-1] in out
+
+
+def test_a_disassembly_is_outlined_by_its_functions(counter):
+    """objdump -d of this machine's libacl (Debian's acl 2.3.1) at 2000 tokens: a function's label opens each block (after
+    a blank line); labels from the start, the middle and the end of .text are kept, where a
+    head-and-tail clip keeps only the first and last few."""
+    text = case("other-objdump-d-libacl")
+    rows = text.splitlines()
+    labels = [at for at, row in enumerate(rows) if row.endswith(">:") and row[:1] != " "]
+    out = compress(text, tool="Bash", budget=2000, counter=counter).text
+    assert counter.count(out) <= 2000
+    kept = [at for at in labels if rows[at] in out.splitlines()]
+    thirds = {3 * at // len(rows) for at in kept}
+    assert thirds == {0, 1, 2} and len(kept) >= 30
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.one_of(
+    st.sampled_from(["ii  libc6:amd64      2.36-9   amd64   GNU C Library", "", "Title:",
+                     "rc  old-pkg          1.0-1    all     removed, config kept",
+                     " name | type | ok ", "----+----", "    detail under a head",
+                     "0000000000003cd0 <crc32_z@@ZLIB_1.2.9>:", "\tcell\tcell\tcell"]),
+    st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=40)),
+    min_size=8, max_size=200), st.integers(min_value=60, max_value=800))
+def test_the_rung_meets_its_budget_the_same_way_every_time(counter, rows, budget):
+    """Tables, blocks and arbitrary text: the clip fits, is the same on a second run, and
+    every line of the input is shown or counted in exactly one gap marker."""
+    text = "\n".join(rows) + "\n"
+    first = compress(text, tool="Bash", kind="other", budget=budget, counter=counter)
+    assert counter.count(first.text) <= budget
+    assert compress(text, tool="Bash", kind="other", budget=budget, counter=counter).text == first.text
+    lines = Lines(text)
+    plan = templates.plan(text, lines, budget, counter, lookup("Bash"))
+    if plan is not None:
+        counted = sum(i.last_line - i.first_line + 1 for i in plan.items if isinstance(i, Gap))
+        kept = sum(1 for i in plan.items if isinstance(i, Keep))
+        assert counted + kept == len(lines) and plan.omitted_lines == counted

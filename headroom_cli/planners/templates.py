@@ -7,9 +7,13 @@ and the last lines, then one exemplar per template (its first line, with its cou
 range), the templates ranked by severity words (error, fail, fatal, panic, denied… before
 warning…), then by rarity (the fewest lines first: a line unlike the others is what a reader
 looks for), then lines at the margin (headings, records) before indented ones, spread over
-the output; every omitted run is a gap with its exact line counts. An output whose lines are
-nearly all of different templates (prose) has nothing to group: it is left to head and tail
-(None).
+the output; every omitted run is a gap with its exact line counts. Every template at the margin
+gets its exemplar before any template gets a second line; then the heads of blocks (the first
+line after a blank one, a line the next is indented under) level by level, then the indented
+templates. An aligned table's rows are keyed by their few-valued columns (a status, a type),
+so a row of a rare status is a template of its own. An output whose lines are nearly all of
+different templates (prose) is outlined by its blocks when it has some (a man page), else
+left to head and tail (None).
 
 Masking is one regular-expression pass over the whole text (no mask crosses a newline, so the
 masked text splits into the same lines), then one dictionary update a line: linear, and in C
@@ -31,11 +35,12 @@ from ..render import CLOSING_MARKER_TOKENS, template_note
 from ..tokens import Counter
 from ..tools import Tool
 
-# One pass: quoted strings, runs of alignment spaces, and every token holding a digit, a path
+# One pass: quoted strings, runs of alignment spaces, rules (`----+----`, `┌────┬`: one
+# template whatever their columns' widths), and every token holding a digit, a path
 # separator or an underscore (numbers, versions, hex ids, UUIDs, timestamps, paths,
 # identifiers like `BIO_ctrl@OPENSSL_3`). A token is tried only where one starts (the
 # lookbehind), so masking stays linear.
-_MASK = lazy(r"\"[^\"\n]*\"|'[^'\n]*'|[ \t]{2,}"
+_MASK = lazy(r"\"[^\"\n]*\"|'[^'\n]*'|[ \t]{2,}|[-=+─━┼┬┴├┤┌┐└┘╋]{3,}"
                    r"|(?<![\w.~@+/\\:-])(?=[\w.~@+:-]*[\d/\\_])[\w.~@+/\\:-]+")
 _HOLE = "\x00"
 _KEY_CHARS = 200  # of a masked line, what names its template (a long line's start)
@@ -43,6 +48,7 @@ _KEY_CHARS = 200  # of a masked line, what names its template (a long line's sta
 _DISTINCT_SHARE = 0.45
 _SAMPLE_LINES = 2_000
 _MIN_LINES = 8
+_MIN_HEADS = 8  # blocks a prose output needs to be outlined rather than cut head and tail
 _SEVERE = lazy(r"(?i)\b(?:error|errors|fail|failed|failure|fatal|panic|panicked|denied"
                      r"|exception|traceback|critical|abort(?:ed)?|segfault|refused|crash(?:ed)?)\b")
 _WARNING = lazy(r"(?i)\b(?:warn|warning|warnings|deprecated|timeout|timed out|retry"
@@ -55,6 +61,14 @@ _MISSES = 64  # exemplars in a row that do not fit before looking stops
 _GAP_TOKENS = 20
 _LONG_LINE = 2_000  # characters: an exemplar longer than this is not priced (it would not fit)
 _SPREAD_BITS = 16
+# An aligned table's cells: split at runs of two spaces or more, tabs and column rules (psql's
+# `|`, sqlite3 -box's `│`). A table is this share of the lines split in _TABLE_CELLS or more;
+# a column with at most _FEW_VALUES masked values names its rows' template.
+_SEPARATOR = lazy(r"[ \t]*[|│┃\t][ \t]*|[ \t]{2,}")
+_RULE = "\x01"
+_TABLE_CELLS = 3
+_TABLE_SHARE = 0.6
+_FEW_VALUES = 6
 
 
 def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> Plan | None:
@@ -62,10 +76,14 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> 
     if total < _MIN_LINES:
         return None
     if total > 2 * _SAMPLE_LINES and not _templated(text[:lines.start(_SAMPLE_LINES)]):
-        return None  # judged on its start: prose is not masked whole to learn it is prose
-    templates, filled = _templates(_MASK.sub(_HOLE, text), total)
-    if len(templates) > _DISTINCT_SHARE * filled:
-        return None
+        templates: dict[str, list[int]] = {}  # prose, judged on its start: not masked whole
+        prose = True
+    else:
+        templates, filled = _templates(_keys(text, total), total)
+        prose = len(templates) > _DISTINCT_SHARE * filled
+    heads = _heads(lines, total)
+    if prose and len(heads) < _MIN_HEADS:
+        return None  # nearly every line of its own form, and no blocks to outline
     by_first = {first: (count, last) for count, first, last in templates.values()}
     room = budget - CLOSING_MARKER_TOKENS
 
@@ -73,46 +91,144 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> 
         return counter.count(lines.get(index)) + 1
 
     def note(index: int) -> str:
-        count, last = by_first[index]
+        count, last = by_first.get(index, (1, index))
         return template_note(count, index + 1, last + 1) if count > 1 else ""
 
     kept: set[int] = set()
     room -= _edge(range(total), int(_HEAD_SHARE * room), cost, kept)
     room -= _edge(range(total - 1, -1, -1), int(_TAIL_SHARE * room), cost, kept) + _GAP_TOKENS
     notes: dict[int, str] = {}  # the exemplars between head and tail, with their counts
-    order = sorted(templates.values(), key=lambda t: _rank(lines.get(t[1]), t[0], t[1], total))
-    misses = 0
-    for _, first, _ in order:
-        if first in kept:
-            continue
-        if len(lines.get(first)) > _LONG_LINE:
-            continue
-        noted = note(first)
-        price = cost(first) + counter.count(noted) + _GAP_TOKENS  # it splits a gap in two
-        if price > room:
-            misses += 1
-            if misses > _MISSES:
-                break
-            continue
+    for order in _orders(text, lines, templates, heads, prose):
         misses = 0
-        kept.add(first)
-        notes[first] = noted
-        room -= price
+        for first in order:
+            if first in kept or len(lines.get(first)) > _LONG_LINE:
+                continue
+            noted = note(first)
+            price = cost(first) + counter.count(noted) + _GAP_TOKENS  # it splits a gap in two
+            if price > room:
+                misses += 1
+                if misses > _MISSES:
+                    break
+                continue
+            misses = 0
+            kept.add(first)
+            notes[first] = noted
+            room -= price
     return _plan(lines, sorted(kept), notes)
 
 
+def _orders(text: str, lines: Lines, templates: dict[str, list[int]], heads: list[int],
+            prose: bool) -> tuple[list[int], ...]:
+    """The lines to keep, in the order they are offered: the severe templates' exemplars,
+    then one exemplar of every template at the margin before any template's second line,
+    then the heads of blocks level by level (a section before its subsections; they may
+    repeat a template), then the indented templates' exemplars (detail: a disassembly's
+    rarest instruction comes after its functions). Prose has no templates worth one line
+    each: its outline, then the lines that name an error (a man page says "error" often)."""
+    total = len(lines)
+    if prose:
+        return heads, _severe_lines(text, lines)
+    ranked = sorted(templates.values(), key=lambda t: _rank(lines.get(t[1]), t[0], t[1], total))
+    severe = [first for _, first, _ in ranked if _severity(lines.get(first)) == 2]
+    margin = [first for _, first, _ in ranked if lines.get(first)[:1] not in " \t"]
+    indented = [first for _, first, _ in ranked if lines.get(first)[:1] in " \t"]
+    return severe, margin, heads, indented
+
+
+def _severe_lines(text: str, lines: Lines) -> list[int]:
+    """The lines of prose that name an error, a failure, a denial (each once, in order)."""
+    found = dict.fromkeys(lines.line_of(m.start()) for m in _SEVERE.finditer(text))
+    return list(found)
+
+
+def _keys(text: str, total: int) -> list[str]:
+    """The template key of each of the first `total` lines: masking is one regular-expression
+    pass over the whole text (no mask crosses a newline, so the masked text splits into the
+    same lines); an aligned table's rows are keyed by their columns (_row_keys)."""
+    table = _aligned(text.split("\n", _SAMPLE_LINES)[:_SAMPLE_LINES])
+    masked = _MASK.sub(_HOLE, _SEPARATOR.sub(_RULE, text) if table else text)
+    rows = masked.split("\n", total)[:total]
+    return _row_keys(rows) if table else [row[:_KEY_CHARS] for row in rows]
+
+
+def _aligned(sample: list[str]) -> bool:
+    """Most of the first lines split into _TABLE_CELLS cells or more: an aligned table
+    (`ps aux`, `dpkg -l`, `docker ps`, psql, sqlite3 -box, a disassembly's tab columns)."""
+    filled = split = 0
+    for line in sample:
+        line = line.strip()
+        if line:
+            filled += 1
+            split += len(_SEPARATOR.findall(line)) >= _TABLE_CELLS - 1
+    return split >= _TABLE_SHARE * filled
+
+
+def _row_keys(rows: list[str]) -> list[str]:
+    """The template key of each row of an aligned table (its separators marked _RULE before
+    masking): the values of its low-cardinality columns (a status, a type, an architecture).
+    Rows differ in their names and descriptions; a row whose status is rare is a template of
+    its own. A line of fewer cells (a title, a footer) keeps its masked form."""
+    cells = [row.strip(_RULE + " ").split(_RULE) for row in rows]
+    seen: dict[tuple[int, int], set[str]] = {}
+    for row in cells:
+        if len(row) >= _TABLE_CELLS:
+            for column, value in enumerate(row):
+                values = seen.setdefault((len(row), column), set())
+                if len(values) <= _FEW_VALUES:
+                    values.add(value[:_KEY_CHARS])
+    keys = []
+    for row, split in zip(rows, cells):
+        if not row.strip(_RULE + " \t"):
+            keys.append("")  # a blank line (its spaces marked as a separator)
+            continue
+        if len(split) < _TABLE_CELLS:
+            keys.append(row[:_KEY_CHARS])
+            continue
+        few = (value[:_KEY_CHARS] if len(seen[len(split), column]) <= _FEW_VALUES else _HOLE
+               for column, value in enumerate(split))
+        keys.append(f"{_RULE}{len(split)}{_RULE}" + _RULE.join(few))
+    return keys
+
+
+def _heads(lines: Lines, total: int) -> list[int]:
+    """The lines that open a block: the first line after a blank one (a man page's section, a
+    disassembly's function, psql's centred table title), then the lines the next is indented
+    under; least indented first (level by level), each level spread over the output."""
+    heads = []
+    previous_blank = True
+    for index in range(total):
+        line = lines.get(index)
+        body = line.lstrip(" \t")
+        if not body.strip():
+            previous_blank = True
+            continue
+        depth = len(line) - len(body)
+        below = _depth(lines.get(index + 1)) if index + 1 < total else -1
+        if previous_blank or below > depth:
+            # a title centred over what follows (psql's `Table "…"`) is of the first level
+            level = 0 if 0 <= below < depth else depth
+            heads.append((not previous_blank, level, _spread(index, total), index))
+        previous_blank = False
+    return [head[-1] for head in sorted(heads)]
+
+
+def _depth(line: str) -> int:
+    body = line.lstrip(" \t")
+    return len(line) - len(body) if body.strip() else -1
+
+
 def _templated(text: str) -> bool:
-    templates, filled = _templates(_MASK.sub(_HOLE, text), text.count("\n") + 1)
+    total = text.count("\n") + 1
+    templates, filled = _templates(_keys(text, total), total)
     return len(templates) <= _DISTINCT_SHARE * filled
 
 
-def _templates(masked: str, total: int) -> tuple[dict[str, list[int]], int]:
-    """masked key -> [count, first line, last line] (0-based) over the first `total` lines,
+def _templates(keys: list[str], total: int) -> tuple[dict[str, list[int]], int]:
+    """template key -> [count, first line, last line] (0-based) over the first `total` lines,
     and how many of them are not blank."""
     templates: dict[str, list[int]] = {}
     blank = 0
-    for index, line in enumerate(masked.split("\n", total)[:total]):
-        key = line[:_KEY_CHARS]
+    for index, key in enumerate(keys[:total]):
         if not key.strip():
             blank += 1
             continue  # blank lines belong to no template
