@@ -35,6 +35,9 @@ PINNED = {
 PINNED.update({"copilot": ("@github/copilot", "1.0.102", "copilot"),
                "droid": ("droid", "0.215.0", "droid"),
                "qwen": ("@qwen-code/qwen-code", "0.24.4", "qwen")})
+# An MCP server from npm, for the proxy's conformance runs (test_e2e_mcp.py, and Claude Code
+# through `headroom init mcp` in test_e2e_claude_code.py).
+EVERYTHING = ("@modelcontextprotocol/server-everything", "2026.8.31", "mcp-server-everything")
 PACKAGES = {agent: (package, os.environ.get(f"HEADROOM_E2E_{agent.upper()}_VERSION", version),
                     command) for agent, (package, version, command) in PINNED.items()}
 

@@ -224,6 +224,40 @@ def test_a_server_that_init_mcp_put_behind_the_proxy_gets_its_large_result_clipp
     check_mcp_clip(run.tool_results)
 
 
+def test_a_server_from_npm_behind_init_mcp_is_the_same_server_to_claude_code(e2e_home):
+    """@modelcontextprotocol/server-everything (npm, the version harness.py pins) in a
+    Claude Code `.mcp.json` that `headroom init mcp` rewrote: Claude Code starts it through the
+    proxy; a small result and an image reach the model as the server gave them (Claude Code
+    saves the image and names its file), and a large echo comes back clipped with a hint that
+    gets any row back."""
+    from harness import EVERYTHING, npm_bin
+
+    work, env = e2e_home
+    settings = work / "home" / ".claude" / "settings.json"
+    settings.parent.mkdir(parents=True)
+    settings.write_text(json.dumps({"permissions": {"allow": ["mcp__everything", "Bash"]}}))
+    mcp_config = work / ".mcp.json"
+    mcp_config.write_text(json.dumps({"mcpServers": {"everything": {
+        "command": str(npm_bin("mcp-everything", *EVERYTHING)), "args": ["stdio"]}}}, indent=2))
+    done = headroom("init", "mcp", "--config", str(mcp_config), env=env)
+    assert done.returncode == 0, done.stderr
+    wrapped = json.loads(mcp_config.read_text())["mcpServers"]["everything"]
+    assert "mcp" in wrapped["args"] and wrapped["args"][-1] == "stdio"  # headroom mcp … -- it
+    rows = "".join(f"row {n}: src/module_{n}.py passed\n" for n in range(2500))  # ~80 KB
+    calls = [f'{TOOL_CALL}mcp__everything__get-sum {{"a": 2, "b": 3}}',
+             f"{TOOL_CALL}mcp__everything__get-tiny-image {{}}",
+             f"{TOOL_CALL}mcp__everything__echo {json.dumps({'message': rows})}",
+             FOLLOW_HINT + " --grep 'row 1500:'"]
+    run = run_agent("claude", calls, work, env,
+                    agent_args=("--mcp-config", str(mcp_config)))
+    total, image, echo, hint = run.tool_results
+    assert total["text"] == "The sum of 2 and 3 is 5." and total["is_error"] is False
+    assert "[Image: source:" in image["text"] and image["text"].endswith("the MCP logo.")
+    assert echo["is_error"] is False and "headroom" in echo["text"]
+    assert len(echo["text"]) < len(rows) and "row 1500:" not in echo["text"]
+    assert "row 1500: src/module_1500.py passed" in hint["text"]
+
+
 def test_mcp_results_past_claude_codes_own_limit_reach_the_model_clipped(e2e_home):
     """A 320 KB JSON export (400 issues, 10,006 lines) and a 2 MB log: Claude Code saves
     each to a file before the hook runs (over its 25,000-token MCP limit) and hands the hook

@@ -33,7 +33,6 @@ SERVER = [sys.executable, str(Path(__file__).with_name("mcp_sdk_server.py"))]
 BUDGET = 2000
 PROXY = [sys.executable, "-m", "headroom_cli", "mcp", "--budget", str(BUDGET), "--"]
 HINT = re.compile(r"To retrieve: (.+?) show ([0-9a-f]+)\b")
-EVERYTHING = ("@modelcontextprotocol/server-everything", "2026.8.31", "mcp-server-everything")
 
 
 def line(message: dict) -> bytes:
@@ -331,7 +330,7 @@ def test_a_wrong_path_on_a_real_server_is_one_line(http_url, home):
 def test_a_server_from_npm_through_the_proxy(home, counter):
     """@modelcontextprotocol/server-everything: its tools, resources, prompts, progress,
     sampling and errors unchanged; a 320 KB echo clipped, its hint giving back the whole."""
-    from harness import npm_bin
+    from harness import EVERYTHING, npm_bin
 
     server = [str(npm_bin("mcp-everything", *EVERYTHING)), "stdio"]
     big = json.dumps([{"row": number, "path": f"src/module_{number}.py", "status": "passed"}
