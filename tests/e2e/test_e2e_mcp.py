@@ -198,8 +198,16 @@ def client_run(command: list[str] | str, home: str, script) -> dict:
                 init = await session.initialize()
                 seen["server"] = (init.serverInfo.name, init.capabilities.model_dump())
                 await script(session, seen, progressed)
+                seen["done"] = True
 
-    anyio.run(main)
+    try:
+        anyio.run(main)
+    except* anyio.BrokenResourceError:
+        # The SDK's stdio client (1.30) can fail in its teardown when the server (npm's
+        # server-everything sends log notifications on a timer) writes after the session
+        # closed; the script itself must have finished.
+        assert seen.pop("done", False), "the client failed before its script finished"
+    seen.pop("done", None)
     seen.pop("announced")
     return seen
 
