@@ -80,9 +80,7 @@ def npm_bin(name: str, package: str, version: str, command: str) -> Path:
                               capture_output=True, timeout=1200, stdin=subprocess.DEVNULL)
     except (OSError, subprocess.TimeoutExpired) as err:
         pytest.skip(f"npm install {package}@{version} failed: {err}")
-    if done.returncode or not binary.exists():
-        tail = done.stderr.decode(errors="replace").strip().splitlines()[-3:]
-        pytest.skip(f"npm install {package}@{version} failed: {' / '.join(tail)}")
+    _skip_unless_installed(done, binary, f"npm install {package}@{version}")
     return binary
 
 
@@ -111,10 +109,15 @@ def pypi_bin(name: str) -> Path:
                               stdin=subprocess.DEVNULL)
     except (OSError, subprocess.SubprocessError) as err:
         pytest.skip(f"pip install {package}=={version} failed: {err}")
+    _skip_unless_installed(done, binary, f"pip install {package}=={version}")
+    return binary
+
+
+def _skip_unless_installed(done: subprocess.CompletedProcess, binary: Path, what: str) -> None:
+    """Skips the test, with the installer's last lines, when `what` left no `binary`."""
     if done.returncode or not binary.exists():
         tail = done.stderr.decode(errors="replace").strip().splitlines()[-3:]
-        pytest.skip(f"pip install {package}=={version} failed: {' / '.join(tail)}")
-    return binary
+        pytest.skip(f"{what} failed: {' / '.join(tail)}")
 
 
 def unshare_argv() -> list[str]:
@@ -143,6 +146,14 @@ class Run:
     tool_results: list[dict]  # what the agent sent back, in order: {"text", "is_error"}
     work: Path
     env: dict
+
+
+def run_installed(agent: str, commands: list[str], work: Path, env: dict,
+                  agent_args: tuple[str, ...] = ()) -> Run:
+    """`headroom init AGENT` in the private home, then the agent's run of `commands`."""
+    done = headroom("init", agent, env=env)
+    assert done.returncode == 0, done.stderr
+    return run_agent(agent, commands, work, env, agent_args=agent_args)
 
 
 def run_agent(agent: str, commands: list[str], work: Path, env: dict,

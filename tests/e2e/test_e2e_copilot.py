@@ -17,7 +17,7 @@ import sys
 
 import pytest
 
-from harness import e2e_home, headroom, run_agent  # noqa: F401 - e2e_home is a fixture
+from harness import e2e_home, run_agent, run_installed  # noqa: F401 - e2e_home is a fixture
 from matrix import (COMMANDS, FAILING, FIFTY_THOUSAND, MARKER, check_matrix, check_repeat,
                     trailer_parser)
 
@@ -35,9 +35,7 @@ output_of = trailer_parser(_RESULT, "Copilot")
 
 def test_copilot_matrix(e2e_home):
     work, env = e2e_home
-    done = headroom("init", "copilot", env=env)
-    assert done.returncode == 0, done.stderr
-    run = run_agent("copilot", COMMANDS, work, env, agent_args=PATHS)
+    run = run_installed("copilot", COMMANDS, work, env, agent_args=PATHS)
     check_matrix([output_of(result) for result in run.tool_results], SAVED)
 
 
@@ -52,9 +50,8 @@ def test_without_headroom_copilot_shows_only_the_head_of_a_failing_log(e2e_home)
 
 def test_copilot_passes_its_session_so_an_output_is_not_sent_twice(e2e_home):
     work, env = e2e_home
-    assert headroom("init", "copilot", env=env).returncode == 0
-    run = run_agent("copilot", [FIFTY_THOUSAND, FIFTY_THOUSAND], work, env,
-                    agent_args=PATHS)
+    run = run_installed("copilot", [FIFTY_THOUSAND, FIFTY_THOUSAND], work, env,
+                        agent_args=PATHS)
     check_repeat([output_of(result) for result in run.tool_results])
 
 

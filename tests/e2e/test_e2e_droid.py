@@ -15,7 +15,7 @@ import re
 
 import pytest
 
-from harness import e2e_home, headroom, run_agent  # noqa: F401 - e2e_home is a fixture
+from harness import e2e_home, run_agent, run_installed  # noqa: F401 - e2e_home is a fixture
 from matrix import (COMMANDS, FAILING, FIFTY_THOUSAND, MARKER, check_matrix, check_repeat,
                     trailer_parser)
 
@@ -31,9 +31,7 @@ output_of = trailer_parser(_RESULT, "Droid")
 
 def test_droid_matrix(e2e_home):
     work, env = e2e_home
-    done = headroom("init", "droid", env=env)
-    assert done.returncode == 0, done.stderr
-    run = run_agent("droid", COMMANDS, work, env)
+    run = run_installed("droid", COMMANDS, work, env)
     check_matrix([output_of(result) for result in run.tool_results], SAVED)
 
 
@@ -48,6 +46,5 @@ def test_without_headroom_droid_keeps_only_the_head_of_a_failing_log(e2e_home):
 
 def test_droid_passes_its_session_so_an_output_is_not_sent_twice(e2e_home):
     work, env = e2e_home
-    assert headroom("init", "droid", env=env).returncode == 0
-    run = run_agent("droid", [FIFTY_THOUSAND, FIFTY_THOUSAND], work, env)
+    run = run_installed("droid", [FIFTY_THOUSAND, FIFTY_THOUSAND], work, env)
     check_repeat([output_of(result) for result in run.tool_results])

@@ -13,7 +13,7 @@ import re
 
 import pytest
 
-from harness import e2e_home, headroom, run_agent  # noqa: F401 - e2e_home is a fixture
+from harness import e2e_home, run_agent, run_installed  # noqa: F401 - e2e_home is a fixture
 from matrix import (COMMANDS, COMPLEX_OUTPUT, FAILING, FIFTY_THOUSAND, FITS_OUTPUT, IDENTICAL,
                     check_failing, check_fifty_thousand, check_hint_followed)
 
@@ -34,9 +34,7 @@ def output_of(result: dict) -> tuple[str, int]:
 
 def test_gemini_matrix(e2e_home):
     work, env = e2e_home
-    done = headroom("init", "gemini", env=env)
-    assert done.returncode == 0, done.stderr
-    run = run_agent("gemini", COMMANDS, work, env, agent_args=APPROVAL)
+    run = run_installed("gemini", COMMANDS, work, env, agent_args=APPROVAL)
     (big, big_status), (hint, _), (failing, failing_status), (fits, _), \
         (complex_, complex_status) = [output_of(result) for result in run.tool_results]
 
@@ -63,8 +61,8 @@ def test_without_headroom_gemini_cuts_the_middle_of_a_failing_log(e2e_home):
 
 def test_gemini_passes_its_session_so_an_output_is_not_sent_twice(e2e_home):
     work, env = e2e_home
-    assert headroom("init", "gemini", env=env).returncode == 0
-    run = run_agent("gemini", [FIFTY_THOUSAND, FIFTY_THOUSAND], work, env, agent_args=APPROVAL)
+    run = run_installed("gemini", [FIFTY_THOUSAND, FIFTY_THOUSAND], work, env,
+                        agent_args=APPROVAL)
     (first, _), (again, status) = [output_of(result) for result in run.tool_results]
     check_fifty_thousand(first)
     assert status == 0 and IDENTICAL.fullmatch(again), again

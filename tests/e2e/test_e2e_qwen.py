@@ -27,7 +27,7 @@ import stat
 
 import pytest
 
-from harness import e2e_home, headroom, run_agent  # noqa: F401 - e2e_home is a fixture
+from harness import e2e_home, run_agent, run_installed  # noqa: F401 - e2e_home is a fixture
 from matrix import COMMANDS, FAILING, MARKER, check_matrix, trailer_parser
 
 pytestmark = pytest.mark.e2e
@@ -40,9 +40,7 @@ output_of = trailer_parser(_OURS, "Qwen Code (headroom's tool)")
 
 def test_qwen_matrix(e2e_home):
     work, env = e2e_home
-    done = headroom("init", "qwen", env=env)
-    assert done.returncode == 0, done.stderr
-    run = run_agent("qwen", COMMANDS, work, env)
+    run = run_installed("qwen", COMMANDS, work, env)
     check_matrix([output_of(result) for result in run.tool_results], OWN_CUT)
 
 
