@@ -285,3 +285,26 @@ def test_any_slice_of_a_real_diff_fits_its_budget_and_clips_the_same_twice(
     first = compress(text, tool="Bash", budget=budget, counter=counter)
     assert counter.count(first.text) <= budget
     assert compress(text, tool="Bash", budget=budget, counter=counter) == first
+
+
+HISTORY = (Path(__file__).parent / "corpus" / "git-log-p-markupsafe-2.1.5-3.0.0"
+           / "output.txt").read_text()
+
+
+@pytest.mark.parametrize("budget", [1000, 2000, 4000])
+def test_a_history_with_patches_keeps_its_subjects_before_its_other_lines(budget, counter):
+    """`git log -p` (real, 230 commits) over budget: the first commit's line and the commits'
+    subjects (each message's first line) come before their Author/Date lines, in order."""
+    rows = HISTORY.splitlines()
+    commits = [i for i, row in enumerate(rows) if row.startswith("commit ")]
+    subjects = [next(rows[j] for j in range(i + 1, i + 8) if rows[j].startswith("    "))
+                for i in commits]
+    out = clip(HISTORY, budget, counter).text
+    assert counter.count(out) <= budget
+    assert rows[commits[0]] in out.splitlines()
+    shown = [line for line in out.splitlines() if line in set(subjects)]
+    # A prefix of the history's subjects, and more of them than of its Author lines.
+    distinct = list(dict.fromkeys(subjects))
+    assert shown and set(distinct[:len(set(shown))]) == set(shown)
+    assert len(shown) > sum(line.startswith("Author: ") for line in out.splitlines())
+    assert len(shown) >= len(commits) * budget // 16_000

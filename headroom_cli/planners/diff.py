@@ -57,6 +57,7 @@ _STAT = lazy(r" .+ \| +(?:\d+ ?[+-]*|Bin .*)$| \d+ files? changed")
 _ONE_SIDE = "only on one side"
 _MINUS = "−"  # U+2212: a count reads `−3`, never a removed line `-3`
 CONTEXT_SHARE = 0.3  # commit headers and stray lines get at most this share of the budget
+HISTORY_SHARE = 0.5  # in a history (`git log -p`): its commits' subjects say what it is about
 _MAX_MISSES = 32  # bodies tried in vain before the rest are left out untried
 
 
@@ -375,18 +376,34 @@ class _Job:
     parsed: Parsed  # of the rows without their numbers
     costs: LineCosts
     room: int
-    context: list[int] = field(init=False)
+    context: list[int] = field(init=False)  # the output's own lines the context share keeps
     commits: list[int] = field(init=False)
+    ranked: list[int] = field(init=False)  # the output's own lines by value
 
     def __post_init__(self) -> None:
         # The output's own lines around the diff, in order, its last line first (black's
         # "7 files would be reformatted."): kept whenever it fits. `git log -p`'s commit lines
         # belong to the map.
+        self.commits = [i for i in self.parsed.context if _COMMIT.match(self.plain[i])]
+        self.ranked = self._ranked()
+        share = HISTORY_SHARE if len(self.commits) > 1 else CONTEXT_SHARE
+        self.context = sorted(fit_in_order(self.ranked, int(self.room * share), self.costs))
+
+    def _ranked(self) -> list[int]:
+        """The output's own lines by value: its last line, the first commit's line, every
+        commit's subject (the first line of its message: a history read at a glance), the
+        commit lines, then the rest in order."""
         context = self.parsed.context
         last = [i for i in context[-1:] if i == len(self.rows) - 1]
-        self.context = sorted(fit_in_order(last + context[:len(context) - len(last)],
-                                           int(self.room * CONTEXT_SHARE), self.costs))
-        self.commits = [i for i in context if _COMMIT.match(self.plain[i])]
+        own = set(context)
+        subjects = []
+        for commit in self.commits:
+            subject = next((i for i in range(commit + 1, min(commit + 8, len(self.plain)))
+                            if i in own and self.plain[i].startswith("    ")
+                            and self.plain[i].strip()), None)
+            if subject is not None:
+                subjects.append(subject)
+        return list(dict.fromkeys(last + self.commits[:1] + subjects + self.commits + context))
 
 
 def _counts(f: FileDiff) -> str:
@@ -561,6 +578,10 @@ def _rolled_up(job: _Job) -> Plan | None:
         return None
     entries = _peeled(job, entries, room)
     kept = dict.fromkeys(job.context, "")
+    # What the roll-up leaves goes to more of the output's own lines (commit subjects first).
+    left = room - sum(job.costs.note(entry) for entry, _ in entries)
+    kept.update(dict.fromkeys(fit_in_order([i for i in job.ranked if i not in kept], left,
+                                           job.costs), ""))
     anchored: dict[int, list[str]] = {}
     for entry, members in entries:
         anchored.setdefault(files[members[0]].start, []).append(entry)
