@@ -202,8 +202,9 @@ def test_bodies_left_out_without_markers_are_counted_in_the_closing_marker(count
 def test_when_headers_do_not_fit_every_file_is_still_counted(counter):
     result = clip(MANY, 1000, counter)
     files = files_of(MANY)
-    listed = re.findall(rf"^(\S+) \((?:([\d,]+) (?:more )?files?, )?\+([\d,]+) {MINUS}([\d,]+), "
-                        rf"([\d,]+) hunks?\)$", result.text, re.M)
+    # A file by its own first line (`diff --git a/x b/x  (counts)`), a folder by its path.
+    listed = re.findall(rf"^(?:diff --git a/\S+ b/)?(\S+) +\((?:([\d,]+) (?:more )?files?, )?"
+                        rf"\+([\d,]+) {MINUS}([\d,]+), ([\d,]+) hunks?\)$", result.text, re.M)
     assert listed
     number = lambda s: int(s.replace(",", ""))  # noqa: E731
     assert sum(number(n) if n else 1 for _, n, *_ in listed) == len(files)
@@ -234,8 +235,15 @@ def test_diff_r_only_in_lines_and_every_file_are_accounted_for(counter):
     only = [row for row in RECURSIVE.splitlines() if row.startswith("Only in ")]
     files = files_of(RECURSIVE)
     assert only and len(files) > len(only)
-    listed = re.findall(r"^(\S+) \((?:([\d,]+) (?:more )?files?|[^)]*)", result.text, re.M)
-    assert sum(int(n) if n else 1 for _, n in listed) == len(files)
+    counted = 0
+    for line in result.text.splitlines():
+        if line.startswith("[…") or not line.endswith(")"):
+            continue
+        if group := re.match(r"\S+ \(([\d,]+) (?:more )?files?", line):
+            counted += int(group[1].replace(",", ""))
+        elif re.match(r"(?:diff -\S+ \S+ \S+|Only in .+?: .+?|\S+) +\(", line):
+            counted += 1  # a file by its own first line
+    assert counted == len(files)
 
 
 def test_a_file_only_in_one_tree_says_which(counter):
@@ -245,9 +253,10 @@ def test_a_file_only_in_one_tree_says_which(counter):
     only = re.findall(r"^Only in (.+?): (.+)$", RECURSIVE, re.M)
     side = {f"{folder}/{name}": "new" if "/3.12.1/" in folder else "old" for folder, name in only}
     assert set(side.values()) == {"old", "new"}
-    listed = re.findall(r"^(\S+) \(only in the (old|new) tree\)$", result.text, re.M)
+    listed = re.findall(r"^Only in (.+?): (.+?)  \(only in the (old|new) tree\)$", result.text,
+                        re.M)
     assert listed
-    assert all(side[path] == tree for path, tree in listed)
+    assert all(side[f"{folder}/{name}"] == tree for folder, name, tree in listed)
 
 
 def test_a_log_that_quotes_a_diff_is_not_a_diff(corpus_dir):

@@ -477,8 +477,7 @@ def _spend(job: _Job, kept: dict[int, str], used: int, marked: bool) -> set[int]
     skipped: list[int] = []
     misses = 0
     order = sorted(range(len(files)), key=lambda n: (
-        value_class(files[n].path, files[n].notes),
-        ("new file" in files[n].notes) + 2 * ("deleted" in files[n].notes), n))
+        value_class(files[n].path, files[n].notes), _fate(files[n]), n))
     for _, tier in groupby(order, key=lambda n: value_class(files[n].path, files[n].notes)):
         tier = list(tier)
         for n in tier:
@@ -509,6 +508,11 @@ def _spend(job: _Job, kept: dict[int, str], used: int, marked: bool) -> set[int]
     if marked and skipped:  # what is left goes to the head of the first body that did not fit
         kept.update(dict.fromkeys(fit_in_order(skipped, job.room - used, job.costs), ""))
     return shown
+
+
+def _fate(f: FileDiff) -> int:
+    """Changed files first, new ones next, deleted ones last."""
+    return ("new file" in f.notes) + 2 * ("deleted" in f.notes)
 
 
 def _whole_file(f: FileDiff) -> bool:
@@ -563,6 +567,15 @@ def _value_summary(job: _Job, kept: dict[int, str], shown: set[int], marked: boo
             + "; ".join(parts))
 
 
+def _named_line(job: _Job, f: FileDiff) -> str:
+    """A file's line in a map that has no room for its header lines: its own first line
+    (`diff --git a/x b/x`, `Only in d: x`: greppable as printed) with its details, or, for a
+    plain `diff -u` named by its `---`/`+++` pair, `path (details)`."""
+    if len(_name_lines(job, f)) > 1:
+        return _file_line(f)
+    return f"{job.rows[f.start].rstrip()}  ({_details(f)})"
+
+
 def _file_line(f: FileDiff) -> str:
     return f"{f.path or '?'} ({_details(f)})"
 
@@ -573,7 +586,7 @@ def _rolled_up(job: _Job) -> Plan | None:
     files = job.parsed.files
     room = job.room - sum(job.costs.line(i) for i in job.context)
     entries = roll_up([_key(f.path) for f in files], lambda key, members: _group_line(
-        key, [files[i] for i in members]), job.costs.note, room)
+        job, key, [files[i] for i in members]), job.costs.note, room)
     if sum(job.costs.note(entry) for entry, _ in entries) > room:
         return None
     entries = _peeled(job, entries, room)
@@ -596,9 +609,9 @@ def _key(path: str) -> str:
     return "/".join(split(path)) or path
 
 
-def _group_line(key: str, group: list[FileDiff], more: bool = False) -> str:
+def _group_line(job: _Job, key: str, group: list[FileDiff], more: bool = False) -> str:
     if len(group) == 1 and _key(group[0].path) == key and not more:
-        return _file_line(group[0])
+        return _named_line(job, group[0])
     added = sum(f.added for f in group)
     removed = sum(f.removed for f in group)
     hunks = sum(len(f.hunks) for f in group)
@@ -621,12 +634,12 @@ def _peeled(job: _Job, entries: list[tuple[str, list[int]]],
     used = sum(job.costs.note(entry) for entry, _ in entries) - job.costs.note(text)
     best = entries
     for count in range(1, len(members) + 1):
-        used += job.costs.note(_file_line(files[members[count - 1]]))
-        rest = [] if count == len(members) else [(_group_line(
+        used += job.costs.note(_named_line(job, files[members[count - 1]]))
+        rest = [] if count == len(members) else [(_group_line(job,
             folder, [files[i] for i in members[count:]], more=True), members[count:])]
         if used + sum(job.costs.note(text) for text, _ in rest) > room:
             break
-        singles = [(_file_line(files[i]), [i]) for i in members[:count]]
+        singles = [(_named_line(job, files[i]), [i]) for i in members[:count]]
         best = entries[:index] + singles + rest + entries[index + 1:]
     return best
 
