@@ -22,7 +22,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from bisect import bisect_right
 from functools import partial
-from itertools import groupby
 from typing import Callable
 
 from ..patterns import lazy
@@ -468,8 +467,9 @@ def _map(job: _Job, verbatim: bool) -> tuple[dict[int, str], dict[int, list[str]
 
 
 def _spend(job: _Job, kept: dict[int, str], used: int, marked: bool) -> set[int]:
-    """Hunks by value (value_class), into `kept`: a class's hunk headers, all of a file's or
-    none, then its bodies, each whole (changed files before new ones, deleted ones last);
+    """Hunks by value (value_class), into `kept`, file by file, the smallest change of a class
+    first (a release's version bump before a rewrite takes the room; changed files before new
+    ones, deleted ones last): a file's hunk headers, all or none, then its bodies, each whole;
     then the next class. Marked: an omitted body under a shown header costs its marker, and
     what is left goes to the head of the first that did not fit. Returns the files shown."""
     files = job.parsed.files
@@ -477,12 +477,10 @@ def _spend(job: _Job, kept: dict[int, str], used: int, marked: bool) -> set[int]
     skipped: list[int] = []
     misses = 0
     order = sorted(range(len(files)), key=lambda n: (
-        value_class(files[n].path, files[n].notes), _fate(files[n]), n))
-    for _, tier in groupby(order, key=lambda n: value_class(files[n].path, files[n].notes)):
-        tier = list(tier)
-        for n in tier:
-            if _whole_file(files[n]):
-                continue  # its hunk header says no more than its counts: shown with its body
+        value_class(files[n].path, files[n].notes), _fate(files[n]),
+        files[n].added + files[n].removed, n))
+    for n in order:
+        if not _whole_file(files[n]):  # (a whole file's header comes with its body)
             headers = [h.header for h in files[n].hunks]
             cost = sum(job.costs.line(i) for i in headers) + (sum(
                 _marker_cost(job, h.header + 1, h.end - 1) for h in files[n].hunks
@@ -491,7 +489,7 @@ def _spend(job: _Job, kept: dict[int, str], used: int, marked: bool) -> set[int]
                 kept.update(dict.fromkeys(headers, ""))
                 used += cost
                 shown.add(n)
-        for n, hunk in ((n, h) for n in tier for h in files[n].hunks if h.end > h.header + 1):
+        for hunk in (h for h in files[n].hunks if h.end > h.header + 1):
             alone = n not in shown  # a new or deleted file's one hunk: its header comes too
             if alone and not _whole_file(files[n]) or misses > _MAX_MISSES:
                 continue  # past the misses, counting bodies that cannot fit costs more than it prints
