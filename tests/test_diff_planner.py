@@ -317,3 +317,25 @@ def test_a_history_with_patches_keeps_its_subjects_before_its_other_lines(budget
     assert shown and set(distinct[:len(set(shown))]) == set(shown)
     assert len(shown) > sum(line.startswith("Author: ") for line in out.splitlines())
     assert len(shown) >= len(commits) * budget // 16_000
+
+
+RELEASE_RU = (Path(__file__).parent / "corpus" / "diff-ru-click-8.1.7-8.1.8"
+              / "output.txt").read_text()
+
+
+@pytest.mark.parametrize("budget", [2000, 4000])
+def test_the_smallest_source_change_is_shown_before_docs_and_requirements(budget, counter):
+    """`diff -ru` of two click releases (real): its docs, requirements and CI come first in
+    input order; the source file with the smallest change (the version bump) shows every line
+    of it, though the docs' bodies do not all fit."""
+    rows = RELEASE_RU.splitlines()
+    source = [f for f in files_of(RELEASE_RU) if "/src/" in f["first"] and f["hunks"]]
+    smallest = min(source, key=lambda f: (f["added"] + f["removed"], rows.index(f["first"])))
+    start = rows.index(smallest["first"])
+    end = next(i for i in range(start + 1, len(rows)) if rows[i].startswith(("diff ", "Only in")))
+    changed = [row for row in rows[start:end] if row[:1] in "+-" and row[:3] not in ("+++", "---")]
+    out = clip(RELEASE_RU, budget, counter).text
+    assert counter.count(out) <= budget
+    assert changed and all(row in out.splitlines() for row in changed)
+    docs = [row for row in rows if row.startswith("diff -ru click-8.1.7/docs/")]
+    assert docs and all(row.split()[-1] in out for row in docs), "every docs file is named"

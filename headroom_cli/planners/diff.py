@@ -1,19 +1,20 @@
-"""diff: every file and hunk header stays, with its +/− counts; bodies follow in order.
+"""diff: the map of every file first, then hunks by value.
 
 Understands `git diff`, `git show` and `git log -p` (commit headers stay), `diff -u` and
 `diff -ru` (with `Only in` and `Binary files … differ` lines), git's extended headers (renames,
 copies, mode changes, new and deleted files, binary patches) and combined (merge) diffs.
 
 The first of these that fits the budget is the plan:
-1. every header line verbatim (the first one of each file with the file's `(+N −M)`) and every
-   hunk header, then hunk bodies in order, each that fits whole; each omitted body is a gap
-   marked with its line range and counts;
-2. the same without a marker per omitted body (a hunk header followed by another header lost
-   its body), the omitted bodies counted in the closing marker;
-3. one line per file, `path (+N −M, K hunks)`, after as many whole files verbatim (in order)
-   as fit;
-4. those lines rolled up by directory (planners/rollup.py), the rest of the budget naming the
-   first files of the biggest group.
+1. every file named by its own first line verbatim (`diff --git a/x b/x`) with its
+   `(+N −M, K hunks)`, the output's own lines (a history's commit subjects first), then hunks by
+   value (value_class: source, manifests, tests, docs, config, lock/generated last), file by
+   file, the smallest change of a class first: a file's every hunk header, then its bodies, each
+   whole; each omitted body under a shown header is a gap marked with its line range and counts;
+2. the same with files named `path (+N −M, K hunks)` and no marker per omitted body, the
+   omitted bodies counted in the closing marker;
+3. those lines rolled up by directory (planners/rollup.py), a single file by its own first
+   line, the rest of the budget naming the first files of the biggest group, then more of the
+   output's own lines.
 Commit headers and lines that are no part of any file (stats, a tool's own messages) stay first.
 """
 
