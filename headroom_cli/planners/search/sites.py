@@ -18,6 +18,7 @@ from __future__ import annotations
 
 
 from ...patterns import lazy
+from ..pathclass import machine_made
 from .signals import DEFINITION, FileHits
 
 _IDENT = lazy(r"[A-Za-z_$][\w$]*")
@@ -52,6 +53,9 @@ _DOCUMENT = lazy(r"(?:^|[/\\])docs?[/\\]|\.(?:md|rst|txt|adoc|ipynb)$"
                        r"|(?:^|[/\\])(?:README|PKG-INFO)[^/\\]*$")
 # Ranks after the definitions (0: naming the symbol exactly, 1: inside a longer word).
 EXPORTED, DERIVED, USED_IN_DOCS = 2, 3, 4
+# A line rank() reads as a definition (its indent, then DEFINITION): in a flood (no symbol)
+# no other line is a site, and most lines are none, so they are passed over without a call.
+_DEFINES = lazy(rf"\s*+(?:{DEFINITION.pattern})")
 # A package's entry module: its stem, or a stem that repeats its folder's name.
 _ENTRY = lazy(r"(?:^|[/\\])(?:__init__|index|main|lib|mod|core|app|cli)\.\w+$"
               r"|(?:^|[/\\])([^/\\]+)[/\\]\1\.\w+$")
@@ -158,10 +162,13 @@ def aside(path: str) -> bool:
 def definition_sites(files: list[FileHits], rows: list[str]) -> list[tuple[int, int]]:
     """(file position in `files`, line index) of every definition site, best first: by rank,
     then round by round over the files (each file's best site, then each one's next), then in
-    input order."""
+    input order. Every site of the project's own files comes before any of a vendored,
+    built or generated file's (pathclass.machine_made): those define someone else's code, or
+    copy the project's."""
     texts = [rows[i][f.text_start[i]:] for f in files for i in f.matches]
     wanted = symbols(texts)
     tested = frozenset() if wanted else _tested(texts)
+    defines = _DEFINES.match
     found = []
     for position, hits in enumerate(files):
         if hits.folder:
@@ -170,9 +177,13 @@ def definition_sites(files: list[FileHits], rows: list[str]) -> list[tuple[int, 
         front = entry(hits.path)
         document = _DOCUMENT.search(hits.path) is not None
         outer = int(not front)
+        machine = int(machine_made(hits.path))
         ranked = []
         for i in hits.matches:
-            body = rows[i][hits.text_start[i]:]
+            start = hits.text_start[i]
+            if not wanted and defines(rows[i], start, start + _JUDGED) is None:
+                continue  # no definition, and no symbol to be used or exported
+            body = rows[i][start:]
             if (r := rank(body, wanted, side, front, document)) is None:
                 continue
             if not wanted:  # a flood: names the tests are named after, the entry module, public
@@ -180,7 +191,7 @@ def definition_sites(files: list[FileHits], rows: list[str]) -> list[tuple[int, 
                 called = name(body)
                 r = (exact, nested, int(called.lower() not in tested), side_rank, outer,
                      int(called.startswith("_")))
-            ranked.append((r, i))
+            ranked.append(((machine, *r), i))
         ranked.sort()
         found += [(r, nth, position, i) for nth, (r, i) in enumerate(ranked)]
     found.sort()
