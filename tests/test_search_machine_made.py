@@ -90,3 +90,13 @@ def test_twins_rank_vendored_sites_alike(rows):
     posix = _sites(rows)
     assert [path.replace("\\", "/") for path in _sites([windows(row) for row in rows])] == posix
     assert _sites([vimgrep(row) for row in rows]) == posix
+
+
+def test_a_flood_shows_public_packages_before_internal_ones(counter):
+    """At 1000 tokens the flood of `func New…` leads with public packages (`errors.New`), not
+    `internal/` ones nothing outside the library may import."""
+    out = compress(TEXT, tool=META["tool"], budget=1000, counter=counter).text
+    assert counter.count(out) <= 1000
+    assert "errors/errors.go:58:func New(text string) error {" in out
+    shown = [line.split(":", 1)[0] for line in out.splitlines() if _ROW.match(line)]
+    assert shown and not any("/internal/" in f"/{path}" for path in shown)

@@ -56,6 +56,9 @@ EXPORTED, DERIVED, USED_IN_DOCS = 2, 3, 4
 # A line rank() reads as a definition (its indent, then DEFINITION): in a flood (no symbol)
 # no other line is a site, and most lines are none, so they are passed over without a call.
 _DEFINES = lazy(rf"\s*+(?:{DEFINITION.pattern})")
+# A folder whose modules are the package's private ones (Go's `internal/`, Python's
+# `_internal/`, `_impl/`): their definitions are no public name, as `def _helper` is none.
+_INTERNAL = lazy(r"(?:^|[/\\])(?:internal|_[^/\\]*)[/\\]")
 # A package's entry module: its stem, or a stem that repeats its folder's name.
 _ENTRY = lazy(r"(?:^|[/\\])(?:__init__|index|main|lib|mod|core|app|cli)\.\w+$"
               r"|(?:^|[/\\])([^/\\]+)[/\\]\1\.\w+$")
@@ -177,6 +180,7 @@ def definition_sites(files: list[FileHits], rows: list[str]) -> list[tuple[int, 
         front = entry(hits.path)
         document = _DOCUMENT.search(hits.path) is not None
         outer = int(not front)
+        inner = _INTERNAL.search(hits.path) is not None
         machine = int(machine_made(hits.path))
         ranked = []
         for i in hits.matches:
@@ -190,7 +194,7 @@ def definition_sites(files: list[FileHits], rows: list[str]) -> list[tuple[int, 
                 exact, nested, side_rank = r
                 called = name(body)
                 r = (exact, nested, int(called.lower() not in tested), side_rank, outer,
-                     int(called.startswith("_")))
+                     int(inner or called.startswith("_")))
             ranked.append(((machine, *r), i))
         ranked.sort()
         found += [(r, nth, position, i) for nth, (r, i) in enumerate(ranked)]
