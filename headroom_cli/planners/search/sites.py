@@ -54,7 +54,8 @@ _DOCUMENT = lazy(r"(?:^|[/\\])docs?[/\\]|\.(?:md|rst|txt|adoc|ipynb)$"
 # Ranks after the definitions (0: naming the symbol exactly, 1: inside a longer word).
 EXPORTED, DERIVED, USED_IN_DOCS = 2, 3, 4
 # A line rank() reads as a definition (its indent, then DEFINITION): in a flood (no symbol)
-# no other line is a site, and most lines are none, so they are passed over without a call.
+# no other line is a site: lines and files without one are passed over before they are ranked
+# (or their path classed).
 _DEFINES = lazy(rf"\s*+(?:{DEFINITION.pattern})")
 # A folder whose modules are the package's private ones (Go's `internal/`, Python's
 # `_internal/`, `_impl/`): their definitions are no public name, as `def _helper` is none.
@@ -176,6 +177,12 @@ def definition_sites(files: list[FileHits], rows: list[str]) -> list[tuple[int, 
     for position, hits in enumerate(files):
         if hits.folder:
             continue
+        lines = hits.matches
+        if not wanted:  # a flood: only definitions are sites (most lines, most files: none)
+            starts = hits.text_start
+            lines = [i for i in lines if defines(rows[i], starts[i], starts[i] + _JUDGED)]
+            if not lines:
+                continue
         side = aside(hits.path)
         front = entry(hits.path)
         document = _DOCUMENT.search(hits.path) is not None
@@ -183,11 +190,8 @@ def definition_sites(files: list[FileHits], rows: list[str]) -> list[tuple[int, 
         inner = _INTERNAL.search(hits.path) is not None
         machine = int(machine_made(hits.path))
         ranked = []
-        for i in hits.matches:
-            start = hits.text_start[i]
-            if not wanted and defines(rows[i], start, start + _JUDGED) is None:
-                continue  # no definition, and no symbol to be used or exported
-            body = rows[i][start:]
+        for i in lines:
+            body = rows[i][hits.text_start[i]:]
             if (r := rank(body, wanted, side, front, document)) is None:
                 continue
             if not wanted:  # a flood: names the tests are named after, the entry module, public
