@@ -1,7 +1,8 @@
 """Vendored, built and generated files in a search (issue #22): their definition sites rank
 after every site of the project's own files, and their folders roll up first — on a real
 `rg -n 'func New'` over Go 1.19.8's standard library (tests/corpus/rg-n-go-stdlib-func-new),
-which holds `vendor/golang.org/x/…` and `cmd/vendor/…` copies beside the library itself."""
+which holds `vendor/golang.org/x/…` and `cmd/vendor/…` copies beside the library itself.
+Last, parse()'s cheap first pattern reads a row as its full pattern does (issue #24)."""
 
 from __future__ import annotations
 
@@ -100,3 +101,18 @@ def test_a_flood_shows_public_packages_before_internal_ones(counter):
     assert "errors/errors.go:58:func New(text string) error {" in out
     shown = [line.split(":", 1)[0] for line in out.splitlines() if _ROW.match(line)]
     assert shown and not any("/internal/" in f"/{path}" for path in shown)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet="ab: 1\\/C2-HE:AD\t.x9_", max_size=16))
+def test_the_common_case_match_reads_a_row_as_the_full_pattern_does(row):
+    """parse() tries _PLAIN_MATCH first (half the cost) and _MATCH when it fails: where the
+    first one matches, the second reads the same path, line, column and end."""
+    from headroom_cli.planners.search.signals import _MATCH, _PLAIN_MATCH
+
+    plain = _PLAIN_MATCH.match(row)
+    if plain is not None:
+        full = _MATCH.match(row)
+        assert full is not None
+        assert (plain["path"], plain["line"], plain["col"], plain.end()) == (
+            full["path"], full["line"], full["col"], full.end())
