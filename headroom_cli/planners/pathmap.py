@@ -10,6 +10,8 @@ files a reader looks for first are named whatever their depth (manifests, README
 modules, config roots; the shallowest first), with the first and the last path of the list.
 What the levels leave names the files of the opened folders, a few from every folder in turn,
 shallow folders first. Lines read in tree order: a folder's line, its files, its folders.
+A drawn tree (`tree`) keeps its own rows (greppable as drawn): a folder's row carries its count,
+and a file named deep comes after the rows of the folders that lead to it.
 """
 
 from __future__ import annotations
