@@ -68,6 +68,14 @@ def _names_an_api_version(sample: list[str]) -> bool:
     return any(line.startswith("apiVersion:") for line in sample)
 
 
+def _opens_a_document(sample: list[str]) -> bool:
+    """The first line is a top-level YAML key, `---` or a `# comment`: a document may follow,
+    asked for before a shell output's error words make it a log (ansible-config's settings
+    describe their `error:` choices)."""
+    first = next((line for line in sample if line.strip()), "")
+    return first.startswith(("---", "# ")) or first[:1].isalpha() and ":" in first
+
+
 def _titled_row(sample: list[str]) -> bool:
     first = next((line for line in sample if line.strip()), "").lstrip(" ")
     digits = len(first) - len(first.lstrip("0123456789"))
@@ -91,11 +99,11 @@ _ASKED = (
     ("listing", "looks_like_a_delimited_table", _titled_row),
     ("yaml", "looks_like_a_manifest", _names_an_api_version),
     ("log", "looks_like_a_failed_run", None),
+    ("yaml", "looks_like", _opens_a_document),
     ("code", "looks_like", None),
     ("log", "looks_like", None),
     ("html", "looks_like", None),
     ("toml", "looks_like", None),
-    ("yaml", "looks_like", None),
     ("markdown", "looks_like", None),
     ("tree", "looks_like", None),
     ("listing", "looks_like", None),
