@@ -228,7 +228,7 @@ SHELL_RECORD = lazy(r"""(?:
 # tool's name or not (`Unpacking x …`, configure's `checking for z... yes`,
 # `config.status: creating Makefile`); a tool's name and a lower-case level (`npm verbose …`,
 # `gyp info …`); a status and its target in brackets (ansible's `ok: [host]`); or a step's
-# number (BuildKit's `#5 [2/4] RUN …`, `Step 2/9 : RUN …`).
+# number (BuildKit's `#5 [2/4] RUN …`, `Step 2/9 : RUN …`, ninja's `[3/35] Building …`).
 _PREFIXED_RECORD = lazy(r"""(?:
     [\w./\\-]++:\d++(?::\d++)?:\ (?:fatal\ error|error|warning|note)\b
   | [\w./\\-]++:\d++:\d++:?\ [A-Z]{1,5}\d{2,4}\b
@@ -239,7 +239,7 @@ _PREFIXED_RECORD = lazy(r"""(?:
   | (?:[\w.-]++:\ )?[A-Za-z][a-z]++(?<=ing)\b(?!\ *[:=])
   | [a-z][\w.-]*+\ (?:verbose|verb|silly|sill|http|timing|notice|info|warn|error|debug)\ 
   | [a-z]++:\ \[[^\]\s]++\]
-  | \#\d++\ | Step\ \d++/\d++\ :
+  | \#\d++\ | Step\ \d++/\d++\ : | \[\d++/\d++\]\ 
 )""", re.VERBOSE)
 # Lines that carry a record on: indented (a trace, a wrapped message), a chained cause, a
 # Java frame count, a compiler's context (`x.c: In function ‘f’:`, `In file included from`).

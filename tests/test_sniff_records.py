@@ -1,0 +1,88 @@
+"""Logs whose records start with no level word, and documents whose prose names errors.
+
+tests/outputs/ (made here, each a real run, whole):
+- configure-readline-8.3.txt: `./configure` of readline 8.3 (bundled in the gnureadline 8.3.3
+  sdist, PyPI), stdout and stderr;
+- make-readline-8.3.txt: `make -j2` after it (the commands make echoes, `make[1]:` lines);
+- java-17-xlog-gc-class-load-version.txt: `java -Xlog:gc*,class+load:stdout -version`
+  (OpenJDK 17.0.15);
+- npm-install-verbose-left-pad-ms.txt: `npm install --loglevel verbose left-pad@1.3.0 ms@2.1.3`
+  in an empty package (npm 11);
+- python-http-server-access-log.txt: `python3 -m http.server` on 127.0.0.1 while curl fetched
+  pages of an unpacked sdist folder, some of them missing;
+- ansible-playbook-v-copy-black-sources.txt: `ansible-playbook -v` (ansible-core 2.19, PyPI) of
+  a local play that finds black 24.2.0's modules and copies them, with ANSIBLE_NOCOLOR=1;
+- ninja-build-ninja-1.13.txt: `ninja -j2` of ninja 1.13's own sources (the ninja 1.13.2 sdist)
+  after `cmake -G Ninja`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import GROWN_DIR, corpus_case
+from headroom_cli.plan import Lines
+from headroom_cli.planners.log import signals as log_signals
+from headroom_cli.sniff import sniff
+from headroom_cli.tools import lookup
+
+OUTPUTS = Path(__file__).parent / "outputs"
+BASH, READ = lookup("Bash"), lookup("Read")
+
+# Records by their own prefix: a log whichever tool printed or read it.
+RECORDS = {
+    "configure-readline-8.3.txt": "checking for gcc... gcc / config.status: creating Makefile",
+    "java-17-xlog-gc-class-load-version.txt": "[0.005s][info][gc] …",
+    "npm-install-verbose-left-pad-ms.txt": "npm verbose … / npm info …",
+    "python-http-server-access-log.txt": '127.0.0.1 - - [27/Nov/2026 01:41:08] "GET …',
+    "ansible-playbook-v-copy-black-sources.txt": "ok: [localhost] / changed: [localhost]",
+    "ninja-build-ninja-1.13.txt": "[3/35] Building CXX object …",
+}
+# A shell's own records: the commands make echoes (`gcc -c …`, `rm -f x.o`), `make[1]:`.
+SHELL_ONLY = {"make-readline-8.3.txt"}
+
+
+def shape(text: str, tool=BASH) -> str:
+    return sniff(Lines(text), tool)
+
+
+@pytest.mark.parametrize("name", sorted(RECORDS))
+def test_records_without_a_level_word_make_a_log_for_any_tool(name):
+    text = (OUTPUTS / name).read_text()
+    assert not log_signals._has_log_signal(text.splitlines())  # no error word decides it
+    for tool in (BASH, READ, lookup(None)):
+        assert shape(text, tool) == "log", (name, tool.name)
+
+
+def test_a_shells_build_commands_make_a_log_in_its_output_only():
+    text = (OUTPUTS / "make-readline-8.3.txt").read_text()
+    assert shape(text, BASH) == "log"
+    assert shape(text, READ) != "log"  # a file of command lines is no record of a run
+
+
+@pytest.mark.parametrize("name", sorted(RECORDS.keys() | SHELL_ONLY))
+def test_a_numbered_log_is_still_a_log(name):
+    rows = (OUTPUTS / name).read_text().splitlines()
+    numbered = "".join(f"{i:>6}\t{row}\n" for i, row in enumerate(rows, 1))  # cat -n
+    assert shape(numbered) == "log"
+
+
+def test_a_progress_verb_counts_at_the_start_of_a_line_only():
+    """`man bash` indents paragraphs whose lines start `Quoting …`, `Enclosing …`: prose,
+    not cargo's right-aligned steps. A verb that starts its line counts whatever its case."""
+    assert log_signals._is_record("checking for gcc... gcc")
+    assert log_signals._is_record("config.status: creating Makefile")
+    assert log_signals._is_record("Unpacking libfoo (1.2) ...")
+    assert not log_signals._is_record("       Quoting is used to remove the special meaning")
+    _, text = corpus_case(GROWN_DIR, "man-bash-5.2-reference")
+    assert shape(text) != "log"
+
+
+def test_a_yaml_document_whose_values_name_errors_is_yaml():
+    """ansible-config list: 215 settings whose descriptions offer `error:` and `warning:`
+    choices; the document's structure decides before its prose can make it a log."""
+    _, text = corpus_case(GROWN_DIR, "ansible-config-list-core-2.19")
+    assert log_signals._has_log_signal(text.splitlines()[:3000])
+    assert shape(text) == "yaml"
