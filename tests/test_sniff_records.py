@@ -13,7 +13,9 @@ tests/outputs/ (made here, each a real run, whole):
 - ansible-playbook-v-copy-black-sources.txt: `ansible-playbook -v` (ansible-core 2.19, PyPI) of
   a local play that finds black 24.2.0's modules and copies them, with ANSIBLE_NOCOLOR=1;
 - ninja-build-ninja-1.13.txt: `ninja -j2` of ninja 1.13's own sources (the ninja 1.13.2 sdist)
-  after `cmake -G Ninja`.
+  after `cmake -G Ninja`;
+- git-grep-n-W-black-24.2.0-def-is-docstring.txt: `git grep -n -W "def is_docstring"` in the
+  black 24.2.0 sdist committed into a fresh repository: 2 matches in their whole functions.
 """
 
 from __future__ import annotations
@@ -86,3 +88,12 @@ def test_a_yaml_document_whose_values_name_errors_is_yaml():
     _, text = corpus_case(GROWN_DIR, "ansible-config-list-core-2.19")
     assert log_signals._has_log_signal(text.splitlines()[:3000])
     assert shape(text) == "yaml"
+
+
+def test_a_search_with_few_matches_in_much_context_is_a_search():
+    """Context lines name the file a match named (`path-12-text`): a search's as much as its
+    two matches are, though a shell's search needs more than two lines to be told."""
+    text = (OUTPUTS / "git-grep-n-W-black-24.2.0-def-is-docstring.txt").read_text()
+    assert shape(text) == "search"
+    assert shape("".join(row + "\n" for row in text.splitlines()
+                         if ":" not in row.split("-", 1)[0])) != "search"  # context alone
