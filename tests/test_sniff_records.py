@@ -97,3 +97,16 @@ def test_a_search_with_few_matches_in_much_context_is_a_search():
     assert shape(text) == "search"
     assert shape("".join(row + "\n" for row in text.splitlines()
                          if ":" not in row.split("-", 1)[0])) != "search"  # context alone
+
+
+def test_message_templates_are_no_events():
+    """`strings` of a binary holds its messages' templates: a printf placeholder or a level
+    with nothing after it says no error happened."""
+    for line in ("WARNING: %s major version %s, server major version %s.", "ERROR:  ",
+                 "warning: undefined variable '%.*s'", "invalid output format (internal error): %d"):
+        assert not list(log_signals._signals([line])), line
+    for line in ("ERROR: relation \"users\" does not exist", "warning: unused variable 'x'",
+                 "error: could not compile `semver` (lib) due to 1 previous error"):
+        assert list(log_signals._signals([line])), line
+    _, text = corpus_case(GROWN_DIR, "strings-n8-psql-15-binary")
+    assert shape(text) != "log"

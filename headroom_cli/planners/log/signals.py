@@ -319,6 +319,11 @@ def _has_log_signal(sample: list[str]) -> bool:
 # An exception's bare name, indented, with no message: a class listed in a document (pydoc's
 # class tree, an API index), not an error raised (a traceback's last line starts its row).
 _MENTION = lazy(r"[ \t]++(?:\|[ \t]++)?[\w.]*(?:Error|Exception)[ \t]*$")
+# A message's template, not a message: a printf placeholder (`WARNING: %s major version %s`),
+# or a level with nothing after it (`ERROR:  `) — what `strings` finds in a binary, or a
+# message catalog holds. No event happened.
+_TEMPLATE = lazy(r"[^%]*+%[-+#0]*+(?:\d++|\*)?(?:\.(?:\d++|\*))?(?:l{0,2}|z)[sdiufxXcp]\b"
+                  r"|\W*+\w++:[ \t]*$")
 
 
 def _signals(sample: list[str]):
@@ -327,7 +332,8 @@ def _signals(sample: list[str]):
         following = sample[index + 1] if index + 1 < len(sample) else ""
         if _might_signal(line, following):
             kind = _classify(line, following)
-            if kind and not (kind == ERROR and _MENTION.match(line)):
+            if kind and not (kind == ERROR and _MENTION.match(line)) \
+                    and (kind == SUMMARY or not _TEMPLATE.match(line)):
                 yield kind, line
 
 
