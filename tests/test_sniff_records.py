@@ -1,21 +1,18 @@
 """Logs whose records start with no level word, and documents whose prose names errors.
 
 tests/outputs/ (made here, each a real run, whole):
-- configure-readline-8.3.txt: `./configure` of readline 8.3 (bundled in the gnureadline 8.3.3
-  sdist, PyPI), stdout and stderr;
-- make-readline-8.3.txt: `make -j2` after it (the commands make echoes, `make[1]:` lines);
-- java-17-xlog-gc-class-load-version.txt: `java -Xlog:gc*,class+load:stdout -version`
-  (OpenJDK 17.0.15);
+- make-readline-8.3.txt: `make -j2` of readline 8.3 (bundled in the gnureadline 8.3.3 sdist,
+  PyPI) after its `./configure` (the commands make echoes, `make[1]:` lines);
 - npm-install-verbose-left-pad-ms.txt: `npm install --loglevel verbose left-pad@1.3.0 ms@2.1.3`
   in an empty package (npm 11);
 - python-http-server-access-log.txt: `python3 -m http.server` on 127.0.0.1 while curl fetched
   pages of an unpacked sdist folder, some of them missing;
-- ansible-playbook-v-copy-black-sources.txt: `ansible-playbook -v` (ansible-core 2.19, PyPI) of
-  a local play that finds black 24.2.0's modules and copies them, with ANSIBLE_NOCOLOR=1;
 - ninja-build-ninja-1.13.txt: `ninja -j2` of ninja 1.13's own sources (the ninja 1.13.2 sdist)
   after `cmake -G Ninja`;
 - git-grep-n-W-black-24.2.0-def-is-docstring.txt: `git grep -n -W "def is_docstring"` in the
   black 24.2.0 sdist committed into a fresh repository: 2 matches in their whole functions.
+Tuning corpus cases (tests/corpus, their meta.json says how each was made): configure-readline-8.3,
+java-17-xlog-gc-class-load-version, ansible-playbook-v-copy-black-sources.
 """
 
 from __future__ import annotations
@@ -35,11 +32,11 @@ BASH, READ = lookup("Bash"), lookup("Read")
 
 # Records by their own prefix: a log whichever tool printed or read it.
 RECORDS = {
-    "configure-readline-8.3.txt": "checking for gcc... gcc / config.status: creating Makefile",
-    "java-17-xlog-gc-class-load-version.txt": "[0.005s][info][gc] …",
+    "configure-readline-8.3": "checking for gcc... gcc / config.status: creating Makefile",
+    "java-17-xlog-gc-class-load-version": "[0.005s][info][gc] …",
     "npm-install-verbose-left-pad-ms.txt": "npm verbose … / npm info …",
     "python-http-server-access-log.txt": '127.0.0.1 - - [27/Nov/2026 01:41:08] "GET …',
-    "ansible-playbook-v-copy-black-sources.txt": "ok: [localhost] / changed: [localhost]",
+    "ansible-playbook-v-copy-black-sources": "ok: [localhost] / changed: [localhost]",
     "ninja-build-ninja-1.13.txt": "[3/35] Building CXX object …",
 }
 # A shell's own records: the commands make echoes (`gcc -c …`, `rm -f x.o`), `make[1]:`.
@@ -50,9 +47,15 @@ def shape(text: str, tool=BASH) -> str:
     return sniff(Lines(text), tool)
 
 
+def real(name: str) -> str:
+    """A real output: a file of tests/outputs, or a tuning corpus case by its id."""
+    path = OUTPUTS / name
+    return path.read_text() if path.is_file() else corpus_case(GROWN_DIR, name)[1]
+
+
 @pytest.mark.parametrize("name", sorted(RECORDS))
 def test_records_without_a_level_word_make_a_log_for_any_tool(name):
-    text = (OUTPUTS / name).read_text()
+    text = real(name)
     assert not log_signals._has_log_signal(text.splitlines())  # no error word decides it
     for tool in (BASH, READ, lookup(None)):
         assert shape(text, tool) == "log", (name, tool.name)
@@ -66,7 +69,7 @@ def test_a_shells_build_commands_make_a_log_in_its_output_only():
 
 @pytest.mark.parametrize("name", sorted(RECORDS.keys() | SHELL_ONLY))
 def test_a_numbered_log_is_still_a_log(name):
-    rows = (OUTPUTS / name).read_text().splitlines()
+    rows = real(name).splitlines()
     numbered = "".join(f"{i:>6}\t{row}\n" for i, row in enumerate(rows, 1))  # cat -n
     assert shape(numbered) == "log"
 
