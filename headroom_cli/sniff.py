@@ -7,7 +7,8 @@ one line in _ASKED.
 Precedence follows what a person would call the output: search results, a diff, JSON, a commit
 history and a delimited table are asked first (each only when the output as a whole is that);
 then a failing test run or build is a log even when its tracebacks quote source code, so its
-signals are asked before code is; then code, other logs, documents, drawn trees, listings, and
+signals are asked before code is; then a document that opens like YAML (its structure outweighs
+the error words of its prose); then code, other logs, documents, drawn trees, listings, and
 `other` for the rest.
 
 Sniffing compiles only what it needs: a planner module (and its patterns) is imported when its
@@ -76,6 +77,11 @@ def _opens_a_document(sample: list[str]) -> bool:
     return first.startswith(("---", "# ")) or first[:1].isalpha() and ":" in first
 
 
+def _opens_no_document(sample: list[str]) -> bool:
+    """The rest, asked for YAML where they were before (a list at the top level, a quoted key)."""
+    return not _opens_a_document(sample)
+
+
 def _titled_row(sample: list[str]) -> bool:
     first = next((line for line in sample if line.strip()), "").lstrip(" ")
     digits = len(first) - len(first.lstrip("0123456789"))
@@ -104,6 +110,7 @@ _ASKED = (
     ("log", "looks_like", None),
     ("html", "looks_like", None),
     ("toml", "looks_like", None),
+    ("yaml", "looks_like", _opens_no_document),
     ("markdown", "looks_like", None),
     ("tree", "looks_like", None),
     ("listing", "looks_like", None),
