@@ -69,7 +69,10 @@ def looks_like(sample: list[str], tool: Tool) -> bool:
     if parsed.file_list:
         return len(parsed.files) >= least and len(parsed.files) >= 0.9 * non_empty
     matches = sum(len(f.matches) for f in parsed.files.values())
-    if matches < least or parsed.recognised < MIN_SHARE * non_empty:
+    # A context line (`path-12-text`) names a file a match line named: as much a search's
+    # as a match (`grep -C5`, `git grep -W` around one definition).
+    context = sum(len(f.context) for f in parsed.files.values())
+    if not matches or matches + context < least or parsed.recognised < MIN_SHARE * non_empty:
         return False
     diagnostics = sum(1 for f in parsed.files.values() for i in f.matches
                       if _DIAGNOSTIC.match(sample[i], f.text_start[i]))
