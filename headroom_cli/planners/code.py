@@ -8,6 +8,7 @@ Detected from content, never from the tool name alone.
 from __future__ import annotations
 
 import re
+
 from collections import Counter as Tally
 from functools import partial
 

@@ -164,7 +164,7 @@ class Scanner:
 
     def note(self, in_counts: int = 0) -> str:
         """What the plan of the excerpt must say when lines were counted but not picked;
-        `in_counts`: the repeats a shown line's `(×N)` counts. None when each repeat counted
+        `in_counts`: the repeats a shown line's `(×N)` counts. Empty when each repeat counted
         is in a count: the `(×N)` says all there is (issue #22: a flood's count is the input's
         total, and counting a repeat needs no examination)."""
         if self.skipped == 0 and in_counts >= self.folded:
