@@ -48,3 +48,21 @@ def test_no_line_a_count_stands_for_is_printed_beside_it(budget, counter):
     counted = {masked(m["line"]) for line in out.split("\n") if (m := COUNT.match(line))}
     plain = [masked(line) for line in out.split("\n") if not COUNT.match(line)]
     assert counted and not counted & set(plain)
+
+
+@pytest.mark.parametrize("budget", [600, 2000])
+def test_a_streamed_flood_is_its_line_and_the_inputs_total(budget, run_cli, monkeypatch):
+    """Through the CLI, an output too large to hold (it streams: the scanner counts the copies
+    past its limit without examining them): the warning once, its count the input's total, and
+    the closing marker; no note that repeats went unexamined, no line cut (issue #22, item 6)."""
+    from headroom_cli import intake
+
+    monkeypatch.setattr(intake, "HOLD", 4096)
+    warning = next(row for row in FLOOD.read_text().split("\n") if ": warning: " in row)
+    copies = 80_000
+    data = ((warning + "\n") * copies).encode()
+    assert len(data) > 4_000_000 + 2 * intake.MAX_KEEP  # past the scanner's limit
+    out = run_cli(["--budget", str(budget), "--tool", "Bash"], data).stdout.decode()
+    shown, marker = out.rstrip("\n").split("\n")
+    assert shown == f"{warning}  (×{copies:,})"
+    assert marker.startswith("[…headroom: lines 2–") and "not examined" not in out

@@ -360,12 +360,35 @@ def test_a_streamed_floods_count_is_the_inputs_total(cl100k):
     plan, out = clip(excerpt, scanner.planner(tail_start), 600, cl100k, "Bash")
     assert re.findall(r"\(×([\d,]+)\)", out) == [f"{copies:,}"]
     assert out.count(warning) == 1  # its copies are never printed again
-    folded = int(re.search(r"([\d,]+) repeats of lines shown \(in the \(×N\)", out)[1]
-                 .replace(",", ""))
-    assert folded + excerpt.count("\n") == copies
+    assert scanner.folded > 0 and scanner.folded + excerpt.count("\n") == copies
+    # Every repeat counted is in the (×N): no note says they went unexamined (issue #22).
+    assert "not examined" not in out and len(out.rstrip("\n").split("\n")) == 2
 
 
 def test_the_folds_a_tail_repeats_are_remembered_and_the_head_never_folds():
     """What test_a_streamed_floods_count_is_the_inputs_total relies on in a real run."""
     from headroom_cli import intake, run
     assert log_scanner._RECENT >= intake.MAX_KEEP and run.PICK_LIMIT > intake.MAX_KEEP
+
+
+# ------------------------------------------------------------------------------ floods
+
+_FLOOD_ROWS = ["src/mod.c:12:5: warning: unused variable x [-Wunused-variable]",
+               "a.py:3:1: F401 'os' imported but unused", "a.py:3:1: F4011", "ok", "",
+               "  src/mod.c:1:2: x", "lib/x.go:9:12: not enough return values", "a:1:1:"]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rows=st.lists(st.sampled_from(_FLOOD_ROWS), min_size=1, max_size=40),
+       newline=st.booleans(), data=st.data())
+def test_a_flood_asks_each_distinct_line_what_the_whole_text_search_finds(rows, newline, data):
+    """log/planning._signal_lines (each distinct line matched once) finds the lines that
+    finditer over the range finds, wherever the range starts and ends."""
+    text = "\n".join(rows) + ("\n" if newline else "")
+    lines = Lines(text)
+    start = data.draw(st.integers(0, len(text)))
+    end = data.draw(st.integers(start, len(text)))
+    for signal in (log_signals.LINT_SIGNAL, log_signals.LOCATED_SIGNAL):
+        expected = [bisect_left(lines.starts, m.start() + 1) + 1
+                    for m in signal.finditer(text, start, end)]
+        assert log_planning._signal_lines(signal, text, lines, start, end) == expected

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from collections import Counter as Tally
 from functools import partial
 
 from ..patterns import lazy
@@ -77,11 +78,15 @@ def looks_like(sample: list[str], tool: Tool) -> bool:
     # compiling and matching the code patterns on every line.
     if sum(1 for row in non_empty if _LOG_RECORD.match(row)) >= 0.1 * len(non_empty):
         return False
+    # Each distinct row is asked once (a flood of one compiler warning is one row), and the
+    # definitions first: most outputs have too few, and are spared the per-row code test.
+    definitions = sum(copies for row, copies in Tally(non_empty).items() if _is_definition(row))
+    if definitions < MIN_DEFINITIONS:
+        return False
     prose = _inside_docstrings(non_empty)  # a module's documentation is judged as neither
     code = sum(1 for i, row in enumerate(non_empty) if i not in prose and
                _CODE_LINE.match(row[:JUDGED_CHARS]))
-    definitions = sum(1 for row in non_empty if _is_definition(row))
-    return definitions >= MIN_DEFINITIONS and code >= MIN_CODE_SHARE * (len(non_empty) - len(prose))
+    return code >= MIN_CODE_SHARE * (len(non_empty) - len(prose))
 
 
 def _inside_docstrings(rows: list[str]) -> set[int]:

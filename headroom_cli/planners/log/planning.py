@@ -176,7 +176,8 @@ def _candidate_lines(text: str, lines: Lines) -> set[int]:
     # through C (map, partial), not a Python loop per hit.
     numbered, start_of = partial(bisect_right, lines.starts), re.Match.start
     found: set[int] = {1}
-    found.update(_trigger_lines(text, lines, numbered))
+    copies = _mostly_copies(lines)
+    found.update(_trigger_lines(text, lines, numbered, copies))
 
     def add(matches) -> None:  # line-start patterns match from the newline before the line
         found.update(map(numbered, map((1).__add__, map(start_of, matches))))
@@ -188,23 +189,50 @@ def _candidate_lines(text: str, lines: Lines) -> set[int]:
     add(END_SIGNAL.finditer(text, tail_start))
     for signal in (LINT_SIGNAL, LOCATED_SIGNAL):
         if signal.search(text, 0, head_end) or signal.search(text, tail_start):
-            add(signal.finditer(text, head_end, tail_start))
+            if copies:  # a flood of one located warning: each distinct line is asked once
+                found.update(_signal_lines(signal, text, lines, head_end, tail_start))
+            else:
+                add(signal.finditer(text, head_end, tail_start))
     return {number - 1 for number in found}
 
 
-def _trigger_lines(text: str, lines: Lines, numbered) -> set[int]:
+def _mostly_copies(lines: Lines) -> bool:
+    """Most lines are copies of others (a flood of one warning): worth asking per distinct line."""
+    return len(dict.fromkeys(lines.texts)) * _COPIES_FOR_DISTINCT <= len(lines.texts)
+
+
+def _signal_lines(signal, text: str, lines: Lines, start: int, end: int) -> list[int]:
+    """The 1-based numbers of the lines `signal.finditer(text, start, end)` finds, each
+    distinct line matched once. For LINT_SIGNAL and LOCATED_SIGNAL: they match from the
+    newline before a line and end inside it. A line the range cuts is matched in the text."""
+    starts, texts = lines.starts, lines.texts
+    # The lines whose newline before lies in start..end-1.
+    low, high = bisect_left(starts, start + 1), bisect_right(starts, end)
+    if low >= high:
+        return []
+    answers: dict[str, bool] = {}
+    for line in dict.fromkeys(texts[low:high]):
+        answers[line] = signal.match("\n" + line) is not None
+    numbers = list(compress(range(low + 1, high + 1), map(answers.__getitem__, texts[low:high])))
+    last = high - 1  # the last line may be cut by `end`, or lack its newline: asked in place
+    if starts[last] + len(texts[last]) + 1 > end and answers[texts[last]] != (
+            signal.match(text, starts[last] - 1, end) is not None):
+        numbers = numbers[:-1] if numbers and numbers[-1] == high else numbers + [high]
+    return numbers
+
+
+def _trigger_lines(text: str, lines: Lines, numbered, copies: bool) -> set[int]:
     """The 1-based numbers of the lines holding a trigger word. Where most lines are copies
     (a flood of one warning), each distinct line is tested once and its copies found by text
     (a set lookup each, in C); else each word is searched through the whole text."""
     texts = lines.texts
-    distinct = dict.fromkeys(texts)
     found: set[int] = set()
-    if len(distinct) * _COPIES_FOR_DISTINCT > len(texts):
+    if not copies:
         start_of = re.Match.start
         for trigger in TRIGGER_PATTERNS:
             found.update(map(numbered, map(start_of, trigger.finditer(text))))
         return found
-    hits = {line for line in distinct if any(word in line for word in TRIGGERS)}
+    hits = {line for line in dict.fromkeys(texts) if any(word in line for word in TRIGGERS)}
     found.update(compress(count(1), map(hits.__contains__, texts)))
     return found
 

@@ -164,8 +164,10 @@ class Scanner:
 
     def note(self, in_counts: int = 0) -> str:
         """What the plan of the excerpt must say when lines were counted but not picked;
-        `in_counts`: the repeats a shown line's `(×N)` counts."""
-        if not self.folded and not self.skipped:
+        `in_counts`: the repeats a shown line's `(×N)` counts. Empty when each repeat counted
+        is in a count: the `(×N)` says all there is (issue #22: a flood's count is the input's
+        total, and counting a repeat needs no examination)."""
+        if self.skipped == 0 and in_counts >= self.folded:
             return ""
         counted = f"{self.folded:,} repeats of lines shown"
         if in_counts:
@@ -519,4 +521,6 @@ def _plan_with_note(text: str, lines: Lines, budget: int, counter: Counter, tool
     folds = {shape: count for shape, count in scanner.folds.items() if count > 0}
     found = plan(text, lines, budget - counter.count(longest) - 1, counter, tool, folds=folds)
     note = scanner.note(scanner.folded - sum(folds.values()))
-    return None if found is None else replace(found, items=found.items + (Note(note),))
+    if found is None or not note:
+        return found
+    return replace(found, items=found.items + (Note(note),))

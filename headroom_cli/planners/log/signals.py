@@ -327,14 +327,24 @@ _TEMPLATE = lazy(r"[^%]*+%[-+#0]*+(?:\d++|\*)?(?:\.(?:\d++|\*))?(?:l{0,2}|z)[sdi
 
 
 def _signals(sample: list[str]):
-    """(class, line) of every line of the sample that has a class, in order."""
+    """(class, line) of every line of the sample that has a class, in order. A line is
+    judged with the line after it (ruff's format needs it); a pair seen before (a flood of one
+    warning) is not judged again."""
+    judged: dict[tuple[str, str], str | None] = {}
     for index, line in enumerate(sample):
         following = sample[index + 1] if index + 1 < len(sample) else ""
-        if _might_signal(line, following):
-            kind = _classify(line, following)
-            if kind and not (kind == ERROR and _MENTION.match(line)) \
-                    and (kind == SUMMARY or not _TEMPLATE.match(line)):
-                yield kind, line
+        kind = judged.get((line, following), _UNJUDGED)
+        if kind is _UNJUDGED:
+            kind = judged[line, following] = _classify(line, following) if _might_signal(
+                line, following) else None
+            if kind and ((kind == ERROR and _MENTION.match(line))
+                         or (kind != SUMMARY and _TEMPLATE.match(line))):
+                kind = judged[line, following] = None
+        if kind:
+            yield kind, line
+
+
+_UNJUDGED = object()
 
 
 def _mostly_log_records(sample: list[str], shell: bool = False) -> bool:

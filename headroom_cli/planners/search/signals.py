@@ -222,7 +222,7 @@ def context_path(row: str, files: dict[str, FileHits]) -> str | None:
 def is_path(candidate: str) -> bool:
     if not candidate or candidate[0].isspace() or "\t" in candidate or candidate.startswith("["):
         return False
-    if not any(c.isalpha() for c in candidate) or _RECORD.search(candidate):
+    if not any(map(str.isalpha, candidate)) or _RECORD.search(candidate):
         return False  # a timestamp's `12:34:56`, or a log record's
     if " " in candidate and "/" not in candidate and "\\" not in candidate:
         return False
