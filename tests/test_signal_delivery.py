@@ -6,8 +6,8 @@ So each signal is sent once the run is ready (a file the child writes, or the in
 the handlers installed: never sleep-then-signal), in command mode and on stdin, and once more
 straight to each helper thread (tgkill), which is where a lost signal used to go.
 
-HEADROOM_SIGNAL_STRESS=N repeats each process-directed case N times with one busy loop per
-core running, to make the kernel's choice of thread vary (~1 s a round on a loaded machine):
+HEADROOM_SIGNAL_STRESS=N repeats each process-directed case N times under a load of at least
+one busy loop per core, to make the kernel's choice of thread vary (see `load`):
 
     HEADROOM_SIGNAL_STRESS=500 .venv/bin/python -m pytest tests/test_signal_delivery.py -q
 
@@ -53,9 +53,13 @@ time.sleep(600)
 
 @pytest.fixture(scope="module")
 def load():
-    """Under HEADROOM_SIGNAL_STRESS, one busy loop per core while this module's tests run."""
+    """Under HEADROOM_SIGNAL_STRESS, busy loops while this module's tests run, enough to make
+    the load at least one per core: on a machine busy already, none (they would only slow the
+    rounds down). The load is what makes the kernel's choice of thread vary."""
+    cores = os.cpu_count() or 1
+    missing = max(0, cores - round(os.getloadavg()[0])) if STRESS else 0
     spinners = [subprocess.Popen([sys.executable, "-c", "while True: pass"])
-                for _ in range(os.cpu_count() or 1)] if STRESS else []
+                for _ in range(missing)]
     yield
     for spinner in spinners:
         spinner.kill()
