@@ -15,10 +15,10 @@ from __future__ import annotations
 import contextlib
 import os
 import select
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (~5 ms)
 
 from .status import ExitStatus
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (~5 ms)
 if TYPE_CHECKING:
     import subprocess
     from typing import BinaryIO, Callable, Sequence
