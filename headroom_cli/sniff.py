@@ -7,7 +7,8 @@ one line in _ASKED.
 Precedence follows what a person would call the output: search results, a diff, JSON, a commit
 history and a delimited table are asked first (each only when the output as a whole is that);
 then a failing test run or build is a log even when its tracebacks quote source code, so its
-signals are asked before code is; then code, other logs, documents, drawn trees, listings, and
+signals are asked before code is; then a document that opens like YAML (its structure outweighs
+the error words of its prose); then code, other logs, documents, drawn trees, listings, and
 `other` for the rest.
 
 Sniffing compiles only what it needs: a planner module (and its patterns) is imported when its
@@ -68,6 +69,19 @@ def _names_an_api_version(sample: list[str]) -> bool:
     return any(line.startswith("apiVersion:") for line in sample)
 
 
+def _opens_a_document(sample: list[str]) -> bool:
+    """The first line is a top-level YAML key, `---` or a `# comment`: a document may follow,
+    asked for before a shell output's error words make it a log (ansible-config's settings
+    describe their `error:` choices)."""
+    first = next((line for line in sample if line.strip()), "")
+    return first.startswith(("---", "# ")) or first[:1].isalpha() and ":" in first
+
+
+def _opens_no_document(sample: list[str]) -> bool:
+    """The rest, asked for YAML where they were before (a list at the top level, a quoted key)."""
+    return not _opens_a_document(sample)
+
+
 def _titled_row(sample: list[str]) -> bool:
     first = next((line for line in sample if line.strip()), "").lstrip(" ")
     digits = len(first) - len(first.lstrip("0123456789"))
@@ -91,11 +105,12 @@ _ASKED = (
     ("listing", "looks_like_a_delimited_table", _titled_row),
     ("yaml", "looks_like_a_manifest", _names_an_api_version),
     ("log", "looks_like_a_failed_run", None),
+    ("yaml", "looks_like", _opens_a_document),
     ("code", "looks_like", None),
     ("log", "looks_like", None),
     ("html", "looks_like", None),
     ("toml", "looks_like", None),
-    ("yaml", "looks_like", None),
+    ("yaml", "looks_like", _opens_no_document),
     ("markdown", "looks_like", None),
     ("tree", "looks_like", None),
     ("listing", "looks_like", None),

@@ -202,8 +202,9 @@ def test_bodies_left_out_without_markers_are_counted_in_the_closing_marker(count
 def test_when_headers_do_not_fit_every_file_is_still_counted(counter):
     result = clip(MANY, 1000, counter)
     files = files_of(MANY)
-    listed = re.findall(rf"^(\S+) \((?:([\d,]+) (?:more )?files?, )?\+([\d,]+) {MINUS}([\d,]+), "
-                        rf"([\d,]+) hunks?\)$", result.text, re.M)
+    # A file by its own first line (`diff --git a/x b/x  (counts)`), a folder by its path.
+    listed = re.findall(rf"^(?:diff --git a/\S+ b/)?(\S+) +\((?:([\d,]+) (?:more )?files?, )?"
+                        rf"\+([\d,]+) {MINUS}([\d,]+), ([\d,]+) hunks?\)$", result.text, re.M)
     assert listed
     number = lambda s: int(s.replace(",", ""))  # noqa: E731
     assert sum(number(n) if n else 1 for _, n, *_ in listed) == len(files)
@@ -234,8 +235,15 @@ def test_diff_r_only_in_lines_and_every_file_are_accounted_for(counter):
     only = [row for row in RECURSIVE.splitlines() if row.startswith("Only in ")]
     files = files_of(RECURSIVE)
     assert only and len(files) > len(only)
-    listed = re.findall(r"^(\S+) \((?:([\d,]+) (?:more )?files?|[^)]*)", result.text, re.M)
-    assert sum(int(n) if n else 1 for _, n in listed) == len(files)
+    counted = 0
+    for line in result.text.splitlines():
+        if line.startswith("[…") or not line.endswith(")"):
+            continue
+        if group := re.match(r"\S+ \(([\d,]+) (?:more )?files?", line):
+            counted += int(group[1].replace(",", ""))
+        elif re.match(r"(?:diff -\S+ \S+ \S+|Only in .+?: .+?|\S+) +\(", line):
+            counted += 1  # a file by its own first line
+    assert counted == len(files)
 
 
 def test_a_file_only_in_one_tree_says_which(counter):
@@ -245,9 +253,10 @@ def test_a_file_only_in_one_tree_says_which(counter):
     only = re.findall(r"^Only in (.+?): (.+)$", RECURSIVE, re.M)
     side = {f"{folder}/{name}": "new" if "/3.12.1/" in folder else "old" for folder, name in only}
     assert set(side.values()) == {"old", "new"}
-    listed = re.findall(r"^(\S+) \(only in the (old|new) tree\)$", result.text, re.M)
+    listed = re.findall(r"^Only in (.+?): (.+?)  \(only in the (old|new) tree\)$", result.text,
+                        re.M)
     assert listed
-    assert all(side[path] == tree for path, tree in listed)
+    assert all(side[f"{folder}/{name}"] == tree for folder, name, tree in listed)
 
 
 def test_a_log_that_quotes_a_diff_is_not_a_diff(corpus_dir):
@@ -285,3 +294,48 @@ def test_any_slice_of_a_real_diff_fits_its_budget_and_clips_the_same_twice(
     first = compress(text, tool="Bash", budget=budget, counter=counter)
     assert counter.count(first.text) <= budget
     assert compress(text, tool="Bash", budget=budget, counter=counter) == first
+
+
+HISTORY = (Path(__file__).parent / "corpus" / "git-log-p-markupsafe-2.1.5-3.0.0"
+           / "output.txt").read_text()
+
+
+@pytest.mark.parametrize("budget", [1000, 2000, 4000])
+def test_a_history_with_patches_keeps_its_subjects_before_its_other_lines(budget, counter):
+    """`git log -p` (real, 230 commits) over budget: the first commit's line and the commits'
+    subjects (each message's first line) come before their Author/Date lines, in order."""
+    rows = HISTORY.splitlines()
+    commits = [i for i, row in enumerate(rows) if row.startswith("commit ")]
+    subjects = [next(rows[j] for j in range(i + 1, i + 8) if rows[j].startswith("    "))
+                for i in commits]
+    out = clip(HISTORY, budget, counter).text
+    assert counter.count(out) <= budget
+    assert rows[commits[0]] in out.splitlines()
+    shown = [line for line in out.splitlines() if line in set(subjects)]
+    # A prefix of the history's subjects, and more of them than of its Author lines.
+    distinct = list(dict.fromkeys(subjects))
+    assert shown and set(distinct[:len(set(shown))]) == set(shown)
+    assert len(shown) > sum(line.startswith("Author: ") for line in out.splitlines())
+    assert len(shown) >= len(commits) * budget // 16_000
+
+
+RELEASE_RU = (Path(__file__).parent / "corpus" / "diff-ru-click-8.1.7-8.1.8"
+              / "output.txt").read_text()
+
+
+@pytest.mark.parametrize("budget", [2000, 4000])
+def test_the_smallest_source_change_is_shown_before_docs_and_requirements(budget, counter):
+    """`diff -ru` of two click releases (real): its docs, requirements and CI come first in
+    input order; the source file with the smallest change (the version bump) shows every line
+    of it, though the docs' bodies do not all fit."""
+    rows = RELEASE_RU.splitlines()
+    source = [f for f in files_of(RELEASE_RU) if "/src/" in f["first"] and f["hunks"]]
+    smallest = min(source, key=lambda f: (f["added"] + f["removed"], rows.index(f["first"])))
+    start = rows.index(smallest["first"])
+    end = next(i for i in range(start + 1, len(rows)) if rows[i].startswith(("diff ", "Only in")))
+    changed = [row for row in rows[start:end] if row[:1] in "+-" and row[:3] not in ("+++", "---")]
+    out = clip(RELEASE_RU, budget, counter).text
+    assert counter.count(out) <= budget
+    assert changed and all(row in out.splitlines() for row in changed)
+    docs = [row for row in rows if row.startswith("diff -ru click-8.1.7/docs/")]
+    assert docs and all(row.split()[-1] in out for row in docs), "every docs file is named"

@@ -163,33 +163,51 @@ def test_any_path_list_fits_counts_exactly_and_repeats_itself(entries, lead, bud
         check_map(first.text, rows)
 
 
-def test_a_drawn_tree_of_a_folder_is_mapped_by_whole_paths(counter):
+DRAWN_COUNT = re.compile(r"^(?P<row>.*\S)  \((?P<files>[\d,]+) files?\)$")
+
+
+def _drawn_files(rows: list[str]) -> dict[str, int]:
+    """Each folder row of a `tree` drawing and the files under it, counted from the drawing:
+    a row is a folder when the next row is drawn deeper."""
+    depth = [row.find("── ") for row in rows]
+    files = {}
+    for at, row in enumerate(rows):
+        if depth[at] < 0 or at + 1 >= len(rows) or depth[at + 1] <= depth[at]:
+            continue
+        end = next((i for i in range(at + 1, len(rows)) if depth[i] <= depth[at]), len(rows))
+        files[row] = sum(1 for i in range(at + 1, end)
+                         if depth[i] >= 0 and (i + 1 >= end or depth[i + 1] <= depth[i]))
+    return files
+
+
+@pytest.mark.parametrize("budget", [500, 1000, 4000])
+def test_a_drawn_tree_of_a_folder_is_mapped_by_its_own_rows(budget, counter):
     """`tree DIR` (real; tree 2.1 draws its guides with no-break spaces): sniffed as a tree,
-    its files named by their whole paths, every folder with its exact count, its closing
-    `N directories, M files` kept."""
+    mapped with its rows as drawn (greppable as `├── widgets.py`), every counted folder's row
+    with its exact count, the top level whole, its closing `N directories, M files` kept."""
     text = (REAL / "tree-django-5.1.4-contrib-admin.txt").read_text()
-    result = compress(text, tool="Bash", budget=1000, counter=counter)
+    rows = text.rstrip("\n").split("\n")
+    result = compress(text, tool="Bash", budget=budget, counter=counter)
     assert result.kind == "tree"
-    assert counter.count(result.text) <= 1000
+    assert counter.count(result.text) <= budget
     out = result.text.split("\n")
-    closing = text.rstrip("\n").split("\n")[-1]
-    assert closing in out
-    files = num(re.search(r", ([\d,]+) files", closing)[1])
+    assert rows[-1] in out
+    under = _drawn_files(rows)
     admin = "django/contrib/admin/"
-    top = [m for line in out if (m := FOLDER.match(line)) and m["folder"].count("/") == 4]
-    counted = {m["folder"] for m in top}
-    own = [line for line in out if line.startswith(admin) and line.count("/") == 3
-           and not FOLDER.match(line) and not OWN.match(line)]
-    more = sum(num(m["files"]) for line in out if (m := OWN.match(line)) and m["folder"] == admin)
-    # A folder all of whose files are named (one, or a few) has no count line: its files'.
-    named = [line for line in out if line.startswith(admin) and line.count("/") >= 4
-             and not FOLDER.match(line) and not REST.match(line)
-             and line[:line.index("/", len(admin)) + 1] not in counted]
-    assert sum(num(m["files"]) for m in top) + len(own) + more + len(named) == files
-    for folder in ("locale", "static", "templates", "templatetags", "views", "migrations"):
-        assert any(m["folder"] == f"django/contrib/admin/{folder}/" for m in top) or any(
-            line[:line.index("/", len(admin)) + 1] == f"{admin}{folder}/" for line in named), folder
-    assert "django/contrib/admin/__init__.py" in out and "django/contrib/admin/widgets.py" in out
+    counted = 0
+    for line in out:
+        if (m := DRAWN_COUNT.match(line)) and m["row"] in under:
+            assert num(m["files"]) == under[m["row"]], line
+            counted += 1
+        elif not line.startswith((admin, "[…headroom")) and line:
+            assert line in rows, line  # every other line is the drawing's own
+    assert counted
+    top = [row for row in rows if row.startswith(("├── ", "└── "))]
+    shown = {DRAWN_COUNT.match(line)["row"] if DRAWN_COUNT.match(line) else line
+             for line in out}
+    folders = [row for row in top if row in under]
+    assert all(row in shown for row in folders), "every top-level folder is drawn"
+    assert "├── __init__.py" in out and "└── widgets.py" in out
 
 
 @pytest.mark.parametrize("budget", [500, 1000, 4000])

@@ -89,6 +89,7 @@ _CALLED = {
     "jest-semver-minor-patch-swapped": "log",  # no YAML for all its "key: value" lines
     "node-test-tap-commander-literal-bug": "log",  # TAP's "# tests 12" are no headings
     "esbuild-minify-commander-stdout": "other",  # minified code's "{error:" is no error
+    "npm-pack-dry-run-lodash-4.17.21": "log",  # "npm notice …": a tool's name and a level
 }
 
 

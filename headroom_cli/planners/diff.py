@@ -1,19 +1,20 @@
-"""diff: every file and hunk header stays, with its +/− counts; bodies follow in order.
+"""diff: the map of every file first, then hunks by value.
 
 Understands `git diff`, `git show` and `git log -p` (commit headers stay), `diff -u` and
 `diff -ru` (with `Only in` and `Binary files … differ` lines), git's extended headers (renames,
 copies, mode changes, new and deleted files, binary patches) and combined (merge) diffs.
 
 The first of these that fits the budget is the plan:
-1. every header line verbatim (the first one of each file with the file's `(+N −M)`) and every
-   hunk header, then hunk bodies in order, each that fits whole; each omitted body is a gap
-   marked with its line range and counts;
-2. the same without a marker per omitted body (a hunk header followed by another header lost
-   its body), the omitted bodies counted in the closing marker;
-3. one line per file, `path (+N −M, K hunks)`, after as many whole files verbatim (in order)
-   as fit;
-4. those lines rolled up by directory (planners/rollup.py), the rest of the budget naming the
-   first files of the biggest group.
+1. every file named by its own first line verbatim (`diff --git a/x b/x`) with its
+   `(+N −M, K hunks)`, the output's own lines (a history's commit subjects first), then hunks by
+   value (value_class: source, manifests, tests, docs, config, lock/generated last), file by
+   file, the smallest change of a class first: a file's every hunk header, then its bodies, each
+   whole; each omitted body under a shown header is a gap marked with its line range and counts;
+2. the same with files named `path (+N −M, K hunks)` and no marker per omitted body, the
+   omitted bodies counted in the closing marker;
+3. those lines rolled up by directory (planners/rollup.py), a single file by its own first
+   line, the rest of the budget naming the first files of the biggest group, then more of the
+   output's own lines.
 Commit headers and lines that are no part of any file (stats, a tool's own messages) stay first.
 """
 
@@ -22,7 +23,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from bisect import bisect_right
 from functools import partial
-from itertools import groupby
 from typing import Callable
 
 from ..patterns import lazy
@@ -57,6 +57,7 @@ _STAT = lazy(r" .+ \| +(?:\d+ ?[+-]*|Bin .*)$| \d+ files? changed")
 _ONE_SIDE = "only on one side"
 _MINUS = "−"  # U+2212: a count reads `−3`, never a removed line `-3`
 CONTEXT_SHARE = 0.3  # commit headers and stray lines get at most this share of the budget
+HISTORY_SHARE = 0.5  # in a history (`git log -p`): its commits' subjects say what it is about
 _MAX_MISSES = 32  # bodies tried in vain before the rest are left out untried
 
 
@@ -375,18 +376,34 @@ class _Job:
     parsed: Parsed  # of the rows without their numbers
     costs: LineCosts
     room: int
-    context: list[int] = field(init=False)
+    context: list[int] = field(init=False)  # the output's own lines the context share keeps
     commits: list[int] = field(init=False)
+    ranked: list[int] = field(init=False)  # the output's own lines by value
 
     def __post_init__(self) -> None:
         # The output's own lines around the diff, in order, its last line first (black's
         # "7 files would be reformatted."): kept whenever it fits. `git log -p`'s commit lines
         # belong to the map.
+        self.commits = [i for i in self.parsed.context if _COMMIT.match(self.plain[i])]
+        self.ranked = self._ranked()
+        share = HISTORY_SHARE if len(self.commits) > 1 else CONTEXT_SHARE
+        self.context = sorted(fit_in_order(self.ranked, int(self.room * share), self.costs))
+
+    def _ranked(self) -> list[int]:
+        """The output's own lines by value: its last line, the first commit's line, every
+        commit's subject (the first line of its message: a history read at a glance), the
+        commit lines, then the rest in order."""
         context = self.parsed.context
         last = [i for i in context[-1:] if i == len(self.rows) - 1]
-        self.context = sorted(fit_in_order(last + context[:len(context) - len(last)],
-                                           int(self.room * CONTEXT_SHARE), self.costs))
-        self.commits = [i for i in context if _COMMIT.match(self.plain[i])]
+        own = set(context)
+        subjects = []
+        for commit in self.commits:
+            subject = next((i for i in range(commit + 1, min(commit + 8, len(self.plain)))
+                            if i in own and self.plain[i].startswith("    ")
+                            and self.plain[i].strip()), None)
+            if subject is not None:
+                subjects.append(subject)
+        return list(dict.fromkeys(last + self.commits[:1] + subjects + self.commits + context))
 
 
 def _counts(f: FileDiff) -> str:
@@ -451,8 +468,9 @@ def _map(job: _Job, verbatim: bool) -> tuple[dict[int, str], dict[int, list[str]
 
 
 def _spend(job: _Job, kept: dict[int, str], used: int, marked: bool) -> set[int]:
-    """Hunks by value (value_class), into `kept`: a class's hunk headers, all of a file's or
-    none, then its bodies, each whole (changed files before new ones, deleted ones last);
+    """Hunks by value (value_class), into `kept`, file by file, the smallest change of a class
+    first (a release's version bump before a rewrite takes the room; changed files before new
+    ones, deleted ones last): a file's hunk headers, all or none, then its bodies, each whole;
     then the next class. Marked: an omitted body under a shown header costs its marker, and
     what is left goes to the head of the first that did not fit. Returns the files shown."""
     files = job.parsed.files
@@ -460,13 +478,10 @@ def _spend(job: _Job, kept: dict[int, str], used: int, marked: bool) -> set[int]
     skipped: list[int] = []
     misses = 0
     order = sorted(range(len(files)), key=lambda n: (
-        value_class(files[n].path, files[n].notes),
-        ("new file" in files[n].notes) + 2 * ("deleted" in files[n].notes), n))
-    for _, tier in groupby(order, key=lambda n: value_class(files[n].path, files[n].notes)):
-        tier = list(tier)
-        for n in tier:
-            if _whole_file(files[n]):
-                continue  # its hunk header says no more than its counts: shown with its body
+        value_class(files[n].path, files[n].notes), _fate(files[n]),
+        files[n].added + files[n].removed, n))
+    for n in order:
+        if not _whole_file(files[n]):  # (a whole file's header comes with its body)
             headers = [h.header for h in files[n].hunks]
             cost = sum(job.costs.line(i) for i in headers) + (sum(
                 _marker_cost(job, h.header + 1, h.end - 1) for h in files[n].hunks
@@ -475,7 +490,7 @@ def _spend(job: _Job, kept: dict[int, str], used: int, marked: bool) -> set[int]
                 kept.update(dict.fromkeys(headers, ""))
                 used += cost
                 shown.add(n)
-        for n, hunk in ((n, h) for n in tier for h in files[n].hunks if h.end > h.header + 1):
+        for hunk in (h for h in files[n].hunks if h.end > h.header + 1):
             alone = n not in shown  # a new or deleted file's one hunk: its header comes too
             if alone and not _whole_file(files[n]) or misses > _MAX_MISSES:
                 continue  # past the misses, counting bodies that cannot fit costs more than it prints
@@ -492,6 +507,11 @@ def _spend(job: _Job, kept: dict[int, str], used: int, marked: bool) -> set[int]
     if marked and skipped:  # what is left goes to the head of the first body that did not fit
         kept.update(dict.fromkeys(fit_in_order(skipped, job.room - used, job.costs), ""))
     return shown
+
+
+def _fate(f: FileDiff) -> int:
+    """Changed files first, new ones next, deleted ones last."""
+    return ("new file" in f.notes) + 2 * ("deleted" in f.notes)
 
 
 def _whole_file(f: FileDiff) -> bool:
@@ -546,6 +566,15 @@ def _value_summary(job: _Job, kept: dict[int, str], shown: set[int], marked: boo
             + "; ".join(parts))
 
 
+def _named_line(job: _Job, f: FileDiff) -> str:
+    """A file's line in a map that has no room for its header lines: its own first line
+    (`diff --git a/x b/x`, `Only in d: x`: greppable as printed) with its details, or, for a
+    plain `diff -u` named by its `---`/`+++` pair, `path (details)`."""
+    if len(_name_lines(job, f)) > 1:
+        return _file_line(f)
+    return f"{job.rows[f.start].rstrip()}  ({_details(f)})"
+
+
 def _file_line(f: FileDiff) -> str:
     return f"{f.path or '?'} ({_details(f)})"
 
@@ -556,11 +585,15 @@ def _rolled_up(job: _Job) -> Plan | None:
     files = job.parsed.files
     room = job.room - sum(job.costs.line(i) for i in job.context)
     entries = roll_up([_key(f.path) for f in files], lambda key, members: _group_line(
-        key, [files[i] for i in members]), job.costs.note, room)
+        job, key, [files[i] for i in members]), job.costs.note, room)
     if sum(job.costs.note(entry) for entry, _ in entries) > room:
         return None
     entries = _peeled(job, entries, room)
     kept = dict.fromkeys(job.context, "")
+    # What the roll-up leaves goes to more of the output's own lines (commit subjects first).
+    left = room - sum(job.costs.note(entry) for entry, _ in entries)
+    kept.update(dict.fromkeys(fit_in_order([i for i in job.ranked if i not in kept], left,
+                                           job.costs), ""))
     anchored: dict[int, list[str]] = {}
     for entry, members in entries:
         anchored.setdefault(files[members[0]].start, []).append(entry)
@@ -575,9 +608,9 @@ def _key(path: str) -> str:
     return "/".join(split(path)) or path
 
 
-def _group_line(key: str, group: list[FileDiff], more: bool = False) -> str:
+def _group_line(job: _Job, key: str, group: list[FileDiff], more: bool = False) -> str:
     if len(group) == 1 and _key(group[0].path) == key and not more:
-        return _file_line(group[0])
+        return _named_line(job, group[0])
     added = sum(f.added for f in group)
     removed = sum(f.removed for f in group)
     hunks = sum(len(f.hunks) for f in group)
@@ -600,12 +633,12 @@ def _peeled(job: _Job, entries: list[tuple[str, list[int]]],
     used = sum(job.costs.note(entry) for entry, _ in entries) - job.costs.note(text)
     best = entries
     for count in range(1, len(members) + 1):
-        used += job.costs.note(_file_line(files[members[count - 1]]))
-        rest = [] if count == len(members) else [(_group_line(
+        used += job.costs.note(_named_line(job, files[members[count - 1]]))
+        rest = [] if count == len(members) else [(_group_line(job,
             folder, [files[i] for i in members[count:]], more=True), members[count:])]
         if used + sum(job.costs.note(text) for text, _ in rest) > room:
             break
-        singles = [(_file_line(files[i]), [i]) for i in members[:count]]
+        singles = [(_named_line(job, files[i]), [i]) for i in members[:count]]
         best = entries[:index] + singles + rest + entries[index + 1:]
     return best
 

@@ -10,14 +10,17 @@ files a reader looks for first are named whatever their depth (manifests, README
 modules, config roots; the shallowest first), with the first and the last path of the list.
 What the levels leave names the files of the opened folders, a few from every folder in turn,
 shallow folders first. Lines read in tree order: a folder's line, its files, its folders.
+A drawn tree (`tree`) keeps its own rows (greppable as drawn): a folder's row carries its count,
+and a file named deep comes after the rows of the folders that lead to it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
 
 from ..plan import Keep, Lines, Note
-from ..render import path_map_folder, path_map_rest
+from ..render import counted, path_map_folder, path_map_rest
 from .costs import MAX_LINE_CHARS, LineCosts, cut_note
 from .rollup import split
 
@@ -150,20 +153,24 @@ class Sized:
 
 def plan_paths(rows: list[str], lines: Lines, indexes: list[int], room: int,
                costs: LineCosts, drawn: list[str] | None = None,
-               weights: list[int] | None = None, sized: Sized | None = None) -> PathMap:
+               weights: list[int] | None = None, sized: Sized | None = None,
+               folder_rows: dict[str, int] | None = None) -> PathMap:
     """The map of the paths on rows `indexes` (in the list's order) in about `room` tokens.
-    `drawn`: the paths of a drawn tree's rows (`tree`), which the map names in full;
+    `drawn`: the paths of the rows (`ls -R`'s names), which the map names in full;
+    `folder_rows`: with `drawn`, a drawn tree (`tree`): the row of each folder, by its label;
+    its rows are shown as drawn (`├── pyproject.toml`), a folder's with its count after it;
     `weights`: each path's count (`rg -c`) or size (`du`): the heaviest are named first;
     `sized`: the paths and folder sizes of a `du` listing."""
     paths = (drawn if drawn is not None else sized.paths if sized is not None
              else [rows[i].rstrip("\r") for i in indexes])
-    found = _plan_once(rows, lines, indexes, room, costs, drawn, weights, paths, sized)
+    job = partial(_Spend, rows, indexes, costs, drawn=drawn, weights=weights, sized=sized,
+                  folder_rows=folder_rows)
+    found = _plan_once(job, lines, room, costs, paths)
     # The plan spends estimates (a folder whose files all end up named loses its line): what
     # the map left of its room is spent once more, planned afresh with that room added.
     spent = _spent(found, lines, costs)
     if spent < room * _SPENT_ENOUGH:
-        again = _plan_once(rows, lines, indexes, 2 * room - spent, costs, drawn, weights,
-                           paths, sized)
+        again = _plan_once(job, lines, 2 * room - spent, costs, paths)
         if again.named >= found.named and _spent(again, lines, costs) <= room:
             found = again
     return found
@@ -174,13 +181,14 @@ def _spent(found: PathMap, lines: Lines, costs: LineCosts) -> int:
                costs.line(lines.line_of(item.start)) for item in found.items)
 
 
-def _plan_once(rows, lines, indexes, room, costs, drawn, weights, paths, sized) -> PathMap:
+def _plan_once(make_job, lines: Lines, room: int, costs: LineCosts,
+               paths: list[str]) -> PathMap:
     root = _tree(paths)
     owner = {}  # position -> its folder
     for folder in root.below():
         for position in folder.files:
             owner[position] = folder
-    job = _Spend(rows, indexes, costs, owner, drawn, weights, sized)
+    job = make_job(owner)
     used = job.open_levels(root, room, deepest=0)
     used += job.pin(paths, int(room * PIN_SHARE))
     used += job.open_levels(root, int((room - used) * _level_share(job, room, len(paths))))
@@ -193,9 +201,10 @@ def _plan_once(rows, lines, indexes, room, costs, drawn, weights, paths, sized) 
 
 
 class _Spend:
-    def __init__(self, rows, indexes, costs, owner, drawn, weights, sized) -> None:
+    def __init__(self, rows, indexes, costs, owner, drawn, weights, sized, folder_rows) -> None:
         self.rows, self.indexes, self.costs, self.owner = rows, indexes, costs, owner
         self.drawn, self.weights, self.sized = drawn, weights, sized
+        self.folder_rows = folder_rows
         self.named: set[int] = set()
         self.sampled: list[int] = []  # files named in turn from the folders (name_files)
 
@@ -207,15 +216,28 @@ class _Spend:
     # ---- costs
 
     def _line(self, position: int) -> int:
-        if self.drawn is not None:
+        if self.drawn is not None and self.folder_rows is None:
             return self.costs.note(self.drawn[position])
         return self.costs.line(self.indexes[position])
 
     def _label(self, folder: _Folder, more: int | None = None) -> int:
         if more is None and folder.total == 1:  # its only file is named instead
             return self._line(next(p for f in folder.below() for p in f.files))
-        return self.costs.note(self._folder_line(folder, folder.total if more is None
-                                                 else more, more is not None))
+        item = self._folder_item(folder, folder.total if more is None else more,
+                                 more is not None)
+        return (self.costs.line(self.folder_rows[folder.label], item.suffix)
+                if isinstance(item, Keep) else self.costs.note(item.text))
+
+    def _folder_item(self, folder: _Folder, files: int, own: bool = False,
+                     lines: Lines | None = None) -> Note | Keep:
+        """A folder's line: in a drawn tree its own row (`├── src`), its count after it."""
+        row = None if own or self.folder_rows is None else self.folder_rows.get(folder.label)
+        if row is None:
+            return Note(self._folder_line(folder, files, own))
+        suffix = f"  ({counted(files, 'file')})"
+        if lines is None:
+            return Keep(row, -1, suffix)  # (only its cost is asked: _count_lines)
+        return Keep(lines.start(row), lines.end(row), suffix)
 
     def _folder_line(self, folder: _Folder, files: int, own: bool = False) -> str:
         """A folder's line; in a sized list, its size in front as the list spells it."""
@@ -420,7 +442,8 @@ class _Spend:
         """What the count lines of a folder's part of the map cost."""
         counts: list = []
         self._emit(folder, None, counts)
-        return sum(self.costs.note(item.text) for item in counts if item is not None)
+        return sum(self.costs.line(item.start, item.suffix) if isinstance(item, Keep)
+                   else self.costs.note(item.text) for item in counts if item is not None)
 
     # ---- the items
 
@@ -433,7 +456,8 @@ class _Spend:
         """Items of a folder: its line (not the root's), its files named, the count of the
         others, then its folders; how many count lines it wrote. A closed folder's line is
         followed by the files named inside it, at any depth. lines None: the count lines
-        only. A folder all of whose files are named has no line: its names say it all."""
+        only. A folder all of whose files are named has no line, its names say it all (in a
+        drawn tree, its row without a count)."""
         if not folder.opened or folder.total == 1:
             if folder.total == 1 and lines is None:
                 return 0  # its line is its file's, named when the map is drawn
@@ -442,13 +466,12 @@ class _Spend:
                     self._name(p)
             named = self._sorted(p for f in folder.below() for p in f.files if p in self.named)
             counts = len(named) < folder.total
-            if counts:
-                items.append(Note(self._folder_line(folder, folder.total)))
-            items.extend(self._keep(p, lines) for p in named)
+            items.extend(self._head(folder, counts, lines))
+            items.extend(self._keep_under(folder, named, lines))
             return int(counts)
         groups = 0
-        if folder.depth and folder.total > 1 and any(f.unnamed for f in folder.below()):
-            items.append(Note(self._folder_line(folder, folder.total)))
+        items.extend(self._head(folder, folder.depth and folder.total > 1
+                                and any(f.unnamed for f in folder.below()), lines))
         items.extend(self._keep(p, lines)
                      for p in self._sorted(p for p in folder.files if p in self.named))
         left = self._unnamed(folder)
@@ -464,22 +487,49 @@ class _Spend:
             items.append(Note(path_map_rest(folder.label, sum(f.total for f in hidden),
                                             len(hidden))))
             for child in hidden:  # the files named inside them
-                items.extend(self._keep(p, lines) for p in self._sorted(
-                    p for f in child.below() for p in f.files if p in self.named))
+                items.extend(self._keep_under(folder, self._sorted(
+                    p for f in child.below() for p in f.files if p in self.named), lines))
             groups += 1
         return groups
 
     def _sorted(self, positions) -> list[int]:
+        if self.folder_rows is not None:  # a drawn tree: in its own order
+            return sorted(positions, key=lambda p: self.indexes[p])
         if self.drawn is not None:
             return sorted(positions, key=lambda p: self.drawn[p])
         if self.sized is not None:  # (its rows open with their sizes)
             return sorted(positions, key=lambda p: self.sized.paths[p])
         return sorted(positions, key=lambda p: self.rows[self.indexes[p]])
 
+    def _head(self, folder: _Folder, counts: bool, lines: Lines | None) -> list:
+        """A folder's line with its count; without a count only a drawn tree's row, which
+        its files' rows need above them."""
+        if counts:
+            return [self._folder_item(folder, folder.total, lines=lines)]
+        row = None if self.folder_rows is None else self.folder_rows.get(folder.label)
+        return [] if row is None or lines is None else [Keep(lines.start(row), lines.end(row))]
+
+    def _keep_under(self, folder: _Folder, named: list[int], lines: Lines | None) -> list:
+        """The items of files named under a folder whose folders between are not shown: in a
+        drawn tree, each file's row after the rows of the folders that lead to it (once)."""
+        if self.folder_rows is None or lines is None:
+            return [self._keep(p, lines) for p in named]
+        items, drawn = [], set()
+        for position in named:
+            label = folder.label
+            for name in self.owner[position].label[len(folder.label):].split("/")[:-1]:
+                label += name + "/"
+                row = self.folder_rows.get(label)
+                if row is not None and row not in drawn:
+                    drawn.add(row)
+                    items.append(Keep(lines.start(row), lines.end(row)))
+            items.append(self._keep(position, lines))
+        return items
+
     def _keep(self, position: int, lines: Lines | None) -> Keep | Note | None:
         if lines is None:  # (counting the count lines only)
             return None
-        if self.drawn is not None:
+        if self.drawn is not None and self.folder_rows is None:
             return Note(self.drawn[position])
         index = self.indexes[position]
         row = self.rows[index]

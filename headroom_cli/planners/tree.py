@@ -72,9 +72,10 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> 
 def _path_map(rows: list[str], lines: Lines, found: list[tuple[int, int]], count: int,
               budget: int, counter: Counter) -> Plan | None:
     """`tree` of a folder (it closes with `N directories, M files`): the path map of its files
-    (planners/pathmap.py), each named by its whole path, then that closing count."""
+    (planners/pathmap.py), its rows shown as drawn (a folder's with its count), then that
+    closing count."""
     stack: list[str] = []
-    files, paths = [], []
+    files, paths, folder_rows = [], [], {}
     for at, (index, depth) in enumerate(found):
         match = _ENTRY.match(rows[index])
         name = rows[index][match.end() - 1:] if match else rows[index]
@@ -84,12 +85,14 @@ def _path_map(rows: list[str], lines: Lines, found: list[tuple[int, int]], count
         if depth and not deeper:
             files.append(index)
             paths.append("/".join(stack))
+        elif depth:
+            folder_rows["/".join(stack) + "/"] = index
     if not files:
         return None
     costs = LineCosts(rows, counter)
     reserve = search_marker_reserve(counter, len(rows), len(files), 0, MAX_LINE_CHARS)
     room = budget - reserve - costs.line(count)
-    found_map = plan_paths(rows, lines, files, room, costs, drawn=paths)
+    found_map = plan_paths(rows, lines, files, room, costs, drawn=paths, folder_rows=folder_rows)
     items = (*found_map.items, Keep(lines.start(count), lines.end(count)))
     summary = search_roll_up_summary(len(files) - found_map.named, len(files),
                                      found_map.files - found_map.named, found_map.groups, True)

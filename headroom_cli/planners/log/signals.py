@@ -210,26 +210,36 @@ LOG_RECORD = lazy(r"""[ \t]*+(?:
   | \{.*"(?:level|severity|lvl|log\.level)"\s*:
 )""", re.VERBOSE)
 # Shell tools' own record forms, for their output only: cmake's "-- ", prettier's "[warn]",
-# consola's glyphs (unbuild, nuxi), strace's system calls.
+# consola's glyphs (unbuild, nuxi), strace's system calls, the commands make echoes (`gcc -c …`,
+# `rm -f x.o`: a program and an option) and make's own lines.
 SHELL_RECORD = lazy(r"""(?:
     --\ \S | \[(?i:error|warn|warning|info|debug|log|success|fatal)\]\  | [ℹ✔✖⚠◐]\ 
   | (?:\[pid\ +\d+\]\ )?[a-z_]\w*\(.*\)\ +=\ (?:-?\d+|0x[\da-f]+|\?) | \+\+\+\ exited\ with
+  | [a-z_][\w.+-]*+\ ++-{1,2}[A-Za-z] | make(?:\[\d++\])?:\ 
 )""", re.VERBOSE)
 # Records the sniffer also counts, by their prefix (the planner's record starts stay LOG_RECORD):
 # a compiler's or linter's located message (`x.c:12:5: warning: …`, `a.py:3:1: F401 …`: a
 # file of them is a build log whichever tool read it); a clock with seconds after at most three
 # words, or a date and a clock after at most one (`update-alternatives 2025-06-24 14:36:53: …`,
 # Apache's `[Tue Nov 26 12:00:00.1 2024]`; `ps -ef`'s TIME column and `git blame`'s dates lie
-# further in); a progress
-# step that starts with its verb (`Unpacking x …`, cargo's `   Compiling y`, pip's
-# `Collecting z`) or a step's number (BuildKit's `#5 [2/4] RUN …`, `Step 2/9 : RUN …`).
+# further in; the common log format's `host - - [27/Nov/2026 01:41:08] "GET …`, whichever
+# separates its date and clock); a time since start in brackets (the JVM's `[0.005s][info]`,
+# dmesg's `[    0.000000]`); a progress step that starts its line with its verb, after the
+# tool's name or not (`Unpacking x …`, configure's `checking for z... yes`,
+# `config.status: creating Makefile`); a tool's name and a lower-case level (`npm verbose …`,
+# `gyp info …`); a status and its target in brackets (ansible's `ok: [host]`); or a step's
+# number (BuildKit's `#5 [2/4] RUN …`, `Step 2/9 : RUN …`, ninja's `[3/35] Building …`).
 _PREFIXED_RECORD = lazy(r"""(?:
     [\w./\\-]++:\d++(?::\d++)?:\ (?:fatal\ error|error|warning|note)\b
   | [\w./\\-]++:\d++:\d++:?\ [A-Z]{1,5}\d{2,4}\b
   | (?:\S++[ \t]++)?\[?\d{4}[-/]\d\d[-/]\d\d[T\ ]++\d\d:\d\d:\d\d(?!\d)
   | (?:(?!\d{4}[-/])\S++[ \t]++){0,3}?\[?\d\d?:\d\d:\d\d(?!\d)
-  | [ \t]*+[A-Z][a-z]++ing\b(?!\ *[:=])
-  | \#\d++\ | Step\ \d++/\d++\ :
+  | \S++\ \S++\ \S++\ \[\d\d?/\w{3}/\d{4}[:\ ]\d\d:\d\d
+  | \[\ *+\d++\.\d++m?s?\]
+  | (?:[\w.-]++:\ )?[A-Za-z][a-z]++(?<=ing)\b(?!\ *[:=])
+  | [a-z][\w.-]*+\ (?:verbose|verb|silly|sill|http|timing|notice|info|warn|error|debug)\ 
+  | [a-z]++:\ \[[^\]\s]++\]
+  | \#\d++\ | Step\ \d++/\d++\ : | \[\d++/\d++\]\ 
 )""", re.VERBOSE)
 # Lines that carry a record on: indented (a trace, a wrapped message), a chained cause, a
 # Java frame count, a compiler's context (`x.c: In function ‘f’:`, `In file included from`).
@@ -309,6 +319,11 @@ def _has_log_signal(sample: list[str]) -> bool:
 # An exception's bare name, indented, with no message: a class listed in a document (pydoc's
 # class tree, an API index), not an error raised (a traceback's last line starts its row).
 _MENTION = lazy(r"[ \t]++(?:\|[ \t]++)?[\w.]*(?:Error|Exception)[ \t]*$")
+# A message's template, not a message: a printf placeholder (`WARNING: %s major version %s`),
+# or a level with nothing after it (`ERROR:  `) — what `strings` finds in a binary, or a
+# message catalog holds. No event happened.
+_TEMPLATE = lazy(r"[^%]*+%[-+#0]*+(?:\d++|\*)?(?:\.(?:\d++|\*))?(?:l{0,2}|z)[sdiufxXcp]\b"
+                  r"|\W*+\w++:[ \t]*$")
 
 
 def _signals(sample: list[str]):
@@ -317,7 +332,8 @@ def _signals(sample: list[str]):
         following = sample[index + 1] if index + 1 < len(sample) else ""
         if _might_signal(line, following):
             kind = _classify(line, following)
-            if kind and not (kind == ERROR and _MENTION.match(line)):
+            if kind and not (kind == ERROR and _MENTION.match(line)) \
+                    and (kind == SUMMARY or not _TEMPLATE.match(line)):
                 yield kind, line
 
 

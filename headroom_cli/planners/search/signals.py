@@ -16,6 +16,9 @@ from ..rollup import split
 REVISION = r"(?:[\w.^~@{}-]++:(?![\\/]|\d+:))?"
 _MATCH = lazy(rf"(?P<path>{REVISION}(?:[A-Za-z]:[\\/])?[^:\n]*?[^\s:]):(?P<line>\d+):"
                     r"(?:(?P<col>\d+):)?")
+# _MATCH's common case, matched the same (a tree or a drive is followed by no `NN:`, so where
+# the first colon is followed by one, the path is what comes before it), at half its cost.
+_PLAIN_MATCH = lazy(r"(?P<path>[^:\n]*[^\s:]):(?P<line>\d+):(?:(?P<col>\d+):)?")
 _HEADING_ENTRY = lazy(r"\d+[:-]")
 CONTEXT_SEP = lazy(r"-(\d+)-")
 # What a log record has and a path has not: a date's hour before a clock's minutes (`[26/Nov/
@@ -66,7 +69,10 @@ def looks_like(sample: list[str], tool: Tool) -> bool:
     if parsed.file_list:
         return len(parsed.files) >= least and len(parsed.files) >= 0.9 * non_empty
     matches = sum(len(f.matches) for f in parsed.files.values())
-    if matches < least or parsed.recognised < MIN_SHARE * non_empty:
+    # A context line (`path-12-text`) names a file a match line named: as much a search's
+    # as a match (`grep -C5`, `git grep -W` around one definition).
+    context = sum(len(f.context) for f in parsed.files.values())
+    if not matches or matches + context < least or parsed.recognised < MIN_SHARE * non_empty:
         return False
     diagnostics = sum(1 for f in parsed.files.values() for i in f.matches
                       if _DIAGNOSTIC.match(sample[i], f.text_start[i]))
@@ -109,7 +115,7 @@ def parse(rows: list[str], hopeless: int | None = None,
         if row.startswith('{"type":"') and (record := _RG_JSON.match(row)):
             recognised += _rg_json_row(record, index, row, files)
             continue
-        m = _MATCH.match(row)
+        m = _PLAIN_MATCH.match(row) or _MATCH.match(row)
         if m and is_path(path := m["path"]):
             hits = files.get(path)
             if hits is None:  # a FileHits per file, not one built and dropped per match
