@@ -15,19 +15,20 @@ from __future__ import annotations
 import contextlib
 import os
 import select
-import selectors
-import signal
-import threading
-from typing import TYPE_CHECKING, BinaryIO, Callable, Sequence
 
 from .status import ExitStatus
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (~5 ms)
 if TYPE_CHECKING:
     import subprocess
+    from typing import BinaryIO, Callable, Sequence
 
-FORWARDED_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+    Sink = Callable[[bytes], None]
+
+# signal (~2 ms: it builds enums), selectors, threading and typing are imported where they are
+# used: the pass-through of output that fits reads its prefix here, and never waits or catches.
+_STOPPING = ("SIGINT", "SIGTERM", "SIGHUP")
 _CHUNK = 1 << 20
-Sink = Callable[[bytes], None]
 
 
 class CannotRun(Exception):
@@ -36,6 +37,43 @@ class CannotRun(Exception):
     def __init__(self, message: str, status: ExitStatus) -> None:
         super().__init__(message)
         self.status = status
+
+
+def read_prefix(stream: BinaryIO, limit: int) -> tuple[bytes, bool, int | None]:
+    """Up to `limit` bytes of the stream (the pass-through's look at whether output fits),
+    whether it ended within them, and the stopping signal that cut the reading short (or None).
+
+    It takes os.read's parts, not the buffered reader's: what it leaves stays in the stream for
+    read_stream. Stopping signals are caught from the first read that would wait (`tail -f
+    log | headroom`, then Ctrl-C): without that, SIGTERM or SIGHUP would kill us, and what was
+    read would be lost. The catching then lasts into read_stream (see _held), so a signal that
+    comes while the full path loads is not lost either. A read error stops early, not ended:
+    read_stream meets it again and reports it.
+    """
+    try:
+        fd = stream.fileno()
+    except (OSError, ValueError):  # an in-memory stream: it cannot block
+        data = stream.read(limit)
+        return (data, len(data) < limit, None)
+    parts, size = [], 0
+    try:
+        while size < limit:
+            if _held is None and not select.select([fd], [], [], 0)[0]:
+                _hold()
+            if _held is not None:
+                signum = _wait(fd, _held)
+                if signum is not None:
+                    _release()
+                    return (b"".join(parts), False, signum)
+            part = os.read(fd, limit - size)
+            if not part:
+                _release()
+                return (b"".join(parts), True, None)
+            parts.append(part)
+            size += len(part)
+    except OSError:
+        pass
+    return (b"".join(parts), False, None)
 
 
 def read_stream(stream: BinaryIO, sink: Sink) -> int | None:
@@ -48,19 +86,51 @@ def read_stream(stream: BinaryIO, sink: Sink) -> int | None:
             sink(chunk)
         return None
     _widen(fd)
-    with _Catching() as catching:
+    catching = _hold()  # (or carry on with read_prefix's)
+    try:
         while True:
-            ready, _, _ = select.select([fd, catching.wakeup], [], [])
-            # Read whatever the wake-up says: a signal that came with the data made select()
-            # return without counting the wakeup fd (its handler ran on select's way out).
             # Stopped between two parts, never inside one: no part is lost.
-            for signum in catching.caught():
+            signum = _wait(fd, catching)
+            if signum is not None:
                 return signum
-            if fd in ready:
-                chunk = os.read(fd, _CHUNK)
-                if not chunk:
-                    return None
-                sink(chunk)
+            chunk = os.read(fd, _CHUNK)
+            if not chunk:
+                return None
+            sink(chunk)
+    finally:
+        _release()
+
+
+def _wait(fd: int, catching: _Catching) -> int | None:
+    """Until fd can be read or a stopping signal comes: that signal's number, else None."""
+    while True:
+        ready, _, _ = select.select([fd, catching.wakeup], [], [])
+        # Read whatever the wakeup fd says: a signal that came with the data made select()
+        # return without counting the wakeup fd (its handler ran on select's way out).
+        for signum in catching.caught():
+            return signum
+        if fd in ready:
+            return None
+
+
+# The catching begun by the first read_prefix that would wait, until read_stream ends: one
+# module-level value, because between the two the full path loads (settings, planners) and
+# a signal that comes meanwhile must stop the reading, not kill the process.
+_held: _Catching | None = None
+
+
+def _hold() -> _Catching:
+    global _held
+    if _held is None:
+        _held = _Catching().__enter__()
+    return _held
+
+
+def _release() -> None:
+    global _held
+    if _held is not None:
+        _held.__exit__(None, None, None)
+        _held = None
 
 
 def _widen(fd: int) -> None:
@@ -121,6 +191,9 @@ def _collect(child: subprocess.Popen, sink: Sink, catching: _Catching) -> None:
     daemon it started in the background may hold the pipe open for hours, and must not hold us.
     After end of file the child may still run: signals are passed on until it exits.
     """
+    import selectors
+    import threading
+
     exited_read, exited_write = os.pipe()
     waiter = threading.Thread(target=_wait_then_note, args=(child, exited_write), daemon=True)
     waiter.start()
@@ -182,6 +255,8 @@ class _Catching:
     """
 
     def __enter__(self):
+        import signal
+
         self.wakeup, self._wake = os.pipe()
         os.set_blocking(self.wakeup, False)
         os.set_blocking(self._wake, False)
@@ -189,12 +264,14 @@ class _Catching:
         self._previous_wakeup: int | None = None
         with contextlib.suppress(ValueError, OSError):  # not the main thread: nothing caught
             self._previous_wakeup = signal.set_wakeup_fd(self._wake, warn_on_full_buffer=False)
-            for signum in FORWARDED_SIGNALS:
+            for signum in (getattr(signal, name) for name in _STOPPING):
                 if signal.getsignal(signum) != signal.SIG_IGN:
                     self.previous[signum] = signal.signal(signum, _noted)
         return self
 
     def __exit__(self, *exc_info) -> None:
+        import signal
+
         for signum, handler in self.previous.items():
             signal.signal(signum, handler)
         if self._previous_wakeup is not None:
@@ -216,6 +293,8 @@ def _noted(_signum: int, _frame) -> None:
 
 
 def _forward(child: subprocess.Popen, signum: int) -> None:
+    import signal
+
     if not (signum == signal.SIGINT and _keyboard_reached(child.pid)):
         with contextlib.suppress(ProcessLookupError):
             child.send_signal(signum)

@@ -209,13 +209,14 @@ def locked_ledger(path):
 
 def handles_signals(pid: int) -> bool:
     """Has headroom (process `pid`) installed its signal handlers? (Linux: SigCgt in /proc.)
-    Python catches SIGINT from the start, so this reads SIGTERM's bit: headroom installs its
-    handlers for INT, TERM and HUP together. A readiness check: signal only once it is true."""
+    A readiness check: signal only once it is true. It reads the bits of TERM and HUP, both:
+    they are installed one after the other, and a SIGHUP sent when only TERM's was there
+    killed headroom (Python catches SIGINT from the start, so INT's bit says nothing)."""
     import signal
 
     with open(f"/proc/{pid}/status") as status:
         caught = int(next(line for line in status if line.startswith("SigCgt:")).split()[1], 16)
-    return bool(caught >> (signal.SIGTERM - 1) & 1)
+    return all(caught >> (signum - 1) & 1 for signum in (signal.SIGTERM, signal.SIGHUP))
 
 
 def pipe_is_drained(stream) -> bool:

@@ -43,11 +43,18 @@ def main(argv: list[str] | None = None) -> None:
             if budget is None:  # a config file, or a value to check: full settings decide
                 (flags, budget, config), decided = _plain(values), True
             if budget:
-                stdin, ended = _read_prefix(budget + 1)
-                if ended and len(stdin) <= budget:
+                from ..source import read_prefix
+
+                stdin, ended, signum = read_prefix(sys.stdin.buffer, budget + 1)
+                if signum is not None or (ended and len(stdin) <= budget):
                     from ..sink import write
 
+                    # Stopped by a signal, it holds at most `budget` bytes: it fits as well.
                     write(stdin)
+                    if signum is not None:
+                        from ..status import ExitStatus
+
+                        sys.exit(ExitStatus.SIGNAL_BASE + signum)
                     return
         if values is not None and not decided:
             flags, budget, config = _plain(values)
@@ -172,31 +179,6 @@ def _plain(values: dict):
     if settings.format != "text":
         return flags, None, config  # a wrapped format never passes through as it is
     return flags, settings.budget_for(flags.tool), config
-
-
-def _read_prefix(limit: int) -> tuple[bytes, bool]:
-    """Up to `limit` bytes of stdin, and whether it ended within them. os.read, not the
-    buffered reader: whatever is not returned here stays in the pipe for the full path."""
-    parts, size = [], 0
-    try:
-        read = _unbuffered_reader(sys.stdin.buffer)
-        while size < limit:
-            part = read(limit - size)
-            if not part:
-                return b"".join(parts), True
-            parts.append(part)
-            size += len(part)
-    except OSError:
-        pass  # the full path reads on and reports the error properly
-    return b"".join(parts), False
-
-
-def _unbuffered_reader(stream):
-    try:
-        fd = stream.fileno()
-    except (OSError, ValueError):  # an in-memory stream (tests): nothing to read ahead
-        return stream.read
-    return lambda size: os.read(fd, size)
 
 
 def __getattr__(name: str):
