@@ -36,10 +36,7 @@ def fit(text: str, lines: Lines, planner: Planner, budget: int, counter: Counter
         translate: Callable[[Plan], Plan] = _same) -> tuple[Plan, str]:
     """`translate` turns a plan of `text` into the plan that is rendered: for a streamed
     output, a plan of the whole output made on its excerpt (excerpt.py)."""
-    # The rung under every planner is the plan for any output: lines grouped by template, else
-    # head and tail. A streamed output's excerpt has no middle to count templates in.
-    fallback = (other.plan if translate is _same and not binary else
-                lambda t, l, b, c, tool: other.head_and_tail(t, l, b, c, tool, binary))
+    fallback = lambda t, l, b, c, tool: other.head_and_tail(t, l, b, c, tool, binary)  # noqa: E731
     for attempt_planner in ((fallback,) if binary else (planner, fallback)):
         found = _tighten(text, lines, attempt_planner, budget, counter, context, translate)
         if found:

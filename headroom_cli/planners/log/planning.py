@@ -685,8 +685,6 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool,
         return None
     line = _line_reader(lines)
     scan = _scan(text, lines, line)
-    if not (scan.errors or scan.warnings or scan.summaries or focus or folds):
-        return None  # a log of nothing but routine records: the rung for any output (fit.py)
     picker = _Picker(line, total, counter, budget)
     _choose(scan, picker, budget, focus, {} if folds is None else folds)
     _release_repeats(picker)
