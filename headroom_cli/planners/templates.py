@@ -61,7 +61,7 @@ _MISSES = 64  # exemplars in a row that do not fit before looking stops
 _GAP_TOKENS = 20
 _LONG_LINE = 2_000  # characters: an exemplar longer than this is not priced (it would not fit)
 _SPREAD_BITS = 16
-_OPENER_LINES = 12  # lines above a severe line searched for the heads of its block
+_OPENER_LINES = 4  # lines above a severe line searched for the heads of its block (a short block)
 # An aligned table's cells: split at runs of two spaces or more, tabs and column rules (psql's
 # `|`, sqlite3 -box's `│`). A table is this share of the lines split in _TABLE_CELLS or more;
 # a column with at most _FEW_VALUES masked values names its rows' template.
@@ -126,14 +126,19 @@ def _orders(text: str, lines: Lines, templates: dict[str, list[int]], heads: lis
     level by level (a section before its subsections; they may repeat a template, not a
     line), then the indented templates' exemplars (detail: a disassembly's rarest instruction
     comes after its functions). Prose has no templates worth one line each: its sections
-    (the unindented lines after a blank one), then the lines that name an error with the
-    lines that open their blocks (a log of distinct messages is prose too: its failures are
-    what it is read for), then the rest of its outline."""
+    (unindented lines after a blank one), then the unindented lines that name an error (a
+    log of distinct messages is prose too: `FAILED …`, `ERROR: …` are what it is read for),
+    then the rest of its outline, then the indented lines that name an error (a man page's or
+    a pydoc page's text says "error" often: its outline comes first); each severe line with
+    the lines that open its block."""
     total = len(lines)
     heads = _distinct(lines, heads)
     if prose:
         sections = [index for index in heads if _opens_section(lines, index)]
-        return sections, _with_openers(lines, _severe_lines(text, lines)), heads
+        severe = _severe_lines(text, lines)
+        at_margin = [index for index in severe if _depth(lines.get(index)) == 0]
+        return (sections, _with_openers(lines, at_margin), heads,
+                _with_openers(lines, severe))
     ranked = sorted(templates.values(), key=lambda t: _rank(lines.get(t[1]), t[0], t[1], total))
     severe = [first for _, first, _ in ranked if _severity(lines.get(first)) == 2]
     margin = [first for _, first, _ in ranked if lines.get(first)[:1] not in " \t"]
