@@ -11,6 +11,7 @@ from ...render import (search_file_header, search_folder_label, search_lines_sum
 from ...tokens import Counter
 from ...tools import Tool
 from ..costs import MAX_LINE_CHARS, LineCosts, cut_note, fit_in_order
+from ..pathclass import machine_made
 from ..pathmap import plan_paths
 from ..rollup import roll_up
 from .signals import DEFINITION, FileHits, HEADER_SHARE_FOR_STRAYS, parse, Parsed
@@ -328,7 +329,9 @@ def _rolled_up(files: list[FileHits], rows: list[str], lines: Lines, room: int, 
     # Thousands of files: estimate each line's tokens while rolling up (counting them all
     # would cost more than the clip); fit.py checks the rendered result exactly.
     cost = costs.note if len(others) <= _EXACT_ROLL_UP else _estimate
-    weights = count_of
+    # Vendored, built and generated files weigh nothing: their folders roll up first, and
+    # the project's own files are named before them.
+    weights = [0 if machine_made(f.path) else f.count for f in others]
     entries = roll_up([f.path for f in others], label, cost, room, rest, weights,
                       costs.note) if others else []
     position = {f.path: at for at, f in enumerate(files)}

@@ -67,9 +67,13 @@ _ROW = lazy(rf"\n({_PATH}):\d+:")
 # Neither blank, `--`, match-shaped nor possibly a context line: a stray whatever comes later.
 _STRAY = lazy(rf"\n(?!{_SP}*$)(?!--$)(?!{_PATH}:\d+:)(?![^\n]*?-\d+-)", re.M)
 _CONTEXT_LIKE = lazy(rf"\n(?!{_PATH}:\d+:)([^\n]*?)-\d+-")  # group 1: the path, if known
-# A match line whose path is plain (_PLAIN_PATH, or that with a leading "/": both pass is_path
-# and _PATH reads them whole): its folder and its name.
-_FOLD_ROW = lazy(r"\n(/?[\w.~+@-][\w.~+@/-]*/)([\w.~+@-]*[A-Za-z][\w.~+@-]*):\d+:[^\n]*+")
+# A match line's path, the line's text unread: the leading "\n" lets the engine jump from line
+# to line in C, so a part costs little more than its line count. A line that does not start so
+# is not found: a part whose count of them falls short of its lines is not a fold's.
+_ROW_PATH = lazy(r"\n([^:\n]++):\d++:")
+# A path _fold_part may count (_PLAIN_PATH, or that with a leading "/": both pass is_path and
+# _PATH reads them whole).
+_FOLD_PATH = lazy(r"/?[\w.~+@-][\w.~+@/-]*/[\w.~+@-]*[A-Za-z][\w.~+@-]*")
 _FAST_WAIT = 8
 
 
@@ -127,7 +131,6 @@ class Scanner:
         # context lines are not strays (a context line sits next to its file's matches, and a
         # file's lines are together: those after a part's start are the previous file's).
         self._recent: set[str] = set()
-        self._kept_rows: set[tuple[str, str]] | None = None  # kept files' paths, split
         self._fast_wait = 0  # parts to read run by run before _fold_part is tried again
 
     @property
@@ -360,37 +363,36 @@ class Scanner:
         figures either way: runs of one path, their folders (plain paths pass is_path)."""
         if "\\" in p:
             return None
-        rows = _FOLD_ROW.findall(p, 0, len(p) - 1)  # (folder, name) a line
-        if len(rows) != p.count("\n") - 1:
-            return None  # other lines: context, separators, strays, other paths
-        if self._kept_rows is None:
-            self._kept_rows = {(path[:path.rfind("/") + 1], path[path.rfind("/") + 1:])
-                               for path in self._counts}
-        distinct = set(rows)
-        if not distinct.isdisjoint(self._kept_rows):
+        paths = _ROW_PATH.findall(p, 0, len(p) - 1)  # a path a line
+        if len(paths) != p.count("\n") - 1:
+            return None  # other lines: context, separators, strays
+        lines = Tally(paths)
+        if not lines.keys().isdisjoint(self._counts):
             return None  # a kept file's lines: their picks are wanted
-        folder_of = itemgetter(0)
-        matches = Tally(map(folder_of, rows))
-        starts = Tally(compress(map(folder_of, rows[1:]), map(ne, rows[1:], rows)))
-        first_dir, first_name = rows[0]
+        if not all(map(_FOLD_PATH.fullmatch, lines)):
+            return None  # other paths: a tree's, a drive's, odd ones
+        # Runs of one path: where a line's path is not the line before's.
+        starts = Tally(compress(paths[1:], map(ne, paths[1:], paths)))
         last_path = self._last[0] if self._last else ""
-        if first_dir + first_name != last_path:  # else the last part's last file going on
-            starts[first_dir] += 1
+        if paths[0] != last_path:  # else the last part's last file going on
+            starts[paths[0]] += 1
         folders, entries = self._folders, {}
-        for key, n in matches.items():
-            entry = folders.get(key) or self._new_folder(key)
-            entries[key] = entry
+        for path, n in lines.items():
+            key = path[:path.rfind("/") + 1]
+            entry = entries.get(key)
+            if entry is None:
+                entry = entries[key] = folders.get(key) or self._new_folder(key)
             entry[0] += n
-            entry[1] += starts.get(key, 0)
-        last_dir, last_name = rows[-1]
-        self._last = (last_dir + last_name, entries[last_dir])
-        self._last_folder = (last_dir, entries[last_dir])
+            entry[1] += starts.get(path, 0)
+        last = paths[-1]
+        entry = entries[last[:last.rfind("/") + 1]]
+        self._last = (last, entry)
+        self._last_folder = (last[:last.rfind("/") + 1], entry)
         if self._maybe:  # context lines of a folded file met since
-            recent = {folder + name for folder, name in distinct}
             self._maybe = [pick for pick in self._maybe
-                           if not context_path(pick[2].rstrip("\n"), recent)]
+                           if not context_path(pick[2].rstrip("\n"), lines)]
         self._recent = set()
-        return len(rows)
+        return len(paths)
 
     def _past_cap(self) -> bool:
         """Whether a new file is folded into its folder's figures rather than kept."""

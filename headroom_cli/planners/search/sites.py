@@ -18,6 +18,7 @@ from __future__ import annotations
 
 
 from ...patterns import lazy
+from ..pathclass import machine_made
 from .signals import DEFINITION, FileHits
 
 _IDENT = lazy(r"[A-Za-z_$][\w$]*")
@@ -52,6 +53,13 @@ _DOCUMENT = lazy(r"(?:^|[/\\])docs?[/\\]|\.(?:md|rst|txt|adoc|ipynb)$"
                        r"|(?:^|[/\\])(?:README|PKG-INFO)[^/\\]*$")
 # Ranks after the definitions (0: naming the symbol exactly, 1: inside a longer word).
 EXPORTED, DERIVED, USED_IN_DOCS = 2, 3, 4
+# A line rank() reads as a definition (its indent, then DEFINITION): in a flood (no symbol)
+# no other line is a site: lines and files without one are passed over before they are ranked
+# (or their path classed).
+_DEFINES = lazy(rf"\s*+(?:{DEFINITION.pattern})")
+# A folder whose modules are the package's private ones (Go's `internal/`, Python's
+# `_internal/`, `_impl/`): their definitions are no public name, as `def _helper` is none.
+_INTERNAL = lazy(r"(?:^|[/\\])(?:internal|_[^/\\]*)[/\\]")
 # A package's entry module: its stem, or a stem that repeats its folder's name.
 _ENTRY = lazy(r"(?:^|[/\\])(?:__init__|index|main|lib|mod|core|app|cli)\.\w+$"
               r"|(?:^|[/\\])([^/\\]+)[/\\]\1\.\w+$")
@@ -158,20 +166,31 @@ def aside(path: str) -> bool:
 def definition_sites(files: list[FileHits], rows: list[str]) -> list[tuple[int, int]]:
     """(file position in `files`, line index) of every definition site, best first: by rank,
     then round by round over the files (each file's best site, then each one's next), then in
-    input order."""
+    input order. Every site of the project's own files comes before any of a vendored,
+    built or generated file's (pathclass.machine_made): those define someone else's code, or
+    copy the project's."""
     texts = [rows[i][f.text_start[i]:] for f in files for i in f.matches]
     wanted = symbols(texts)
     tested = frozenset() if wanted else _tested(texts)
+    defines = _DEFINES.match
     found = []
     for position, hits in enumerate(files):
         if hits.folder:
             continue
+        lines = hits.matches
+        if not wanted:  # a flood: only definitions are sites (most lines, most files: none)
+            starts = hits.text_start
+            lines = [i for i in lines if defines(rows[i], starts[i], starts[i] + _JUDGED)]
+            if not lines:
+                continue
         side = aside(hits.path)
         front = entry(hits.path)
         document = _DOCUMENT.search(hits.path) is not None
         outer = int(not front)
+        inner = _INTERNAL.search(hits.path) is not None
+        machine = int(machine_made(hits.path))
         ranked = []
-        for i in hits.matches:
+        for i in lines:
             body = rows[i][hits.text_start[i]:]
             if (r := rank(body, wanted, side, front, document)) is None:
                 continue
@@ -179,8 +198,8 @@ def definition_sites(files: list[FileHits], rows: list[str]) -> list[tuple[int, 
                 exact, nested, side_rank = r
                 called = name(body)
                 r = (exact, nested, int(called.lower() not in tested), side_rank, outer,
-                     int(called.startswith("_")))
-            ranked.append((r, i))
+                     int(inner or called.startswith("_")))
+            ranked.append(((machine, *r), i))
         ranked.sort()
         found += [(r, nth, position, i) for nth, (r, i) in enumerate(ranked)]
     found.sort()
