@@ -222,8 +222,9 @@ SHELL_RECORD = lazy(r"""(?:
 # file of them is a build log whichever tool read it); a clock with seconds after at most three
 # words, or a date and a clock after at most one (`update-alternatives 2025-06-24 14:36:53: …`,
 # Apache's `[Tue Nov 26 12:00:00.1 2024]`; `ps -ef`'s TIME column and `git blame`'s dates lie
-# further in; the common log format's `host - - [27/Nov/2026 01:41:08] "GET …`, whichever
-# separates its date and clock); a time since start in brackets (the JVM's `[0.005s][info]`,
+# further in; not the common log format's `host - - [27/Nov/2026:01:41:08] "GET …`: an access
+# log's failures are its status codes, which no log rule reads, and the template rung keeps
+# its rare 404s); a time since start in brackets (the JVM's `[0.005s][info]`,
 # dmesg's `[    0.000000]`); a progress step that starts its line with its verb, after the
 # tool's name or not (`Unpacking x …`, configure's `checking for z... yes`,
 # `config.status: creating Makefile`); a tool's name and a lower-case level (`npm verbose …`,
@@ -234,7 +235,6 @@ _PREFIXED_RECORD = lazy(r"""(?:
   | [\w./\\-]++:\d++:\d++:?\ [A-Z]{1,5}\d{2,4}\b
   | (?:\S++[ \t]++)?\[?\d{4}[-/]\d\d[-/]\d\d[T\ ]++\d\d:\d\d:\d\d(?!\d)
   | (?:(?!\d{4}[-/])\S++[ \t]++){0,3}?\[?\d\d?:\d\d:\d\d(?!\d)
-  | \S++\ \S++\ \S++\ \[\d\d?/\w{3}/\d{4}[:\ ]\d\d:\d\d
   | \[\ *+\d++\.\d++m?s?\]
   | (?:[\w.-]++:\ )?[A-Za-z][a-z]++(?<=ing)\b(?!\ *[:=])
   | [a-z][\w.-]*+\ (?:verbose|verb|silly|sill|http|timing|notice|info|warn|error|debug)\ 
