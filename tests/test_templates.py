@@ -173,31 +173,3 @@ def test_the_rung_meets_its_budget_the_same_way_every_time(counter, rows, budget
         counted = sum(i.last_line - i.first_line + 1 for i in plan.items if isinstance(i, Gap))
         kept = sum(1 for i in plan.items if isinstance(i, Keep))
         assert counted + kept == len(lines) and plan.omitted_lines == counted
-
-
-CORPUS = Path(__file__).resolve().parent / "corpus"
-
-
-def rung(name: str, budget: int, counter) -> str:
-    """A corpus output (a log) planned by this rung alone, as when the sniffer files it as other."""
-    text = (CORPUS / name / "output.txt").read_text()
-    plan = templates.plan(text, Lines(text), budget, counter, lookup("Bash"))
-    assert plan is not None
-    return "".join(text[item.start:item.end] for item in plan.items if isinstance(item, Keep))
-
-
-def test_a_severe_line_keeps_the_lines_that_say_where_it_is(counter):
-    # shellcheck: `In FILE line N:` over the code line over `^-- SC1087 (error)`; the error's
-    # exemplar alone says what went wrong, not where
-    kept = rung("shellcheck-pyenv-libexec", 4000, counter).splitlines()
-    error = next(at for at, row in enumerate(kept) if "SC1087 (error)" in row)
-    assert kept[error - 2] == "In libexec/pyenv-latest line 68:"
-    assert kept[error - 1].lstrip().startswith("grep -Ee")
-
-
-def test_repeated_heads_do_not_crowd_out_a_logs_failures(counter):
-    # pytest --tb=short: `toolz/dicttoolz.py:69: in merge_with` opens a frame under every
-    # failed test; shown once, it leaves room for the short summary's FAILED lines
-    kept = rung("pytest-tb-short-toolz-merge-with-doctests", 1000, counter).splitlines()
-    assert kept.count("toolz/dicttoolz.py:69: in merge_with") <= 1
-    assert sum(row.startswith("FAILED ") for row in kept) >= 8

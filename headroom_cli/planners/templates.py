@@ -61,7 +61,6 @@ _MISSES = 64  # exemplars in a row that do not fit before looking stops
 _GAP_TOKENS = 20
 _LONG_LINE = 2_000  # characters: an exemplar longer than this is not priced (it would not fit)
 _SPREAD_BITS = 16
-_OPENER_LINES = 4  # lines above a severe line searched for the heads of its block (a short block)
 # An aligned table's cells: split at runs of two spaces or more, tabs and column rules (psql's
 # `|`, sqlite3 -box's `│`). A table is this share of the lines split in _TABLE_CELLS or more;
 # a column with at most _FEW_VALUES masked values names its rows' template.
@@ -120,69 +119,20 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> 
 
 def _orders(text: str, lines: Lines, templates: dict[str, list[int]], heads: list[int],
             prose: bool) -> tuple[list[int], ...]:
-    """The lines to keep, in the order they are offered: the severe templates' exemplars
-    (each after the lines that open its block: where it went wrong), then one exemplar of
-    every template at the margin before any template's second line, then the heads of blocks
-    level by level (a section before its subsections; they may repeat a template, not a
-    line), then the indented templates' exemplars (detail: a disassembly's rarest instruction
-    comes after its functions). Prose has no templates worth one line each: its sections
-    (unindented lines after a blank one), then the unindented lines that name an error (a
-    log of distinct messages is prose too: `FAILED …`, `ERROR: …` are what it is read for),
-    then the rest of its outline, then the indented lines that name an error (a man page's or
-    a pydoc page's text says "error" often: its outline comes first); each severe line with
-    the lines that open its block."""
+    """The lines to keep, in the order they are offered: the severe templates' exemplars,
+    then one exemplar of every template at the margin before any template's second line,
+    then the heads of blocks level by level (a section before its subsections; they may
+    repeat a template), then the indented templates' exemplars (detail: a disassembly's
+    rarest instruction comes after its functions). Prose has no templates worth one line
+    each: its outline, then the lines that name an error (a man page says "error" often)."""
     total = len(lines)
-    heads = _distinct(lines, heads)
     if prose:
-        sections = [index for index in heads if _opens_section(lines, index)]
-        severe = _severe_lines(text, lines)
-        at_margin = [index for index in severe if _depth(lines.get(index)) == 0]
-        return (sections, _with_openers(lines, at_margin), heads,
-                _with_openers(lines, severe))
+        return heads, _severe_lines(text, lines)
     ranked = sorted(templates.values(), key=lambda t: _rank(lines.get(t[1]), t[0], t[1], total))
     severe = [first for _, first, _ in ranked if _severity(lines.get(first)) == 2]
     margin = [first for _, first, _ in ranked if lines.get(first)[:1] not in " \t"]
     indented = [first for _, first, _ in ranked if lines.get(first)[:1] in " \t"]
-    return _with_openers(lines, severe), margin, heads, indented
-
-
-def _distinct(lines: Lines, indexes: list[int]) -> list[int]:
-    """Each line's text once (a traceback's `lib.py:69: in merge` under every test that
-    called it says nothing the first did not), in the given order."""
-    seen: set[str] = set()
-    found = []
-    for index in indexes:
-        line = lines.get(index)
-        if line not in seen:
-            seen.add(line)
-            found.append(index)
-    return found
-
-
-def _opens_section(lines: Lines, index: int) -> bool:
-    return _depth(lines.get(index)) == 0 and (index == 0 or _depth(lines.get(index - 1)) < 0)
-
-
-def _with_openers(lines: Lines, indexes: list[int]) -> list[int]:
-    return [line for index in indexes for line in (*_openers(lines, index), index)]
-
-
-def _openers(lines: Lines, index: int) -> list[int]:
-    """The lines that open the block a line sits in, outermost first: each line above it,
-    back to the blank line before its block, that is less indented than the lines under it
-    (shellcheck's `In file line N:` over its code line over its `^-- SC… (error)` line; a
-    traceback's `Traceback …` over its frames). A severe line without them says what went
-    wrong but not where. At most _OPENER_LINES lines up are read."""
-    found = []
-    depth = _depth(lines.get(index))
-    for above in range(index - 1, max(-1, index - _OPENER_LINES), -1):
-        level = _depth(lines.get(above))
-        if level < 0:
-            break  # the blank line before the block
-        if level < depth or above == 0 or _depth(lines.get(above - 1)) < 0:
-            found.append(above)
-            depth = min(depth, level)
-    return found[::-1]
+    return severe, margin, heads, indented
 
 
 def _severe_lines(text: str, lines: Lines) -> list[int]:
