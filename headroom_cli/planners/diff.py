@@ -476,6 +476,7 @@ def _spend(job: _Job, kept: dict[int, str], used: int, marked: bool) -> set[int]
     files = job.parsed.files
     shown: set[int] = set()
     skipped: list[int] = []
+    skipped_file, skipped_marker = -1, 0
     misses = 0
     order = sorted(range(len(files)), key=lambda n: (
         value_class(files[n].path, files[n].notes), _fate(files[n]),
@@ -502,10 +503,16 @@ def _spend(job: _Job, kept: dict[int, str], used: int, marked: bool) -> set[int]
                 used += sum(job.costs.line(i) for i in body) - marker
                 shown.add(n)
                 continue
-            skipped = skipped or ([] if alone else body)
+            if not skipped:
+                skipped, skipped_file = body, n
+                if alone:  # its header comes with its head: the rest of it then costs a marker
+                    skipped_marker = _marker_cost(job, body[1], body[-1]) if len(body) > 1 else 0
             misses += 1
     if marked and skipped:  # what is left goes to the head of the first body that did not fit
-        kept.update(dict.fromkeys(fit_in_order(skipped, job.room - used, job.costs), ""))
+        head = fit_in_order(skipped, job.room - used - skipped_marker, job.costs)
+        if len(head) > 1 or skipped_file in shown:  # a header alone says no more than the map
+            kept.update(dict.fromkeys(head, ""))
+            shown.add(skipped_file)
     return shown
 
 
