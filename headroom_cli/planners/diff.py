@@ -32,6 +32,7 @@ from ..tokens import Counter
 from ..tools import Tool
 from .costs import LineCosts, fit_in_order
 from .outline import bodies
+from .pathclass import LOCKS
 from .rollup import roll_up, split
 
 READS_NUMBERED = True  # plans numbered lines (`cat -n`, a Read) itself
@@ -307,10 +308,6 @@ def _combined_hunk(rows: list[str], index: int, parents: int) -> Hunk:
 # manifests that carry its version and dependencies, its tests, its docs, CI and tool config,
 # then lock files, generated, vendored and binary files.
 SOURCE, MANIFEST, TESTS, DOCS, CONFIG, LOCKED = range(6)
-_LOCKS = frozenset({"package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml",
-                    "poetry.lock", "pipfile.lock", "uv.lock", "cargo.lock", "gemfile.lock",
-                    "composer.lock", "go.sum", "flake.lock", "mix.lock", "pubspec.lock",
-                    "packages.lock.json", "gradle.lockfile"})
 _GENERATED = lazy(r".*(?:\.lock|\.min\.(?:js|css)|\.map|\.snap|\.svg|_pb2\.pyi?|\.pb\.go"
                         r"|\.generated\.\w+|\.g\.dart)$")
 _MACHINE_FOLDERS = frozenset({"vendor", "node_modules", "dist", "third_party", "__snapshots__"})
@@ -336,7 +333,7 @@ def value_class(path: str, notes: list[str] = ()) -> int:
     parts = [part.lower() for part in split(path)] or [""]
     name = parts[-1]
     folders = set(parts[:-1])
-    if "binary" in notes or name in _LOCKS or _GENERATED.match(name) or folders & _MACHINE_FOLDERS:
+    if "binary" in notes or name in LOCKS or _GENERATED.match(name) or folders & _MACHINE_FOLDERS:
         return LOCKED
     if _PINS in folders:
         return LOCKED if name.endswith(".txt") else CONFIG

@@ -1,6 +1,7 @@
 """What a path is to a reader, told from its spelling alone: made by a machine (vendored, built,
 generated, locked) or by the project's own hands. Shared by the planners that rank files by
-what a reader is after (search; diff.py's value_class spells the same facts for changes)."""
+what a reader is after (search; diff.py's value_class takes LOCKS and keeps its own folders
+and endings: `dist/` anywhere and `.svg` are a change's noise, not a search's)."""
 
 from __future__ import annotations
 
