@@ -10,8 +10,9 @@ import pytest
 
 from conftest import GROWN_DIR, corpus_case
 from headroom_cli.api import compress
-from headroom_cli.planners.search.sites import (DERIVED, EXPORTED, USED_IN_DOCS, aside, entry,
-                                               private, rank, symbols)
+from headroom_cli.planners.pathclass import entry_module
+from headroom_cli.planners.search.sites import (DERIVED, EXPORTED, USED_IN_DOCS, aside, private,
+                                               rank, symbols)
 
 
 def test_the_symbol_is_what_most_matched_lines_share_minus_definition_words():
@@ -167,7 +168,7 @@ def test_a_flood_of_definitions_leads_with_the_package_s_entry_module(corpus_dir
     ("src/mainline.py", False),
 ])
 def test_an_entry_module_is_a_package_s_front_door(path, is_entry):
-    assert entry(path) == is_entry
+    assert entry_module(path) == is_entry
 
 
 def test_a_private_name_is_one_with_a_leading_underscore():

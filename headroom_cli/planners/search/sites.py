@@ -18,7 +18,7 @@ from __future__ import annotations
 
 
 from ...patterns import lazy
-from ..pathclass import machine_made
+from ..pathclass import entry_module, machine_made
 from .signals import DEFINITION, FileHits
 
 _IDENT = lazy(r"[A-Za-z_$][\w$]*")
@@ -60,9 +60,6 @@ _DEFINES = lazy(rf"\s*+(?:{DEFINITION.pattern})")
 # A folder whose modules are the package's private ones (Go's `internal/`, Python's
 # `_internal/`, `_impl/`): their definitions are no public name, as `def _helper` is none.
 _INTERNAL = lazy(r"(?:^|[/\\])(?:internal|_[^/\\]*)[/\\]")
-# A package's entry module: its stem, or a stem that repeats its folder's name.
-_ENTRY = lazy(r"(?:^|[/\\])(?:__init__|index|main|lib|mod|core|app|cli)\.\w+$"
-              r"|(?:^|[/\\])([^/\\]+)[/\\]\1\.\w+$")
 
 
 def symbols(texts: list[str]) -> frozenset[str]:
@@ -118,11 +115,6 @@ def _beyond_definition(stripped: str, symbols: frozenset[str], entry_module: boo
     if _SUBCLASS.match(stripped):
         return DERIVED
     return USED_IN_DOCS if document else None
-
-
-def entry(path: str) -> bool:
-    """Whether a path is a package's entry module."""
-    return _ENTRY.search(path) is not None
 
 
 def name(body: str) -> str:
@@ -184,7 +176,7 @@ def definition_sites(files: list[FileHits], rows: list[str]) -> list[tuple[int, 
             if not lines:
                 continue
         side = aside(hits.path)
-        front = entry(hits.path)
+        front = entry_module(hits.path)
         document = _DOCUMENT.search(hits.path) is not None
         outer = int(not front)
         inner = _INTERNAL.search(hits.path) is not None
