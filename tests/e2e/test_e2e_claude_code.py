@@ -500,3 +500,34 @@ def test_a_nearly_full_context_shrinks_the_budget_by_the_curve(e2e_home):
     ledger = sqlite3.connect(work / "home" / ".local" / "state" / "headroom" / "ledger.sqlite3")
     assert (2000, 6000, 90) in ledger.execute(
         "SELECT budget, base_budget, context_fill FROM calls WHERE clipped").fetchall()
+
+
+def test_audit_finds_a_session_and_every_subagent_it_started(e2e_home):
+    """The model delegates to a subagent (the Agent tool), which — answered by the same script
+    — delegates again, down to the depth Claude Code allows (2.1.330: 3, where the Agent tool
+    is no longer offered and the call is an error); each then runs a 106 KB `seq` (a 2 KB
+    preview) and a short printf. Claude Code writes every subagent's conversation, however
+    deep, to <SESSION>/subagents/agent-ID.jsonl; `headroom audit` reports each as a session
+    of its own with its own requests, outputs and the preview counted as the agent's cut.
+    (tests/audit/claude-subagents/ holds the transcripts of this run.)"""
+    work, env = e2e_home
+    settings = work / "home" / ".claude" / "settings.json"
+    settings.parent.mkdir(parents=True)
+    settings.write_text(json.dumps({"permissions": {"allow": ["Bash", "Agent"]}}))
+    delegate = {"description": "run the commands", "subagent_type": "general-purpose",
+                "prompt": "HEADROOM-E2E run the scripted commands", "run_in_background": False}
+    run = run_agent("claude", [f"{TOOL_CALL}Agent {json.dumps(delegate)}", "seq 1 20000",
+                               "printf 'alpha\\nbeta\\n'"], work, env)
+    handed_back, preview, small = run.tool_results
+    assert "agentId: " in handed_back["text"] and "<persisted-output>" in preview["text"]
+    assert small["text"] == "alpha\nbeta"
+    done = headroom("audit", "--all", "--json", env=env)
+    assert done.returncode == 0, done.stderr
+    sessions = {each["session"]: each for each in json.loads(done.stdout)["sessions"]}
+    (main,) = [name for name in sessions if "/" not in name]
+    assert sorted(name.split("/agent-")[0] for name in sessions) == [main] * 4
+    for session in sessions.values():
+        figures = session["figures"]
+        assert session["agent"] == "claude" and session["requests"] == 4
+        assert (figures["outputs"], figures["agent_cut"], figures["clipped"]) == (3, 1, 0)
+        assert set(session["by_tool"]) == {"Agent", "Bash"}
