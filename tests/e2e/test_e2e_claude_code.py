@@ -228,8 +228,9 @@ def test_a_server_from_npm_behind_init_mcp_is_the_same_server_to_claude_code(e2e
     """@modelcontextprotocol/server-everything (npm, the version harness.py pins) in a
     Claude Code `.mcp.json` that `headroom init mcp` rewrote: Claude Code starts it through the
     proxy; a small result and an image reach the model as the server gave them (Claude Code
-    saves the image and names its file), and a large echo comes back clipped with a hint that
-    gets any row back."""
+    saves the image and names its file), so do a tool's error and the result of a call that
+    reports progress on the way, and a large echo comes back clipped with a hint that gets any
+    row back."""
     from harness import EVERYTHING, npm_bin
 
     work, env = e2e_home
@@ -246,13 +247,20 @@ def test_a_server_from_npm_behind_init_mcp_is_the_same_server_to_claude_code(e2e
     rows = "".join(f"row {n}: src/module_{n}.py passed\n" for n in range(2500))  # ~80 KB
     calls = [f'{TOOL_CALL}mcp__everything__get-sum {{"a": 2, "b": 3}}',
              f"{TOOL_CALL}mcp__everything__get-tiny-image {{}}",
+             f'{TOOL_CALL}mcp__everything__get-resource-reference {{"resourceId": 0}}',
+             f'{TOOL_CALL}mcp__everything__trigger-long-running-operation '
+             '{"duration": 0.2, "steps": 2}',
              f"{TOOL_CALL}mcp__everything__echo {json.dumps({'message': rows})}",
              FOLLOW_HINT + " --grep 'row 1500:'"]
     run = run_agent("claude", calls, work, env,
                     agent_args=("--mcp-config", str(mcp_config)))
-    total, image, echo, hint = run.tool_results
+    total, image, failed, slow, echo, hint = run.tool_results
     assert total["text"] == "The sum of 2 and 3 is 5." and total["is_error"] is False
     assert "[Image: source:" in image["text"] and image["text"].endswith("the MCP logo.")
+    # the server's error (its tool threw), as the server worded it
+    assert failed["is_error"] is True
+    assert "Invalid resourceId: 0. Must be a finite positive integer." in failed["text"]
+    assert slow["text"] == "Long running operation completed. Duration: 0.2 seconds, Steps: 2."
     assert echo["is_error"] is False and "headroom" in echo["text"]
     assert len(echo["text"]) < len(rows) and "row 1500:" not in echo["text"]
     assert "row 1500: src/module_1500.py passed" in hint["text"]
