@@ -266,6 +266,45 @@ def test_a_server_from_npm_behind_init_mcp_is_the_same_server_to_claude_code(e2e
     assert "row 1500: src/module_1500.py passed" in hint["text"]
 
 
+def test_a_servers_requests_and_errors_cross_init_mcps_proxy_both_ways(e2e_home):
+    """mcp_sdk_server.py (the `mcp` SDK's FastMCP) behind the proxy `headroom init mcp` put in
+    front of it. Its requests to Claude Code and Claude Code's answers cross the proxy: roots
+    (Claude Code answers with the directory it runs in), elicitation (in -p mode it cancels),
+    sampling (it has none: its JSON-RPC error goes back to the server, whose tool then fails
+    with it); a tool's own error reaches the model as the server worded it; a small result
+    whole. (Run directly, without the proxy, Claude Code 2.1.330 gets the same answers.)"""
+    pytest.importorskip("mcp", reason="mcp_sdk_server.py needs the mcp extra")
+    work, env = e2e_home
+    settings = work / "home" / ".claude" / "settings.json"
+    settings.parent.mkdir(parents=True)
+    settings.write_text(json.dumps({"permissions": {"allow": ["mcp__conformance"]}}))
+    mcp_config = work / ".mcp.json"
+    mcp_config.write_text(json.dumps({"mcpServers": {"conformance": {
+        "command": sys.executable,
+        "args": [str(Path(__file__).with_name("mcp_sdk_server.py"))]}}}, indent=2))
+    done = headroom("init", "mcp", "--config", str(mcp_config), env=env)
+    assert done.returncode == 0, done.stderr
+    wrapped = json.loads(mcp_config.read_text())["mcpServers"]["conformance"]["args"]
+    assert wrapped[:3] == ["-m", "headroom_cli", "mcp"]
+    calls = [f"{TOOL_CALL}mcp__conformance__{name} {{}}"
+             for name in ("roots", "ask", "chatty", "fails", "small")]
+    run = run_agent("claude", calls, work, env, agent_args=("--mcp-config", str(mcp_config)))
+    roots, ask, chatty, failed, small = run.tool_results
+    # FastMCP gives a tool's str as structured content too, which Claude Code shows
+    assert roots == {"text": compact({"result": (work / "proj").as_uri()}), "is_error": False}
+    assert ask == {"text": '{"result":"elicited: cancel"}', "is_error": False}
+    assert chatty["is_error"] is True
+    assert chatty["text"].startswith("Error executing tool chatty: Method not found")
+    assert failed["is_error"] is True
+    assert failed["text"].startswith("Error executing tool fails: the tracker is down")
+    assert small == {"text": compact({"result": "ok: 3 issues, all closed \u2713"}),
+                     "is_error": False}
+
+
+def compact(value) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
 def test_mcp_results_past_claude_codes_own_limit_reach_the_model_clipped(e2e_home):
     """A 320 KB JSON export (400 issues, 10,006 lines) and a 2 MB log: Claude Code saves
     each to a file before the hook runs (over its 25,000-token MCP limit) and hands the hook
