@@ -248,6 +248,7 @@ def test_the_command_audits_this_directorys_sessions_with_their_subagents(tmp_pa
     assert len(everything["sessions"]) == 9  # + the other project's, + Codex's rollout
     again = run_audit(["--json"], env, project)
     assert again.stdout == done.stdout
+    assert dumps(Report.from_dict(document)) == done.stdout  # the command's --json round-trips
     table = run_audit([], env, project)
     assert table.returncode == 0 and "per command family" in table.stdout
     assert "23 tool outputs in 7 sessions" in " ".join(table.stdout.split())
