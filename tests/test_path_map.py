@@ -151,15 +151,6 @@ def test_a_package_s_entry_modules_are_named_whatever_their_depth(counter):
         assert path in out, path
 
 
-def test_dpkg_l_lists_from_the_root_and_is_a_map(counter):
-    """`dpkg -L` opens with `/.` (the root) and lists its directories too: a path list, whose
-    map counts exactly."""
-    _, text = corpus_case(GROWN_DIR, "dpkg-L-libpython3.11-stdlib")
-    result = compress(text, tool="Bash", budget=1000, counter=counter)
-    assert result.kind == "search"
-    check_map(result.text, [row for row in text.split("\n") if row])
-
-
 def test_the_narrowing_hint_names_a_folder_with_its_count(counter):
     text, rows = read("rg-l-import-django-5.1.4.txt")
     out = compress(text, tool="Grep", budget=1000, counter=counter).text

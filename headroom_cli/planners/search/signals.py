@@ -48,7 +48,6 @@ DEFINITION = lazy(
 MIN_MATCH_LINES = 20
 MIN_SHARE_OF_PATHS = 0.95  # of a file list's lines; the rest bare names (`LICENSE`, `INSTALL`)
 _BARE_NAME = lazy(r"[\w.@+~-]+")
-_ROOT = lazy(r"/\.?")  # the root a list starts from: `dpkg -L`'s `/.`, `find /`'s `/`
 TREE_COUNT = lazy(r"\d+ director(?:y|ies)(?:, \d+ files?)?$")  # `tree`'s last line
 MIN_MATCH_LINES_FROM_SEARCH = 3  # a search tool's own output (Grep, Glob) needs less to show it
 MIN_SHARE = 0.75
@@ -174,15 +173,15 @@ def _may_be_read(row: str) -> bool:
 
 
 def _file_list(rows: list[str], candidates: list[int]) -> Parsed | None:
-    """A list of paths (`find`, `fd`, `git ls-files`, `rg -l`, `tree -fi`, `dpkg -L`): every
-    line a path, a bare file name (git's `LICENSE`) or the root, most of them paths; `tree`'s
-    closing count stays a line of its own."""
+    """A list of paths (`find`, `fd`, `git ls-files`, `rg -l`, `tree -fi`): every line a path
+    or a bare file name (git's `LICENSE`), most of them paths; `tree`'s closing count stays
+    a line of its own."""
     paths = [i for i in candidates if not TREE_COUNT.match(rows[i])]
     strays = [i for i in candidates if TREE_COUNT.match(rows[i])]
     named = sum(1 for i in paths if is_path(rows[i].rstrip("\r")))
     if named < MIN_SHARE_OF_PATHS * len(paths) or len(strays) > 1 or not all(
-            _BARE_NAME.fullmatch(row) or _ROOT.fullmatch(row) for row in (
-                rows[i].rstrip("\r") for i in paths) if not is_path(row)):
+            _BARE_NAME.fullmatch(rows[i].rstrip("\r")) for i in paths
+            if not is_path(rows[i].rstrip("\r"))):
         return None
     return Parsed({rows[i].rstrip("\r"): FileHits(rows[i].rstrip("\r"), heading=i)
                    for i in paths}, strays, len(candidates), file_list=True)
