@@ -52,6 +52,7 @@ from ..patterns import lazy
 from . import HookOptions
 from ..context import claude_fill
 from .clip import clip_file, clip_text, in_session
+from .shell import VAR_STATUS
 
 EVENT = "PostToolUse"
 MCP_MATCHER = "mcp__.*"
@@ -176,25 +177,53 @@ def session_file(path: object, event: dict) -> str | None:
 
 
 def _bash(event: dict, options: HookOptions) -> dict | None:
-    """A Bash output Claude Code saved whole (over 30,000 characters, the command exited 0:
-    PostToolUse runs only then) reaches the model as a 2 KB preview and the file's path. A
-    command the PreToolUse hook did not wrap (one Claude Code asks about, auto mode's, one
-    whose syntax the wrapper leaves alone) gets headroom's clip of the saved file instead, in
-    Bash's own shape — a plain string is ignored (2.1.330). Anything else: no answer."""
+    """A successful Bash command the PreToolUse hook did not wrap (one Claude Code asks about,
+    auto mode's, one whose syntax the wrapper leaves alone; PostToolUse runs only after exit
+    0): its output clipped as the wrapper would have, in Bash's own shape — a plain string is
+    ignored (2.1.330). Over 30,000 characters Claude Code saved it whole and would show the
+    model a 2 KB preview: the clip is of the saved file. Under that, `stdout` is the whole
+    output: the clip is of it. A wrapped command (its output is already clipped), an output
+    no budget could clip, anything else: no answer."""
     response = event.get("tool_response")
     if not isinstance(response, dict) or not isinstance(response.get("stdout"), str) \
-            or response.get("isImage"):
+            or response.get("isImage") or _wrapped(event):
         return None
+    clip_options = _clip_options(event, BASH_MATCHER, options)
     path = session_file(response.get("persistedOutputPath"), event)
-    if path is None:
-        return None
-    clipped = clip_file(path, tool=BASH_MATCHER, exit_status=0,
-                        **_clip_options(event, BASH_MATCHER, options))
-    if clipped is None:
+    if path is not None:
+        clipped = clip_file(path, tool=BASH_MATCHER, exit_status=0, **clip_options)
+        if clipped is None:
+            return None
+        stdout = clipped.decode("utf-8", "surrogateescape")
+    elif response.get("persistedOutputPath") is None \
+            and len(response["stdout"].encode()) > _least_budget(options):
+        stdout = clip_text(response["stdout"], tool=BASH_MATCHER, exit_status=0,
+                           **clip_options)
+        if stdout == response["stdout"]:
+            return None
+    else:
         return None
     output = {key: value for key, value in response.items() if key not in _PERSISTED}
-    output["stdout"] = clipped.decode("utf-8", "surrogateescape")
+    output["stdout"] = stdout
     return {"hookSpecificOutput": {"hookEventName": EVENT, "updatedToolOutput": output}}
+
+
+def _wrapped(event: dict) -> bool:
+    """Did the PreToolUse hook wrap this command? (The event carries the command as run.)"""
+    arguments = event.get("tool_input")
+    command = arguments.get("command") if isinstance(arguments, dict) else None
+    return isinstance(command, str) and f"{VAR_STATUS}=$?" in command
+
+
+def _least_budget(options: HookOptions) -> int:
+    """The fewest tokens the budget can be: the default one follows the context down to the
+    curve's smallest share. An output of no more bytes fits it (a token covers at least a
+    byte), so the hook answers it at once — no session, no tokenizer."""
+    if options.budget_given:
+        return options.budget
+    from ..defaults import DEFAULTS
+
+    return int(options.budget * min(share for _, share in DEFAULTS["context.curve"]))
 
 
 def _read(event: dict, options: HookOptions, settings: PostSettings) -> dict | None:
