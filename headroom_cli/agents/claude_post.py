@@ -23,16 +23,18 @@ scripted model, see tests/e2e/test_e2e_claude_code.py):
   The hook reads that file (bounded: clip.clip_file), clips it, and answers
   `updatedMCPToolOutput` with the clip instead of the notice. The file stays where it is.
 - Bash (matcher `Bash`), only when the command exited 0 (a failure gets PostToolUseFailure,
-  which cannot replace the output) and Claude Code saved its output whole (over 30,000
-  characters; recorded with 2.1.330):
+  which cannot replace the output) and the PreToolUse hook did not wrap it (the event's
+  `tool_input.command` is the command as it ran: a wrapper shows). Under 30,000 characters
+  `tool_response.stdout` is the whole output; over that Claude Code saved it whole (recorded
+  with 2.1.330):
       "tool_response": {"stdout": FIRST_30000_CHARACTERS, "stderr": "", "interrupted": false,
                         "isImage": false, "noOutputExpected": false,
                         "persistedOutputPath": SESSION_DIR/tool-results/ID.txt,
                         "persistedOutputSize": BYTES}
-  The model would get a 2 KB preview of the file; the hook answers `updatedToolOutput` in
-  that shape (a plain string is ignored), without the two persisted keys (with them Claude
-  Code shows its preview again: mapToolResultToToolResultBlockParam), `stdout` being the clip
-  of the saved file. Commands the wrapper clipped never reach 30,000 characters.
+  and the model would get a 2 KB preview of the file. An output over the budget is clipped
+  (the saved file when there is one) and answered as `updatedToolOutput` in that shape (a
+  plain string is ignored), without the two persisted keys (with them Claude Code shows its
+  preview again: mapToolResultToToolResultBlockParam).
 - Read (only when `[hooks] read_over` is set: a file just read is usually wanted whole). The
   hook gets `"tool_response": {"type": "text", "file": {"filePath", "content", "numLines",
   "startLine", "totalLines"}}`; `updatedToolOutput` must keep that shape (a plain string is
