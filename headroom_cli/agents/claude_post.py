@@ -190,17 +190,17 @@ def _bash(event: dict, options: HookOptions) -> dict | None:
     if not isinstance(response, dict) or not isinstance(response.get("stdout"), str) \
             or response.get("isImage") or _wrapped(event):
         return None
-    clip_options = _clip_options(event, BASH_MATCHER, options)
     path = session_file(response.get("persistedOutputPath"), event)
     if path is not None:
-        clipped = clip_file(path, tool=BASH_MATCHER, exit_status=0, **clip_options)
+        clipped = clip_file(path, tool=BASH_MATCHER, exit_status=0,
+                            **_clip_options(event, BASH_MATCHER, options))
         if clipped is None:
             return None
         stdout = clipped.decode("utf-8", "surrogateescape")
     elif response.get("persistedOutputPath") is None \
             and len(response["stdout"].encode()) > _least_budget(options):
         stdout = clip_text(response["stdout"], tool=BASH_MATCHER, exit_status=0,
-                           **clip_options)
+                           **_clip_options(event, BASH_MATCHER, options))
         if stdout == response["stdout"]:
             return None
     else:
