@@ -69,7 +69,8 @@ _STRAY = lazy(rf"\n(?!{_SP}*$)(?!--$)(?!{_PATH}:\d+:)(?![^\n]*?-\d+-)", re.M)
 _CONTEXT_LIKE = lazy(rf"\n(?!{_PATH}:\d+:)([^\n]*?)-\d+-")  # group 1: the path, if known
 # A run of one file's plain match lines, for _fold_part: group 1 the path, 2 its folder key (up to
 # its last "/"), 3 the run's lines after the first. The path is _PLAIN_PATH's (or that with a
-# leading "/") in ASCII (a bitmap test a character): it passes is_path and _PATH reads it whole.
+# leading "/") in ASCII (a bitmap test a character): _scan takes it for a path too (_PLAIN_PATH,
+# is_path), and _PATH reads it whole.
 # Any other line is not found, and a part whose runs fall short of its lines is read run by run
 # (the same figures, more slowly: a tree's, a drive's, a non-ASCII path, a context line). The
 # leading "\n" lets the engine jump from line to line in C, and a run's next lines cost a
