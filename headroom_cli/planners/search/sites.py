@@ -83,14 +83,15 @@ def path_class(path: str) -> PathClass:
     parts = path.split("/") if "\\" not in path else _SEPARATOR.split(path)
     folders, name = parts[:-1], parts[-1]
     stem, dot, ending = name.rpartition(".")
-    extended = bool(dot) and _WORD.fullmatch(ending) is not None  # `name.ext`, ext a word
+    # `name.ext`, ext a word (most often letters and digits: no match needed)
+    extended = bool(dot) and (ending.isalnum() or _WORD.fullmatch(ending) is not None)
     return PathClass(
-        aside=(not _ASIDE_FOLDERS.isdisjoint(folders) or name.startswith("test_")
-               or extended and stem.endswith(_ASIDE_STEMS)),
-        entry=extended and (stem in _ENTRY_STEMS or bool(folders) and stem == folders[-1] != ""),
-        document=(not _DOC_FOLDERS.isdisjoint(folders) or path.endswith(_DOC_ENDINGS)
-                  or name.startswith(_DOC_NAMES)),
-        internal=any(folder == "internal" or folder[:1] == "_" for folder in folders))
+        not _ASIDE_FOLDERS.isdisjoint(folders) or name.startswith("test_")
+        or extended and stem.endswith(_ASIDE_STEMS),
+        extended and (stem in _ENTRY_STEMS or bool(folders) and stem == folders[-1] != ""),
+        not _DOC_FOLDERS.isdisjoint(folders) or path.endswith(_DOC_ENDINGS)
+        or name.startswith(_DOC_NAMES),
+        "internal" in folders or "/_" in "/" + "/".join(folders))  # a folder `_private/`
 
 
 def symbols(texts: list[str]) -> frozenset[str]:
