@@ -363,9 +363,9 @@ class Scanner:
     def _fold_part(self, p: str) -> int | None:
         """Past the cap, a part whose lines are all plain `dir/name:NN:` matches of files
         not kept (the bulk of a flood), counted into folders a run at a time (a run of one
-        line costs no line of Python); None (nothing counted) for any other part, which _scan reads run by
-        run. The same figures either way: runs of one path, their folders (plain paths pass
-        is_path, and folder_key is their text up to the last "/")."""
+        line costs no line of Python); None (nothing counted) for any other part, which _scan
+        reads run by run. The same figures either way: runs of one path, their folders (_scan
+        takes these paths too, and folder_key is their text up to the last "/")."""
         if "\\" in p:
             return None
         runs = _FOLD_RUN.findall(p, 0, len(p) - 1)

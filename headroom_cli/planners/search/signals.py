@@ -27,7 +27,7 @@ _RECORD = lazy(r"[\sT]\d\d?$|\d:\d\d|\"")
 _EXTENSION = lazy(r"\.[A-Za-z0-9_+~-]{1,12}$")
 # The common path: folders, then a name with a letter; no space, colon, quote or backslash, and
 # no clock's `T12` at its end. It passes every test of is_path, so it is told in one match.
-_PLAIN_PATH = lazy(r"/?[\w.~+@-][\w.~+@/-]*/[\w.~+@-]*[A-Za-z][\w.~+@-]*(?<!T\d)(?<!T\d\d)")
+_COMMON_PATH = lazy(r"/?[\w.~+@-][\w.~+@/-]*/[\w.~+@-]*[A-Za-z][\w.~+@-]*(?<!T\d)(?<!T\d\d)")
 _BARE_FILES = {"Makefile", "Dockerfile", "Gemfile", "Rakefile", "Procfile", "Jenkinsfile",
                "Vagrantfile", "Justfile", "LICENSE", "README", "BUILD", "WORKSPACE", "go.mod",
                "PKG-INFO", "CHANGELOG", "CHANGES", "NEWS", "AUTHORS", "NOTICE", "COPYING",
@@ -236,7 +236,7 @@ def context_path(row: str, files: dict[str, FileHits]) -> str | None:
 
 @lru_cache(maxsize=8192)  # a flood repeats each path hundreds of times
 def is_path(candidate: str) -> bool:
-    if _PLAIN_PATH.fullmatch(candidate):
+    if _COMMON_PATH.fullmatch(candidate):
         return True
     if not candidate or candidate[0].isspace() or "\t" in candidate or candidate.startswith("["):
         return False
