@@ -39,8 +39,6 @@ CASES = {
 REAL_CASES = {
     "path-map-du-ah-pip": ("du-ah-pip-23.2.1-site-packages.txt", "--tool Bash --budget 1000"),
     "path-map-ls-R-pip": ("ls-R-pip-23.2.1-site-packages.txt", "--tool Bash --budget 1000"),
-    "other-wsgiref-access-log": ("wsgiref-access-log-rich-13.9.4.txt",
-                                 "--tool Bash --budget 500"),
 }
 
 

@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 from hypothesis import Phase, given, settings, strategies as st
 
-from conftest import GROWN_DIR, corpus_case
 from headroom_cli.api import compress
 
 REAL = Path(__file__).parent / "real"
@@ -135,20 +134,6 @@ def test_the_files_a_reader_looks_for_first_are_named_whatever_their_depth(count
     out = compress(text, tool="Bash", budget=1000, counter=counter).text.split("\n")
     manifests = [row for row in rows if row.endswith("/package.json")]
     assert sum(1 for row in manifests if row in out) >= 5
-
-
-def test_a_package_s_entry_modules_are_named_whatever_their_depth(counter):
-    """`__init__.py` and a module named after its folder (`solvers/solvers.py`,
-    `lib/linter/linter.js`) are a package's front door: named before its other files, at any
-    depth, in `find` of the SymPy sdist and `fd` of the eslint package at 2000 tokens."""
-    _, text = corpus_case(GROWN_DIR, "find-type-f-sympy-1.13.3-sdist")
-    out = compress(text, tool="Bash", budget=2000, counter=counter).text.split("\n")
-    for path in ("./sympy/__init__.py", "./sympy/solvers/solvers.py"):
-        assert path in out, path
-    _, text = corpus_case(GROWN_DIR, "fd-t-f-eslint-9.17.0-npm")
-    out = compress(text, tool="Bash", budget=2000, counter=counter).text.split("\n")
-    for path in ("lib/api.js", "lib/eslint/eslint.js", "lib/linter/linter.js"):
-        assert path in out, path
 
 
 def test_the_narrowing_hint_names_a_folder_with_its_count(counter):

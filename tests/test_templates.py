@@ -51,22 +51,6 @@ def test_a_server_log_keeps_its_rare_failures_with_exact_counts(counter):
     assert not any(NOTE.search(line) for line in out.splitlines()[:3])  # the head: verbatim
 
 
-def test_an_access_log_keeps_its_failed_requests_by_their_status(counter):
-    """wsgiref's access log of 86 requests, 3 of them 404s that no other line names: at 500
-    tokens the 404s are one template of their own (apart from the 200s), its exemplar kept
-    with their count and range."""
-    text = (Path(__file__).resolve().parent / "real"
-            / "wsgiref-access-log-rich-13.9.4.txt").read_text()
-    rows = text.splitlines()
-    out = compress(text, tool="Bash", budget=500, counter=counter).text
-    assert counter.count(out) <= 500
-    failed = line_numbers(rows, '" 404 ')
-    assert len(failed) == 3
-    kept = [line for line in out.splitlines() if '" 404 ' in line]
-    assert kept and (m := NOTE.search(kept[0]))
-    assert (num(m["count"]), num(m["first"]), num(m["last"])) == (3, failed[0], failed[-1])
-
-
 def test_every_note_names_its_own_line_and_counts_within_the_output(counter):
     """readelf -a /usr/bin/gzip at 1000 tokens: each exemplar is the first line of the range
     its note names; the first and last lines and the sections' headings stay."""

@@ -5,8 +5,6 @@ and endings: `dist/` anywhere and `.svg` are a change's noise, not a search's)."
 
 from __future__ import annotations
 
-from ..patterns import lazy
-
 
 # Lock files: a package manager writes them.
 LOCKS = frozenset({"package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml",
@@ -42,15 +40,3 @@ def machine_made(path: str) -> bool:
         if folder not in ("", "."):
             return folder in TOP_MACHINE_FOLDERS
     return False
-
-
-# A package's entry module: its stem, or a stem that repeats its folder's name
-# (`solvers/solvers.py`, `lib/linter/linter.js`, a Go package's `flag/flag.go`).
-_ENTRY = lazy(r"(?:^|[/\\])(?:__init__|index|main|lib|mod|core|app|cli)\.\w+$"
-              r"|(?:^|[/\\])([^/\\]+)[/\\]\1\.\w+$")
-
-
-def entry_module(path: str) -> bool:
-    """Whether a path is a package's entry module (search ranks its lines first; a path map
-    names it among the files a reader looks for first)."""
-    return _ENTRY.search(path) is not None

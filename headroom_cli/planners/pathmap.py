@@ -22,7 +22,6 @@ from functools import partial
 from ..plan import Keep, Lines, Note
 from ..render import counted, path_map_folder, path_map_rest
 from .costs import MAX_LINE_CHARS, LineCosts, cut_note
-from .pathclass import entry_module, machine_made
 from .rollup import split
 
 PIN_SHARE = 0.25  # of the room, for the files named whatever their depth
@@ -36,7 +35,6 @@ LEVEL_SHARE_WHEN_NAMEABLE = 0.1
 NAMEABLE = 0.25
 _SAMPLE = 200  # paths whose cost estimates a path's
 _CHEAPEST_LINE = 2  # tokens: a path's line costs at least its name and its newline
-_ENTRY_DEPTH = 1  # below the map's top, the folders whose `__init__.py` (or `index.js`) leads
 
 # What a reader of a tree looks for first, whatever its depth: the build's manifest, the
 # README, the entry module, the configuration at the root of a tool (by file name).
@@ -215,18 +213,6 @@ class _Spend:
             return positions
         return sorted(positions, key=lambda p: (-self.weights[p], p))
 
-    def _front_doors_first(self, positions: list[int]) -> list[int]:
-        """A folder's files as they are named: its front doors first (_front_door), then in
-        the list's order (or the heaviest first)."""
-        return sorted(positions, key=lambda p: not self._front_door(p))
-
-    def _path(self, position: int) -> str:
-        if self.drawn is not None:
-            return self.drawn[position]
-        if self.sized is not None:
-            return self.sized.paths[position]
-        return self.rows[self.indexes[position]]
-
     # ---- costs
 
     def _line(self, position: int) -> int:
@@ -310,21 +296,6 @@ class _Spend:
                 self._name(position)
         return used
 
-    def _front_door(self, position: int) -> bool:
-        """An entry module: one named after its folder (`solvers/solvers.py`,
-        `lib/linter/linter.js`) at any depth, an `__init__.py` or `index.js` of a folder near
-        the top (deeper down it is as often an empty marker: `migrations/__init__.py`); never
-        a vendored one (`select2/select2.css`)."""
-        folder = self.owner[position]
-        path = self._path(position)
-        if machine_made(path):
-            return False
-        name = path.rstrip("/\\")
-        stem = name[max(name.rfind("/"), name.rfind("\\")) + 1:].rpartition(".")[0]
-        if stem and stem == folder.label.rstrip("/\\").rpartition("/")[2]:
-            return True
-        return folder.depth <= _ENTRY_DEPTH and entry_module(path)
-
     def _name_cost(self, position: int) -> int:
         """Naming a file: its line, less the count line it leaves when it is the last one of
         an open folder's own files."""
@@ -394,15 +365,14 @@ class _Spend:
         every closed folder shown, while room lasts."""
         open_folders = sorted((f for f in root.below() if f.opened),
                               key=lambda f: (f.depth, f.label))
-        queues = [self._front_doors_first(self._heaviest_first(
-            [p for p in f.files if p not in self.named])) for f in open_folders]
+        queues = [self._heaviest_first([p for p in f.files if p not in self.named])
+                  for f in open_folders]
         # Then the files under each closed folder that has a line, named beneath it.
         closed = sorted((child for f in open_folders for child in f.folders.values()
                          if not child.opened and child.label not in f.hidden),
                         key=lambda f: (f.depth, f.label))
-        queues += [self._front_doors_first(self._heaviest_first(
-            [p for sub in f.below() for p in sub.files if p not in self.named]))
-            for f in closed]
+        queues += [self._heaviest_first([p for sub in f.below() for p in sub.files
+                                         if p not in self.named]) for f in closed]
         used = turn = misses = 0
         while any(turn < len(queue) for queue in queues):
             for queue in queues:

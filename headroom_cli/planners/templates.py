@@ -27,7 +27,6 @@ exact masked keys over one text.
 
 from __future__ import annotations
 
-import re
 from functools import partial
 
 from ..patterns import lazy
@@ -54,12 +53,6 @@ _SEVERE = lazy(r"(?i)\b(?:error|errors|fail|failed|failure|fatal|panic|panicked|
                      r"|exception|traceback|critical|abort(?:ed)?|segfault|refused|crash(?:ed)?)\b")
 _WARNING = lazy(r"(?i)\b(?:warn|warning|warnings|deprecated|timeout|timed out|retry"
                       r"|retrying|not found|unable|cannot)\b")
-# An access log's request and its HTTP status (the common log format, nginx's, Apache's): a
-# status of 400 or more is a failure a reader looks for, a template of its own (its class is
-# kept in the key: every 404 is one template, apart from the 200s) and severe (5xx) or a
-# warning (4xx).
-_FAILED_REQUEST = lazy(r'"[A-Z]+ [^"\n]*" ([45])\d\d\b')
-_STATUS_CLASS = {"4": "\x03client-error", "5": "\x03server-error"}
 _HEAD_SHARE = 0.2  # of the room, for the first lines
 _TAIL_SHARE = 0.1  # and the last
 _MISSES = 64  # exemplars in a row that do not fit before looking stops
@@ -153,7 +146,6 @@ def _keys(text: str, total: int) -> list[str]:
     pass over the whole text (no mask crosses a newline, so the masked text splits into the
     same lines); an aligned table's rows are keyed by their columns (_row_keys)."""
     table = _aligned(text.split("\n", _SAMPLE_LINES)[:_SAMPLE_LINES])
-    text = _FAILED_REQUEST.sub(_status_class, text)
     masked = _MASK.sub(_HOLE, _SEPARATOR.sub(_RULE, text) if table else text)
     rows = masked.split("\n", total)[:total]
     return _row_keys(rows) if table else [row[:_KEY_CHARS] for row in rows]
@@ -263,18 +255,8 @@ def _spread(index: int, total: int) -> int:
     return int(f"{position:0{_SPREAD_BITS}b}"[::-1], 2)
 
 
-def _status_class(request: re.Match) -> str:
-    """A failed request as its template key spells it: its status's class, unmasked."""
-    return request[0][:request.start(1) - request.start()] + _STATUS_CLASS[request[1]]
-
-
 def _severity(line: str) -> int:
-    if _SEVERE.search(line):
-        return 2
-    failed = _FAILED_REQUEST.search(line)
-    if failed:
-        return 2 if failed[1] == "5" else 1
-    return 1 if _WARNING.search(line) else 0
+    return 2 if _SEVERE.search(line) else 1 if _WARNING.search(line) else 0
 
 
 def _edge(indexes, share: int, cost, kept: set[int]) -> int:
