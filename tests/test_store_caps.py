@@ -157,7 +157,7 @@ def test_a_partial_copy_is_named_in_the_marker_and_by_show(run_cli, monkeypatch)
 def test_a_full_disk_while_streaming_warns_once_and_keeps_the_output(run_cli, monkeypatch):
     monkeypatch.setattr(stage, "HOLD", 4096)
 
-    def full(self, data):
+    def full(self, data, newlines=None):
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
     monkeypatch.setattr(store_module._Capped, "write", full)
