@@ -1,10 +1,11 @@
 """Intake: the input read once, in parts, with memory bounded whatever its size.
 
 Up to `hold` bytes are held whole and planned as they are: most outputs, and every golden case.
-Past that the output streams. Every byte goes on to the spill (the store's full copy, written a
-part at a time as the parts are cut), and only what a plan can use stays in memory: the head, the tail, and the lines the
-shape's scanner picks. A scanner (planners/search/scanner.py, planners/log/scanner.py) is fed
-the cleaned text in order and offers `feed(text, offset, line)`, `picks()` and `planner()`.
+Past that the output streams. Every byte goes on to the spill (the store's full copy, written
+part by part as the parts are cut), and only what a plan can use stays in memory: the head, the
+tail, and the lines the shape's scanner picks. A scanner (planners/search/scanner.py,
+planners/log/scanner.py) is fed the cleaned text in order and offers `feed(text, offset, line)`,
+`picks()` and `planner()`.
 
 With --live the first lines go straight to the reader as they arrive (cleaned, whole lines, at
 most `live_limit` bytes: every token covers a byte, so they stay within the budget), and the plan
