@@ -4,8 +4,8 @@ Up to `hold` bytes are held whole and planned as they are: most outputs, and eve
 Past that the output streams. Every byte goes on to the spill (the store's full copy, written
 part by part as the parts are cut), and only what a plan can use stays in memory: the head, the
 tail, and the lines the shape's scanner picks. A scanner (planners/search/scanner.py,
-planners/log/scanner.py) is fed the cleaned text in order and offers `feed(text, offset, line)`,
-`picks()` and `planner()`.
+planners/log/scanner.py) is fed the cleaned text in order and offers `feed(text, offset, line)`
+(which may return the part's newlines, counted on its way), `picks()` and `planner()`.
 
 With --live the first lines go straight to the reader as they arrive (cleaned, whole lines, at
 most `live_limit` bytes: every token covers a byte, so they stay within the budget), and the plan
@@ -173,9 +173,12 @@ class Intake:
         return (None if text is original else original), text
 
     def _feed_text(self, text: str, original: str | None, raw: bytes) -> None:
-        # Cleaning never adds or removes a newline: the raw part has as many as its text, and
-        # the spill is told, rather than counting them again.
-        newlines = text.count("\n")
+        counted = None
+        if self.scanner is not None:
+            counted = self.scanner.feed(text, self.chars, self.lines)
+        # Counted once: by the scanner on its way, else here. Cleaning never adds or removes a
+        # newline, so the raw part has as many as its text, and the spill is told them.
+        newlines = text.count("\n") if counted is None else counted
         if self.spill is not None:
             self.spill.write(raw, newlines)
         size = len(text) if text.isascii() else len(text.encode("utf-8", "surrogateescape"))
@@ -192,8 +195,6 @@ class Intake:
         while self.tail_chars - len(self.tail[0]) >= self.keep:
             self.tail_chars -= len(self.tail.popleft())
             self.tail_parts.popleft()
-        if self.scanner is not None:
-            self.scanner.feed(text, self.chars, self.lines)
         self.chars += len(text)
         self.lines += newlines
         self.bytes += size
