@@ -56,13 +56,16 @@ def fill(plan: Plan, text: str, lines: Lines, room: int, counter: Counter) -> Pl
         return plan
     left = room
     if edges[-1].end == len(text):  # the output's last line, whenever it fits
-        left = _take(edges[-1], False, text, lines, left, counter, plan.counted)
+        left = _take(edges[-1], False, text, lines, left, counter, plan)
     turn = [(edge, top) for edge in edges for top in (True, False)]
+    for edge in edges:
+        left = _close_if_one_line(edge, text, lines, left, counter, plan)
     while turn and left > 0:
         still = []
         for edge, top in turn:
             if not edge.closed and not (edge.done_top if top else edge.done_bottom):
-                left = _take(edge, top, text, lines, left, counter, plan.counted)
+                left = _take(edge, top, text, lines, left, counter, plan)
+                left = _close_if_one_line(edge, text, lines, left, counter, plan)
                 still.append((edge, top))
         turn = still
     if left > 0:
@@ -73,10 +76,10 @@ def fill(plan: Plan, text: str, lines: Lines, room: int, counter: Counter) -> Pl
 
 
 def _take(edge: _Edge, top: bool, text: str, lines: Lines, left: int, counter: Counter,
-          counted: frozenset) -> int:
+          plan: Plan) -> int:
     """One more line (or what fits of it) at an edge; returns what is left of the room."""
     index = lines.line_of(edge.start if top else edge.end - 1)
-    if index in counted:  # a note counts this line as omitted: it stays so
+    if index in plan.counted:  # a note counts this line as omitted: it stays so
         return _done(edge, top, left)
     if top:
         stop = min(edge.end, lines.end(index))
@@ -91,6 +94,8 @@ def _take(edge: _Edge, top: bool, text: str, lines: Lines, left: int, counter: C
             return left - shown
     # A line many times longer than the room cannot fit: it is not counted whole.
     cost = left + 1 if len(body) > _CHARS_PER_TOKEN_MAX * left else counter.count(body + "\n")
+    if stop >= edge.end if top else begin <= edge.start:
+        cost -= _marker_cost(plan, edge, text, lines, counter)  # the line closes its gap
     if cost <= left:
         if top:
             edge.start = stop
@@ -104,6 +109,24 @@ def _take(edge: _Edge, top: bool, text: str, lines: Lines, left: int, counter: C
             edge.end -= len(piece) - len(body) + counter.suffix_chars(body, left - 1)
         left = 0
     return _done(edge, top, left)
+
+
+def _close_if_one_line(edge: _Edge, text: str, lines: Lines, left: int, counter: Counter,
+                       plan: Plan) -> int:
+    """A gap down to one line is closed at once, while it fits: its line costs only what it
+    adds beyond the marker it replaces, the cheapest line the room can buy."""
+    if left > 0 and not edge.closed and not edge.done_top \
+            and lines.line_of(edge.start) == lines.line_of(edge.end - 1):
+        left = _take(edge, True, text, lines, left, counter, plan)
+    return left
+
+
+def _marker_cost(plan: Plan, edge: _Edge, text: str, lines: Lines, counter: Counter) -> int:
+    """What the edge's marker costs now: the line that closes the gap takes its place (a gap
+    of one line whose marker costs about as much as the line is never left while room is)."""
+    first, last = lines.line_of(edge.start), lines.line_of(edge.end - 1)
+    gap = replace(plan.regap(first, last), start=edge.start, end=edge.end)
+    return counter.count(inline_marker(gap, text) + "\n")
 
 
 def _beginning(edge: _Edge, top: bool, text: str, lines: Lines, index: int, left: int,

@@ -145,3 +145,14 @@ def test_a_long_line_file_shows_many_lines_beginnings_before_few_lines_whole(cou
                 assert re.search(rf"of line {line:,} only characters \d", out), line
     # four times the budget: about four times the lines' beginnings (was 18 against 12)
     assert begun[1000] < begun[4000] and len(begun[4000]) >= 3 * len(begun[1000]), begun
+
+
+def test_a_line_that_closes_its_gap_costs_only_what_it_adds_beyond_the_marker(counter):
+    """A one-line gap between kept lines (openssl's `Not After`, between `Not Before` and
+    `Subject`) is closed while its line costs no more than its marker plus what is left: the
+    marker goes with the gap. Charged the line's whole cost, it stayed a marker that cost as
+    much as the line, and the clip stopped at 88 % of its budget."""
+    text, tool = _case("openssl-x509-text-isrg-root-x1")
+    out = compress(text, tool=tool, budget=500, counter=counter).text
+    assert "Not After : Jun  4 11:04:38 2035 GMT" in out
+    assert "omitted (1 lines)" not in out
