@@ -23,6 +23,10 @@ HEADROOM_SCRIPT = str(Path(sys.executable).with_name("headroom"))
 # Variables the CLI reads; a developer's shell must not change what a test sees.
 _HEADROOM_ENV = ("HEADROOM_BUDGET", "HEADROOM_TOOL", "HEADROOM_ENCODING", "HEADROOM_STORE")
 
+# The folders of runs given no base_dir live under one root that is removed when the test
+# process exits (a folder per run in /tmp would outlive the suite: hundreds per run).
+_RUNS_ROOT = tempfile.TemporaryDirectory(prefix="headroom-test-")
+
 
 def _unset_headroom_env() -> dict:
     return {name: None for name in {*_HEADROOM_ENV, *(k for k in os.environ
@@ -41,7 +45,7 @@ def isolated_env(base_dir: str | None = None) -> dict:
     """Environment overrides that keep a run away from the user's own headroom state: every
     HEADROOM_* variable unset, the store, config and state folders inside base_dir.
     (XDG_CACHE_HOME stays: it only caches the parsed tokenizer table.)"""
-    base = Path(base_dir or tempfile.mkdtemp(prefix="headroom-test-"))
+    base = Path(base_dir or tempfile.mkdtemp(prefix="run-", dir=_RUNS_ROOT.name))
     env = _unset_headroom_env()
     env.update(HEADROOM_STORE=str(base / "store"), XDG_CONFIG_HOME=str(base / "config"),
                XDG_STATE_HOME=str(base / "state"))

@@ -187,3 +187,27 @@ def tgkill(pid: int, tid: int, signum: int) -> None:
     libc = ctypes.CDLL(None, use_errno=True)
     if libc.tgkill(pid, tid, int(signum)) != 0:
         raise OSError(ctypes.get_errno(), os.strerror(ctypes.get_errno()))
+
+
+@pytest.mark.parametrize("where, argv", [
+    ("headroom_cli.cli.options.parse_plain", ["--budget", "10"]),  # start-up: before any handler
+    ("headroom_cli.cli.filtering.run_filter", ["--budget", "10", "--", "true"]),
+    ("headroom_cli.agents.cli.hook_command", ["hook", "claude"]),
+])
+def test_ctrl_c_anywhere_ends_with_130_and_no_traceback(monkeypatch, capsys, where, argv):
+    """A KeyboardInterrupt raised where Ctrl-C can land before the run's own handlers are in
+    place (or where none catches it) ends headroom with 128 + SIGINT, quietly."""
+    import importlib
+
+    from headroom_cli.cli import main
+
+    module, name = where.rsplit(".", 1)
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(importlib.import_module(module), name, interrupted)
+    with pytest.raises(SystemExit) as stopped:
+        main(argv)
+    assert stopped.value.code == 128 + signal.SIGINT
+    assert "Traceback" not in capsys.readouterr().err

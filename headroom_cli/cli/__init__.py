@@ -24,7 +24,17 @@ from .options import COMPLETE_VAR, SUBCOMMANDS
 
 
 def main(argv: list[str] | None = None) -> None:
-    args = list(sys.argv[1:] if argv is None else argv)
+    """The console script. Ctrl-C at any point (start-up included, before the filter's own
+    handlers are in place) ends it with 128 + SIGINT and no traceback."""
+    try:
+        _main(list(sys.argv[1:] if argv is None else argv))
+    except KeyboardInterrupt:
+        from ..status import ExitStatus
+
+        sys.exit(ExitStatus.SIGNAL_BASE + 2)
+
+
+def _main(args: list[str]) -> None:
     # Everything after the first `--` is the wrapped command, never our options or subcommands.
     command: list[str] | None = None
     if "--" in args and not (args and args[0] in SUBCOMMANDS):
@@ -82,28 +92,20 @@ def _run_hook_without_typer(args: list[str]) -> None:
     if values is None:
         return
     from ..agents.cli import hook_command
-    from ..status import ExitStatus
 
     defaults = {option.dest: None if option.takes_value else False for option in HOOK_OPTIONS}
     values = {**defaults, **values}
-    try:
-        status = hook_command(args[0], **values)
-    except KeyboardInterrupt:
-        status = ExitStatus.SIGNAL_BASE + 2
-    sys.exit(status)
+    sys.exit(hook_command(args[0], **values))
 
 
 def _run_plain(flags, command, stdin, config) -> None:
     from ..sink import quiet_broken_pipe
-    from ..status import ExitStatus
     from .filtering import run_filter
 
     try:
         status = run_filter(flags, command, stdin, config)
     except BrokenPipeError:
         quiet_broken_pipe()
-    except KeyboardInterrupt:
-        sys.exit(ExitStatus.SIGNAL_BASE + 2)
     if status:
         sys.exit(status)
 
