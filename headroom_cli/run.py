@@ -94,8 +94,9 @@ class Run:
         self._counter = None
         self._store = None
         self._store_made = False
-        # The session's state lives in the store: when it could not be kept, the store's own
-        # failure later in the run is the same fault, and a hook says at most one line.
+        # The session's state lives in the store: when it could not be kept, a failure of the
+        # store later in the run is most likely the same fault, and a hook says at most one
+        # line on stderr.
         self._store_fault_said = False
 
     # --- what a run needs, made once --------------------------------------------------------

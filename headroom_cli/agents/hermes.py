@@ -80,10 +80,11 @@ HEADROOM = {headroom}
 TIMEOUT = 60
 # Task or session id -> tokens in the context at the model's last call (post_api_request).
 _CONTEXT = {{}}
-# The last model call's session and tokens, and every session seen. The terminal's hook names
-# no session, and its task_id is the sandbox's ("default" for every top-level task of every
-# session): its output is counted in the session of the last model call only while this hermes
-# has run one session (its CLI); one serving several (its gateway) sends it with none.
+# The last model call's session and tokens, and the sessions seen (two at most: enough to
+# know there were several). The terminal's hook names no session, and its task_id is the
+# sandbox's ("default" for every top-level task of every session): its output is counted in
+# the session of the last model call only while this hermes has run one session (its CLI);
+# one serving several (its gateway) sends it with none.
 _LAST = {{}}
 _SESSIONS = set()
 _CONTEXT_KEYS = 256  # a long-lived hermes (its gateway) runs many sessions: forget old ones
