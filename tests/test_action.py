@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 from dataclasses import dataclass, field
@@ -181,3 +182,53 @@ def test_docs_ci_lists_every_input_with_its_default_and_every_output():
     assert rows["command"].strip() == "(required)" and ACTION["inputs"]["command"]["required"]
     for name in ACTION["outputs"]:
         assert f"`{name}`" in page.split("Outputs:", 1)[1].split("\n\n", 1)[0], name
+
+
+def gitlab_job() -> dict:
+    """The GitLab CI job docs/ci.md gives, as YAML."""
+    page = (ROOT / "docs" / "ci.md").read_text(encoding="utf-8")
+    block = re.search(r"## GitLab CI\n+```yaml\n(.*?)```", page, re.S).group(1)
+    (job,) = yaml.safe_load(block).values()
+    return job
+
+
+def test_the_gitlab_job_keeps_makes_status_and_its_store_artifact_gives_back_the_cut(
+        tmp_path, headroom_on_path):
+    """docs/ci.md's GitLab job, run as a shell runner runs it: its variables expanded, each
+    script line in `bash -eo pipefail` in $CI_PROJECT_DIR (the install line is the one thing
+    not run: headroom is on PATH already). The job fails with make's status, its log is the
+    clip, and the artifact path holds the store that `headroom show` reads what was cut from."""
+    if not shutil.which("make"):
+        pytest.skip("make is not installed")
+    job = gitlab_job()
+    install, *script = job["script"]
+    assert install.startswith("pip install ")
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "Makefile").write_text("test:\n\tseq 1 30000 | sed 's/^/row /'\n"
+                                      "\techo 'error: boom' >&2; exit 3\n")
+    env = {"PATH": headroom_on_path, "HOME": str(tmp_path), "LANG": "C.UTF-8", "CI": "true",
+           "GITLAB_CI": "true", "CI_PROJECT_DIR": str(project), "HEADROOM_LEDGER": "off",
+           "XDG_STATE_HOME": str(tmp_path / "state"), "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    env.update({name: os.path.expandvars(value.replace("$CI_PROJECT_DIR", str(project)))
+                for name, value in job["variables"].items()})
+    (tmp_path / "job.sh").write_text("\n".join(script) + "\n")
+    done = subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail",
+                           str(tmp_path / "job.sh")], cwd=project, env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2  # make's own status for a recipe that failed
+    assert "error: boom" in done.stdout and "make: *** [Makefile:" in done.stdout
+    assert len(done.stdout) < 40_000 < 30_000 * len("row 10000\n")
+    show = re.search(r"To retrieve: \S*headroom show ([0-9a-f]+) --lines (\d+):(\d+)",
+                     done.stdout)
+    assert show, done.stdout[-2000:]
+    assert job["artifacts"]["when"] == "always"
+    (artifact,) = job["artifacts"]["paths"]
+    assert (project / artifact).is_dir()
+    first, last = int(show.group(2)), int(show.group(3))
+    shown = subprocess.run(["headroom", "show", show.group(1), "--lines", f"{first}:{last}"],
+                           cwd=project, env={**env, "HEADROOM_STORE": artifact.rstrip("/")},
+                           capture_output=True, text=True, timeout=60)
+    assert shown.returncode == 0, shown.stderr
+    lines = shown.stdout.splitlines()
+    assert len(lines) == last - first + 1 and all(line.startswith("row ") for line in lines)

@@ -164,14 +164,43 @@ def test_a_line_too_long_is_skipped_and_counted(tmp_path, monkeypatch):
     assert session.figures.outputs == 5 - too_long
 
 
+# A Claude Code session whose model delegated to a subagent, which delegated again, down to
+# the depth Claude Code allows (tests/e2e/test_e2e_claude_code.py,
+# test_audit_finds_a_session_and_every_subagent_it_started): the session's file and, in
+# <SESSION>/subagents/, one file per subagent, each a conversation of its own.
+SUBAGENTS = HERE / "claude-subagents"
+(SUBAGENT_MAIN,) = SUBAGENTS.glob("*.jsonl")
+SUBAGENT_SESSION = SUBAGENT_MAIN.stem
+SUBAGENT_FILES = sorted(SUBAGENTS.glob("*/subagents/agent-*.jsonl"))
+
+
+@pytest.mark.parametrize("path", [SUBAGENT_MAIN, *SUBAGENT_FILES], ids=lambda path: path.stem)
+def test_a_session_and_each_of_its_subagents_match_the_hand_count(path):
+    # Each conversation: a prompt, then three calls, one per reply — Agent (the subagent's
+    # hand-back; for the deepest one an error: no Agent tool there), `seq 1 20000` (106 KB:
+    # Claude Code's 2 KB preview), a printf — and a final reply: 4 requests, the k-th output
+    # re-sent 4 - k - 1 times.
+    name = str(path.relative_to(HERE))
+    texts = claude_outputs(name)
+    assert len(texts) == 3 and "<persisted-output>" in texts[1] and texts[2] == "alpha\nbeta"
+    session = audited(claude_transcript, name)
+    counts = [tokens(text) for text in texts]
+    figures = session.figures
+    assert session.requests == 4
+    assert figures.tokens == sum(counts)
+    assert figures.resent == sum(count * resends for count, resends in zip(counts, [2, 1, 0]))
+    assert (figures.outputs, figures.agent_cut, figures.clipped, figures.handled) == (3, 1, 0, 1)
+    assert session.by_tool["Agent"].tokens == counts[0]
+    assert session.by_family["seq"].tokens == counts[1]
+
+
 # The command, on a home laid out as the agents lay it out.
 def home_with_sessions(tmp_path: Path, project: Path) -> dict:
     home = tmp_path / "home"
     claude = home / ".claude" / "projects" / claude_transcript.project_key(str(project))
     claude.mkdir(parents=True)
     shutil.copy(HERE / "claude-matrix.jsonl", claude / "one.jsonl")
-    (claude / "one" / "subagents").mkdir(parents=True)
-    shutil.copy(HERE / "claude-preview.jsonl", claude / "one" / "subagents" / "agent-a1.jsonl")
+    shutil.copytree(SUBAGENTS, claude, dirs_exist_ok=True)  # a session and its 3 subagents
     other = home / ".claude" / "projects" / claude_transcript.project_key("/elsewhere")
     other.mkdir(parents=True)
     shutil.copy(HERE / "claude-preview.jsonl", other / "two.jsonl")
@@ -208,18 +237,21 @@ def test_the_command_audits_this_directorys_sessions_with_their_subagents(tmp_pa
     document = json.loads(done.stdout)
     found = sorted((s["agent"], s["session"]) for s in document["sessions"])
     # Gemini CLI's and pi's session ids are those their files' headers give
-    assert found == [("claude", "one"), ("claude", "one/agent-a1"),
+    assert found == [("claude", SUBAGENT_SESSION),
+                     *(("claude", f"{SUBAGENT_SESSION}/{path.stem}") for path in SUBAGENT_FILES),
+                     ("claude", "one"),
                      ("gemini", "c638b5ae-640b-44b2-82cd-9029f213fc74"),
                      ("pi", "01a2195b-5531-73b9-9725-a7d93edccf78")]
-    assert document["totals"]["outputs"] == 5 + 1 + 5 + 1
-    assert document["totals"]["agent_cut"] == 2
+    assert document["totals"]["outputs"] == 4 * 3 + 5 + 5 + 1
+    assert document["totals"]["agent_cut"] == 4 + 1  # each seq's preview, pi's tail
     everything = json.loads(run_audit(["--all", "--json"], env, project).stdout)
-    assert len(everything["sessions"]) == 6  # + the other project's, + Codex's rollout
+    assert len(everything["sessions"]) == 9  # + the other project's, + Codex's rollout
     again = run_audit(["--json"], env, project)
     assert again.stdout == done.stdout
+    assert dumps(Report.from_dict(document)) == done.stdout  # the command's --json round-trips
     table = run_audit([], env, project)
     assert table.returncode == 0 and "per command family" in table.stdout
-    assert "12 tool outputs in 4 sessions" in " ".join(table.stdout.split())
+    assert "23 tool outputs in 7 sessions" in " ".join(table.stdout.split())
 
 
 def test_since_leaves_out_older_sessions(tmp_path):
@@ -231,7 +263,7 @@ def test_since_leaves_out_older_sessions(tmp_path):
     assert json.loads(run_audit(["--json", "--since", "2w"], env, project).stdout)[
         "sessions"] == []
     assert len(json.loads(run_audit(["--json", "--since", "all"], env, project).stdout)[
-        "sessions"]) == 4
+        "sessions"]) == 7
     text = run_audit([], env, project)
     assert text.returncode == 0 and "no agent sessions" in text.stdout
 

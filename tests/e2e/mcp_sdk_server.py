@@ -11,6 +11,8 @@
                    roots, and answers with what the client said
     announce       tells the client its tool list changed, outside any request (over
                    streamable HTTP: on the GET stream)
+    roots, ask     ask the client for its roots, and to elicit an answer, and say what it
+                   answered (for an agent CLI, which offers no sampling: chatty fails there)
     a resource and a prompt, and resources/read of an unknown URI (a JSON-RPC error)
 
     python mcp_sdk_server.py              # stdio
@@ -108,6 +110,20 @@ async def announce(ctx: Context) -> str:
     """Says the tool list changed."""
     await ctx.session.send_tool_list_changed()
     return "announced"
+
+
+@server.tool()
+async def roots(ctx: Context) -> str:
+    """The client's roots."""
+    found = await ctx.session.list_roots()
+    return " ".join(str(root.uri) for root in found.roots)
+
+
+@server.tool()
+async def ask(ctx: Context) -> str:
+    """Asks the user to confirm."""
+    elicited = await ctx.elicit("Proceed?", Answer)
+    return f"elicited: {elicited.action}"
 
 
 @server.resource("res://readme")

@@ -228,8 +228,9 @@ def test_a_server_from_npm_behind_init_mcp_is_the_same_server_to_claude_code(e2e
     """@modelcontextprotocol/server-everything (npm, the version harness.py pins) in a
     Claude Code `.mcp.json` that `headroom init mcp` rewrote: Claude Code starts it through the
     proxy; a small result and an image reach the model as the server gave them (Claude Code
-    saves the image and names its file), and a large echo comes back clipped with a hint that
-    gets any row back."""
+    saves the image and names its file), so do a tool's error and the result of a call that
+    reports progress on the way, and a large echo comes back clipped with a hint that gets any
+    row back."""
     from harness import EVERYTHING, npm_bin
 
     work, env = e2e_home
@@ -246,16 +247,62 @@ def test_a_server_from_npm_behind_init_mcp_is_the_same_server_to_claude_code(e2e
     rows = "".join(f"row {n}: src/module_{n}.py passed\n" for n in range(2500))  # ~80 KB
     calls = [f'{TOOL_CALL}mcp__everything__get-sum {{"a": 2, "b": 3}}',
              f"{TOOL_CALL}mcp__everything__get-tiny-image {{}}",
+             f'{TOOL_CALL}mcp__everything__get-resource-reference {{"resourceId": 0}}',
+             f'{TOOL_CALL}mcp__everything__trigger-long-running-operation '
+             '{"duration": 0.2, "steps": 2}',
              f"{TOOL_CALL}mcp__everything__echo {json.dumps({'message': rows})}",
              FOLLOW_HINT + " --grep 'row 1500:'"]
     run = run_agent("claude", calls, work, env,
                     agent_args=("--mcp-config", str(mcp_config)))
-    total, image, echo, hint = run.tool_results
+    total, image, failed, slow, echo, hint = run.tool_results
     assert total["text"] == "The sum of 2 and 3 is 5." and total["is_error"] is False
     assert "[Image: source:" in image["text"] and image["text"].endswith("the MCP logo.")
+    # the server's error (its tool threw), as the server worded it
+    assert failed["is_error"] is True
+    assert "Invalid resourceId: 0. Must be a finite positive integer." in failed["text"]
+    assert slow["text"] == "Long running operation completed. Duration: 0.2 seconds, Steps: 2."
     assert echo["is_error"] is False and "headroom" in echo["text"]
     assert len(echo["text"]) < len(rows) and "row 1500:" not in echo["text"]
     assert "row 1500: src/module_1500.py passed" in hint["text"]
+
+
+def test_a_servers_requests_and_errors_cross_init_mcps_proxy_both_ways(e2e_home):
+    """mcp_sdk_server.py (the `mcp` SDK's FastMCP) behind the proxy `headroom init mcp` put in
+    front of it. Its requests to Claude Code and Claude Code's answers cross the proxy: roots
+    (Claude Code answers with the directory it runs in), elicitation (in -p mode it cancels),
+    sampling (it has none: its JSON-RPC error goes back to the server, whose tool then fails
+    with it); a tool's own error reaches the model as the server worded it; a small result
+    whole. (Run directly, without the proxy, Claude Code 2.1.330 gets the same answers.)"""
+    pytest.importorskip("mcp", reason="mcp_sdk_server.py needs the mcp extra")
+    work, env = e2e_home
+    settings = work / "home" / ".claude" / "settings.json"
+    settings.parent.mkdir(parents=True)
+    settings.write_text(json.dumps({"permissions": {"allow": ["mcp__conformance"]}}))
+    mcp_config = work / ".mcp.json"
+    mcp_config.write_text(json.dumps({"mcpServers": {"conformance": {
+        "command": sys.executable,
+        "args": [str(Path(__file__).with_name("mcp_sdk_server.py"))]}}}, indent=2))
+    done = headroom("init", "mcp", "--config", str(mcp_config), env=env)
+    assert done.returncode == 0, done.stderr
+    wrapped = json.loads(mcp_config.read_text())["mcpServers"]["conformance"]["args"]
+    assert wrapped[:3] == ["-m", "headroom_cli", "mcp"]
+    calls = [f"{TOOL_CALL}mcp__conformance__{name} {{}}"
+             for name in ("roots", "ask", "chatty", "fails", "small")]
+    run = run_agent("claude", calls, work, env, agent_args=("--mcp-config", str(mcp_config)))
+    roots, ask, chatty, failed, small = run.tool_results
+    # FastMCP gives a tool's str as structured content too, which Claude Code shows
+    assert roots == {"text": compact({"result": (work / "proj").as_uri()}), "is_error": False}
+    assert ask == {"text": '{"result":"elicited: cancel"}', "is_error": False}
+    assert chatty["is_error"] is True
+    assert chatty["text"].startswith("Error executing tool chatty: Method not found")
+    assert failed["is_error"] is True
+    assert failed["text"].startswith("Error executing tool fails: the tracker is down")
+    assert small == {"text": compact({"result": "ok: 3 issues, all closed \u2713"}),
+                     "is_error": False}
+
+
+def compact(value) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 def test_mcp_results_past_claude_codes_own_limit_reach_the_model_clipped(e2e_home):
@@ -500,3 +547,34 @@ def test_a_nearly_full_context_shrinks_the_budget_by_the_curve(e2e_home):
     ledger = sqlite3.connect(work / "home" / ".local" / "state" / "headroom" / "ledger.sqlite3")
     assert (2000, 6000, 90) in ledger.execute(
         "SELECT budget, base_budget, context_fill FROM calls WHERE clipped").fetchall()
+
+
+def test_audit_finds_a_session_and_every_subagent_it_started(e2e_home):
+    """The model delegates to a subagent (the Agent tool), which — answered by the same script
+    — delegates again, down to the depth Claude Code allows (2.1.330: 3, where the Agent tool
+    is no longer offered and the call is an error); each then runs a 106 KB `seq` (a 2 KB
+    preview) and a short printf. Claude Code writes every subagent's conversation, however
+    deep, to <SESSION>/subagents/agent-ID.jsonl; `headroom audit` reports each as a session
+    of its own with its own requests, outputs and the preview counted as the agent's cut.
+    (tests/audit/claude-subagents/ holds the transcripts of this run.)"""
+    work, env = e2e_home
+    settings = work / "home" / ".claude" / "settings.json"
+    settings.parent.mkdir(parents=True)
+    settings.write_text(json.dumps({"permissions": {"allow": ["Bash", "Agent"]}}))
+    delegate = {"description": "run the commands", "subagent_type": "general-purpose",
+                "prompt": "HEADROOM-E2E run the scripted commands", "run_in_background": False}
+    run = run_agent("claude", [f"{TOOL_CALL}Agent {json.dumps(delegate)}", "seq 1 20000",
+                               "printf 'alpha\\nbeta\\n'"], work, env)
+    handed_back, preview, small = run.tool_results
+    assert "agentId: " in handed_back["text"] and "<persisted-output>" in preview["text"]
+    assert small["text"] == "alpha\nbeta"
+    done = headroom("audit", "--all", "--json", env=env)
+    assert done.returncode == 0, done.stderr
+    sessions = {each["session"]: each for each in json.loads(done.stdout)["sessions"]}
+    (main,) = [name for name in sessions if "/" not in name]
+    assert sorted(name.split("/agent-")[0] for name in sessions) == [main] * 4
+    for session in sessions.values():
+        figures = session["figures"]
+        assert session["agent"] == "claude" and session["requests"] == 4
+        assert (figures["outputs"], figures["agent_cut"], figures["clipped"]) == (3, 1, 0)
+        assert set(session["by_tool"]) == {"Agent", "Bash"}
