@@ -7,12 +7,14 @@ run this command without asking, so the hook may wrap it?) in the default permis
 no allow rules — a new user's setup after `headroom init claude` — and sums the output bytes:
 
 - wrapped: commands the hook wraps (their output is clipped when over the budget);
-- asked: commands Claude Code would ask about, which stay unwrapped (their output reaches the
-  model as Claude Code gives it: whole, or after the fact only when they succeed with over
-  30,000 characters);
+- asked: commands Claude Code would ask about, which stay unwrapped (a successful output over
+  the budget is clipped after the fact, by the PostToolUse hook; a failing one reaches the
+  model as Claude Code gives it: whole, or its first and last 5,000 characters);
 
 each over all outputs and over the outputs larger than the hook's budget (the ones a clip
-would change). The sessions' harnesses cut long outputs themselves (mini-SWE-agent: 10,000
+would change); of the unwrapped outputs over the budget, the bytes of those that failed (the
+exit status the session recorded; a session that records none counts as failed: a floor for
+what the hook clips) are what reaches the model unclipped. The sessions' harnesses cut long outputs themselves (mini-SWE-agent: 10,000
 characters), so the largest outputs are under-represented: the figure is a floor for the
 bytes that matter most, not a ceiling.
 
@@ -38,6 +40,8 @@ from headroom_cli.tokens import load_counter
 SHELL_TOOLS = {"bash", "execute_bash", "Bash"}
 _WORKDIR = re.compile(r"/workspace/[^/\s'\"]+|/tmp/tmp\w+")
 SKIPPED_SOURCES = ("multi-swe-bench-sweagent-java",)
+# The exit status as each harness records it in the output (mini-SWE-agent, OpenHands).
+_STATUS = re.compile(r"<returncode>(-?\d+)</returncode>|\[Command finished with exit code (-?\d+)\]")
 
 
 def command_of(step: dict) -> str:
@@ -63,6 +67,12 @@ def why_unwrapped(command: str) -> str:
     return "unwrapped: asked"
 
 
+def succeeded(output: str) -> bool:
+    """Did the command exit 0, as its session recorded it? (No record: False.)"""
+    found = _STATUS.search(output)
+    return found is not None and int(found.group(1) or found.group(2)) == 0
+
+
 def measure(steps: list[dict], budget: int) -> dict:
     counter = load_counter("cl100k_base")
     sums: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
@@ -85,6 +95,8 @@ def measure(steps: list[dict], budget: int) -> dict:
             row["over_budget_commands"] += over
             row["over_budget_bytes"] += size * over
             row["over_budget_wrapped_bytes"] += size * (over and wrapped)
+            row["over_budget_unwrapped_failed_bytes"] += \
+                size * (over and not wrapped and not succeeded(output))
             if not wrapped:
                 row[why_unwrapped(command)] += size
     return {source: dict(row) for source, row in sums.items()}
@@ -103,13 +115,14 @@ def main(argv: list[str] | None = None) -> int:
     with open(args.steps, encoding="utf-8") as lines:
         steps = [json.loads(line) for line in lines if line.strip()]
     sums = measure(steps, args.budget)
-    print(f"{'source':42} {'commands':>8} {'wrapped':>8} {'bytes unclipped':>16} "
-          f"{'over budget':>11} {'of those unclipped':>19}")
+    print(f"{'source':42} {'commands':>8} {'wrapped':>8} {'bytes unwrapped':>16} "
+          f"{'over budget':>11} {'of those unwrapped':>19} {'unclipped (failed)':>19}")
     for source, row in sorted(sums.items(), key=lambda item: item[0] == "all"):
         print(f"{source:42} {row['commands']:8} {row['wrapped_commands']:8} "
               f"{share(row['bytes'] - row['wrapped_bytes'], row['bytes']):>16} "
               f"{row['over_budget_commands']:11} "
-              f"{share(row['over_budget_bytes'] - row['over_budget_wrapped_bytes'], row['over_budget_bytes']):>19}")
+              f"{share(row['over_budget_bytes'] - row['over_budget_wrapped_bytes'], row['over_budget_bytes']):>19} "
+              f"{share(row['over_budget_unwrapped_failed_bytes'], row['over_budget_bytes']):>19}")
     everything = sums["all"]
     for reason in sorted(key for key in everything if key.startswith("unwrapped: ")):
         print(f"  {reason[len('unwrapped: '):]:40} {share(everything[reason], everything['bytes']):>8}"

@@ -13,6 +13,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field, replace
 from functools import cached_property
+from typing import NamedTuple
 
 from .plan import Gap, Keep, Plan
 
@@ -20,8 +21,9 @@ from .plan import Gap, Keep, Plan
 _STRIDE = 1 << 16
 
 
-@dataclass(frozen=True)
-class Piece:
+# NamedTuples, not frozen dataclasses: a flood of picks makes tens of thousands of each, and a
+# tuple is built ~3x faster.
+class Piece(NamedTuple):
     start: int  # where the piece starts in the excerpt text
     origin: int  # where it starts in the whole (cleaned) output, in characters
     line: int  # 0-based number of the line holding `origin`
@@ -141,8 +143,7 @@ class Excerpt:
         return max(0, self.total_lines - 1)
 
 
-@dataclass(frozen=True)
-class Seam:
+class Seam(NamedTuple):
     position: int  # in the excerpt text
     chars: int  # missing there
     bytes: int  # exact where the pieces around it know their byte offsets (head, tail)

@@ -1,10 +1,11 @@
 """Intake: the input read once, in parts, with memory bounded whatever its size.
 
 Up to `hold` bytes are held whole and planned as they are: most outputs, and every golden case.
-Past that the output streams. Every byte goes on to the spill (the store's full copy, written as
-it arrives), and only what a plan can use stays in memory: the head, the tail, and the lines the
-shape's scanner picks. A scanner (planners/search/scanner.py, planners/log/scanner.py) is fed
-the cleaned text in order and offers `feed(text, offset, line)`, `picks()` and `planner()`.
+Past that the output streams. Every byte goes on to the spill (the store's full copy, written
+part by part as the parts are cut), and only what a plan can use stays in memory: the head, the
+tail, and the lines the shape's scanner picks. A scanner (planners/search/scanner.py,
+planners/log/scanner.py) is fed the cleaned text in order and offers `feed(text, offset, line)`
+(which may return the part's newlines, counted on its way), `picks()` and `planner()`.
 
 With --live the first lines go straight to the reader as they arrive (cleaned, whole lines, at
 most `live_limit` bytes: every token covers a byte, so they stay within the budget), and the plan
@@ -101,8 +102,6 @@ class Intake:
 
     def feed(self, chunk: bytes) -> None:
         if self.held is None:
-            if self.spill is not None:
-                self.spill.write(chunk)
             self.pending += chunk
             if len(self.pending) >= PART:
                 self._feed_pending(final=False)
@@ -133,29 +132,34 @@ class Intake:
         held, self.held = self.held, None
         self.live = None
         self.spill = self.make_spill() if self.make_spill is not None else None
-        if self.spill is not None:
-            self.spill.write(bytes(held))
+        if self.spill is not None and self.live_bytes:
+            self.spill.write(bytes(held[:self.live_bytes]))  # the rest goes part by part
         # Already printed by --live: counted, neither kept nor omitted.
         self.chars, self.lines, self.bytes = self.live_chars, self.live_lines, self.live_out_bytes
         self.raw_bytes = self.live_bytes
         self.pending = held[self.live_bytes:]
         # The first `hold` bytes, however the input arrived: the same input, the same shape.
         cut = _cut_point(self.pending[:self.hold - self.live_bytes], final=False)
-        raw = bytes(self.pending[:cut])
-        del self.pending[:cut]
+        raw = self._take(cut)
         original, sample = self._clean(raw)
         self.kind, self.scanner = self.start(sample)
-        self._feed_text(sample, original, len(raw))
+        self._feed_text(sample, original, raw)
 
     def _feed_pending(self, final: bool) -> None:
         while self.pending:
             cut = _cut_point(self.pending, final)
             if not cut:
                 return
-            raw = bytes(self.pending[:cut])
-            del self.pending[:cut]
+            raw = self._take(cut)
             original, text = self._clean(raw)
-            self._feed_text(text, original, len(raw))
+            self._feed_text(text, original, raw)
+
+    def _take(self, cut: int) -> bytes:
+        """The first `cut` bytes pending, taken out (copied once, not twice)."""
+        with memoryview(self.pending) as pending:
+            raw = bytes(pending[:cut])
+        del self.pending[:cut]
+        return raw
 
     def _clean(self, raw: bytes) -> tuple[str | None, str]:
         """A part's text as read, and as cleaned; binary output is not cleaned (read: None)."""
@@ -168,10 +172,18 @@ class Intake:
         text = clean(original)
         return (None if text is original else original), text
 
-    def _feed_text(self, text: str, original: str | None, raw_size: int) -> None:
+    def _feed_text(self, text: str, original: str | None, raw: bytes) -> None:
+        counted = None
+        if self.scanner is not None:
+            counted = self.scanner.feed(text, self.chars, self.lines)
+        # Counted once: by the scanner on its way, else here. Cleaning never adds or removes a
+        # newline, so the raw part has as many as its text, and the spill is told them.
+        newlines = text.count("\n") if counted is None else counted
+        if self.spill is not None:
+            self.spill.write(raw, newlines)
         size = len(text) if text.isascii() else len(text.encode("utf-8", "surrogateescape"))
         part = (text, original, self.raw_bytes)
-        self.raw_bytes += raw_size
+        self.raw_bytes += len(raw)
         if self.head_chars < self.keep:
             piece = text[:self.keep - self.head_chars]
             self.head.append(piece)
@@ -183,10 +195,8 @@ class Intake:
         while self.tail_chars - len(self.tail[0]) >= self.keep:
             self.tail_chars -= len(self.tail.popleft())
             self.tail_parts.popleft()
-        if self.scanner is not None:
-            self.scanner.feed(text, self.chars, self.lines)
         self.chars += len(text)
-        self.lines += text.count("\n")
+        self.lines += newlines
         self.bytes += size
 
     # ---- the end

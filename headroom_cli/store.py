@@ -418,10 +418,16 @@ class Stored(NamedTuple):
 
 
 def _temporary(root: Path) -> tuple[BinaryIO, str]:
-    # mkstemp creates the file 0600.
-    import tempfile  # ~10 ms of imports (random): paid only when something is stored
+    """A new file in root, readable by this user only, as mkstemp makes it, without importing
+    tempfile on every clip that stores (~10 ms: random, shutil); mkstemp when the name is taken."""
+    name = f"{_TEMP_PREFIX}{os.urandom(6).hex()}{_TEMP_SUFFIX}"
+    path = os.path.abspath(os.path.join(root, name))
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+    except FileExistsError:
+        import tempfile
 
-    fd, path = tempfile.mkstemp(prefix=_TEMP_PREFIX, suffix=_TEMP_SUFFIX, dir=root)
+        fd, path = tempfile.mkstemp(prefix=_TEMP_PREFIX, suffix=_TEMP_SUFFIX, dir=root)
     return os.fdopen(fd, "w+b"), path
 
 
@@ -459,7 +465,10 @@ class _Capped:
         self.head_room = limit // 2
         self.segment_size, self.max_segments = self._segments(limit)
         self.segments: deque[_Segment] = deque()
-        self.head_hash = hashlib.sha256()
+        # One hash of every byte (the output's id); the head's alone is a copy of it taken when
+        # the head is full, which only a partial copy needs (its stored bytes' hash).
+        self.hash = hashlib.sha256()
+        self.head_hash = None if self.head_room else hashlib.sha256()
         self.head_bytes = self.head_newlines = self.total_bytes = self.total_newlines = 0
         self.dropped_bytes = self.dropped_newlines = 0
         self.dropped_last = self.last = b""
@@ -480,23 +489,35 @@ class _Capped:
         written = -(-(size - head) // segment)  # segments the tail filled, the last in part
         return head, head + max(0, written - count) * segment
 
-    def write(self, data: bytes) -> None:
+    def write(self, data: bytes, newlines: int | None = None) -> None:
+        """`newlines`: data's, when the caller counted them (counting costs what hashing does)."""
         view, size = memoryview(data), len(data)
         self.total_bytes += size
-        self.total_newlines += data.count(b"\n")
         self.last = data[-1:] or self.last
         start = min(size, self.head_room)
         if start:
+            head_newlines = _newlines(data, 0, start, newlines)
             self.file.write(view[:start])
-            self.head_hash.update(view[:start])
+            self.hash.update(view[:start])
             self.head_bytes += start
-            self.head_newlines += data.count(b"\n", 0, start)
+            self.head_newlines += head_newlines
+            self.total_newlines += head_newlines
             self.head_room -= start
+            if not self.head_room:
+                self.head_hash = self.hash.copy()
+            if newlines is not None:
+                newlines -= head_newlines
+        if start < size:
+            self.hash.update(view[start:])
         while start < size:
             segment = self.segments[-1] if self.segments and self.segments[-1].room else (
                 self._next_segment())
             end = min(size, start + segment.room)
-            segment.write(view[start:end], data.count(b"\n", start, end), data[end - 1:end])
+            part_newlines = _newlines(data, start, end, newlines)
+            segment.write(view[start:end], part_newlines, data[end - 1:end])
+            self.total_newlines += part_newlines
+            if newlines is not None:
+                newlines -= part_newlines
             start = end
 
     def _next_segment(self) -> _Segment:
@@ -537,6 +558,11 @@ class _Capped:
             self.segments.popleft().remove()
 
 
+def _newlines(data: bytes, start: int, end: int, rest: int | None) -> int:
+    """The newlines in data[start:end]; `rest`: those in data[start:], when known."""
+    return rest if rest is not None and end == len(data) else data.count(b"\n", start, end)
+
+
 class Spill:
     """A streamed output's copy, written and hashed as it arrives, named by its id at the end.
 
@@ -555,7 +581,6 @@ class Spill:
         import threading
 
         self.store = store
-        self._hash = hashlib.sha256()
         self._file, self._path = _temporary(store.root)
         self._copy = _Capped(store.root, self._file, self._path, limit)
         self.error: OSError | None = None
@@ -568,20 +593,20 @@ class Spill:
     def failed(self) -> bool:
         return self.error is not None
 
-    def write(self, data: bytes) -> None:
+    def write(self, data: bytes, newlines: int | None = None) -> None:
+        """`newlines`: data's, when the caller counted them."""
         if not self.failed:
-            self._queue.put(data)
+            self._queue.put((data, newlines))
 
     def _write_queued(self) -> None:
-        while (data := self._queue.get()) is not None:
-            self._write(data)
+        while (queued := self._queue.get()) is not None:
+            self._write(*queued)
 
-    def _write(self, data: bytes) -> None:
+    def _write(self, data: bytes, newlines: int | None = None) -> None:
         if self.failed:
             return
         try:
-            self._copy.write(data)
-            self._hash.update(data)
+            self._copy.write(data, newlines)
         except Exception as err:  # noqa: BLE001 - the writer must never die with a full queue
             self.error = err if isinstance(err, OSError) else OSError(errno.EIO, str(err))
 
@@ -603,7 +628,7 @@ class Spill:
     def id(self) -> str | None:
         """The output's id, once every byte is written (None when the copy failed)."""
         self._finish_writing()
-        return None if self.failed else self._hash.hexdigest()[:ID_LENGTH]
+        return None if self.failed else self._copy.hash.hexdigest()[:ID_LENGTH]
 
     @property
     def lost(self) -> Lost | None:

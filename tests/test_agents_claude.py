@@ -435,6 +435,32 @@ def test_a_bash_output_claude_code_kept_whole_or_a_missing_file_is_left_alone(tm
     assert reply(event) is None
 
 
+def test_a_bash_output_under_claude_codes_cap_is_clipped_to_the_budget_after_the_fact(
+        tmp_path):
+    """Under 30,000 characters Claude Code hands the hook the whole output: an unwrapped
+    command's output over the budget is clipped as the wrapper would have (auto mode, an
+    asked command), in Bash's shape."""
+    output = "".join(f"row {n}: src/module_{n}.py passed\n" for n in range(800))
+    assert len(output) < 30_000
+    event = bash_event(tmp_path, output, saved=False)
+    updated = reply(event)["hookSpecificOutput"]["updatedToolOutput"]
+    assert set(updated) == set(event["tool_response"])  # Bash's own shape, every key kept
+    text = updated["stdout"]
+    assert "[…headroom:" in text and text.rstrip().endswith("row 799: src/module_799.py passed")
+    assert len(text) < len(output) and shown(text) == output
+    again = reply(event)["hookSpecificOutput"]["updatedToolOutput"]["stdout"]
+    assert again.startswith("[headroom: identical to the output of call 1")  # the session's
+    assert reply(dict(event, session_id="another"), budget=20_000) is None  # fits: left whole
+
+
+def test_a_wrapped_commands_output_is_not_clipped_again(tmp_path):
+    output = "".join(f"row {n}: src/module_{n}.py passed\n" for n in range(800))
+    event = bash_event(tmp_path, output, saved=False)
+    wrapped = reply(payload("cat rows.txt"))["hookSpecificOutput"]["updatedInput"]["command"]
+    event["tool_input"]["command"] = wrapped  # the event carries the command as it ran
+    assert reply(event) is None
+
+
 def test_an_mcp_server_the_config_skips_is_left_alone(monkeypatch):
     monkeypatch.setenv("HEADROOM_MCP_SKIP", "jira, e2e")
     assert reply(mcp_event()) is None

@@ -108,6 +108,9 @@ def test_init_then_uninstall_gives_back_the_original_bytes(agent, data, tmp_path
         parsed(agent, installed)["hooks"][event][-1])), ours)
     if agent == "claude":
         expected = claude_extras(expected, parsed(agent, installed))
+    if agent == "codex":  # and a PostToolUse group for MCP tools (codex_post)
+        expected = config.with_hook(expected, "PostToolUse",
+                                    parsed(agent, installed)["hooks"]["PostToolUse"][-1], ours)
     assert parsed(agent, installed) == expected
     install(agent, path)
     assert path.read_bytes() == installed  # idempotent

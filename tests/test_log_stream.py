@@ -46,7 +46,8 @@ def scan(text: str, cuts=(), limit: int = 10**9, tool: str = "Bash") -> log.Scan
     for cut in [*sorted(set(cuts)), len(text)]:
         if cut > position:
             part = text[position:cut]
-            scanner.feed(part, position, line)
+            counted = scanner.feed(part, position, line)
+            assert counted in (None, part.count("\n"))  # the intake takes it as the count
             position, line = cut, line + part.count("\n")
     return scanner
 

@@ -11,7 +11,7 @@ import pytest
 from conftest import GROWN_DIR, corpus_case
 from headroom_cli.api import compress
 from headroom_cli.planners.search.sites import (DERIVED, EXPORTED, USED_IN_DOCS, aside, entry,
-                                               private, rank, symbols)
+                                               path_class, private, rank, symbols)
 
 
 def test_the_symbol_is_what_most_matched_lines_share_minus_definition_words():
@@ -83,6 +83,25 @@ def test_exact_top_level_sites_outside_tests_rank_first():
     assert rank("pub struct Version {", wanted, False) < rank("pub struct Version {", wanted, True)
     assert aside("tests/test_version.py") and aside("src/foo_test.go") and aside("docs/a.md")
     assert not aside("src/lib.rs") and not aside("contest/x.py")
+
+
+@pytest.mark.parametrize("path, aside_, entry_, document, internal", [
+    ("src/pkg/__init__.py", False, True, False, False),
+    ("lib/semver/semver.js", False, True, False, False),  # a stem repeating its folder
+    ("types/index.d.ts", False, False, False, False),  # `index.d` is no entry stem
+    ("a//a.py", False, False, False, False),  # an empty folder name repeats nothing
+    ("src\\tests\\util.py", True, False, False, False),  # Windows separators
+    ("web/button.spec.ts", True, False, False, False),
+    ("go/x_test.go", True, False, False, False),
+    ("test_x/util.py", False, False, False, False),  # a folder, not a test module
+    ("docs/guide.txt", True, False, True, False),
+    ("README.rst", False, False, True, False),
+    ("pkg/_impl/core.py", False, True, False, True),
+    ("cmd/internal/main.go", False, True, False, True),
+    ("pkg/internals/x.go", False, False, False, False),
+])
+def test_a_paths_class_is_told_by_its_folders_and_name(path, aside_, entry_, document, internal):
+    assert tuple(path_class(path)) == (aside_, entry_, document, internal)
 
 
 @pytest.mark.parametrize("folder, name, budget, needles", [

@@ -527,6 +527,29 @@ def test_whole_parts_of_folded_files_are_counted_as_run_by_run(monkeypatch):
     assert fast.totals == slow.totals
 
 
+# Paths a bulk-counted part may or may not hold: plain ones, a leading "/", an empty folder
+# name, "./", no letter (in the name; at all), non-ASCII, a space, no folder, a drive, a tree's.
+ODD_PATHS = ["/abs/c.py", "a//d.py", "./e/f.py", "1/2", "lib/1.2", "lib/2/x3.py", "src/é/g.py",
+             "docs/h i.md", "README.md", "C:\\w\\j.py", "HEAD:src/k.py", "~/x+y@z/l-m.ts"]
+PLAIN_PATHS = [f"{top}/m{i % 3}/f_{i}.py" for i, top in enumerate(TOPS * 4)]
+
+
+@SETTINGS
+@given(st.lists(st.tuples(st.sampled_from(PLAIN_PATHS + ODD_PATHS), st.integers(1, 5)),
+                min_size=1, max_size=60),
+       st.lists(st.integers(1, 40), max_size=12), st.sampled_from([(1, 1), (2, 3), (3, 50)]))
+def test_bulk_counting_gives_the_figures_of_reading_run_by_run(runs, cuts, cap):
+    # Match lines only, so every part is tried in bulk; any path it cannot count
+    # sends its part to the run-by-run reading, which must give the same figures.
+    text = "".join(f"{path}:{10 * j + 1}:x = {j}\n" for path, n in runs for j in range(n))
+    with caps(*cap), mock.patch.object(search_scanner, "_FAST_WAIT", 0):
+        bulk = scan(text, cuts)
+        bulk_figures = (bulk.counts, bulk.folders, bulk.totals, bulk.picks())
+        with mock.patch.object(Scanner, "_fold_part", lambda self, p: None):
+            slow = scan(text, cuts)
+    assert bulk_figures == (slow.counts, slow.folders, slow.totals, slow.picks())
+
+
 def test_memory_does_not_grow_with_the_number_of_files():
     def held(files: int) -> tuple[int, Scanner]:
         text = "".join(f"top{f % 50}/d{f % 997}/sub{f % 7}/file_{f}.py:3:x = parse(y)\n"

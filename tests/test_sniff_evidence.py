@@ -201,6 +201,19 @@ def test_search_sniffing_stops_early_and_answers_as_a_whole_parse_would():
         assert search_signals.looks_like(sample, BASH) == _whole_parse_says_search(sample), name
 
 
+def test_a_timestamped_log_is_given_up_early_though_its_dates_look_like_a_searchs_numbers():
+    """`2026-11-26 23:10:50 UTC …` starts like a heading's entry (`2026-`) and holds a context
+    line's `-11-`; with no path before it (a heading) nor a path before its `-NN-` it can be
+    neither, so sniffing stops once a quarter of the sample is such rows."""
+    _, text = corpus_case(GROWN_DIR, "postgres-15-server-log-pgbench-serialization")
+    log = text.splitlines()[:3000]
+    filled = sum(1 for row in log if row.strip())
+    assert search_signals.parse(log) is not None  # read whole, it is no search either
+    assert search_signals.parse(log, hopeless=int(0.25 * filled),
+                                diagnostics=int(0.3 * filled)) is None
+    assert not search_signals.looks_like(log, BASH) and not _whole_parse_says_search(log)
+
+
 def _whole_parse_says_search(sample: list[str]) -> bool:
     """The search question answered from a parse of every line, with no early stop."""
     parsed = search_signals.parse(sample)

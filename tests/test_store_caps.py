@@ -43,14 +43,15 @@ def disk_use(root) -> int:
     return sum(entry.stat().st_size for entry in os.scandir(root)) if os.path.isdir(root) else 0
 
 
-def spilled(store: Store, data: bytes, limit: int, parts: list[int]):
-    """Write `data` through a Spill in parts of the given sizes (then the rest); commit it."""
+def spilled(store: Store, data: bytes, limit: int, parts: list[int], counted: bool = False):
+    """Write `data` through a Spill in parts of the given sizes (then the rest); commit it.
+    `counted`: each part comes with its newlines counted (as the intake passes them)."""
     spill = store.spill(Retention(max_bytes=2 * limit))  # an output's limit: half the cap
     position = 0
-    for size in parts:
-        spill.write(data[position:position + size])
-        position += size
-    spill.write(data[position:])
+    for size in [*parts, len(data)]:
+        part = data[position:position + size]
+        spill.write(part, part.count(b"\n") if counted else None)
+        position += len(part)
     return spill, spill.commit(Retention(max_bytes=2 * limit), time.time())
 
 
@@ -60,10 +61,12 @@ def spilled(store: Store, data: bytes, limit: int, parts: list[int]):
 @settings(max_examples=60, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.binary(max_size=3000).map(lambda b: b.replace(b"\x00", b"\n")),
-       limit=st.integers(0, 1200), parts=st.lists(st.integers(0, 700), max_size=6))
-def test_a_spilled_copy_keeps_head_and_tail_within_its_limit(tmp_path, data, limit, parts):
+       limit=st.integers(0, 1200), parts=st.lists(st.integers(0, 700), max_size=6),
+       counted=st.booleans())
+def test_a_spilled_copy_keeps_head_and_tail_within_its_limit(tmp_path, data, limit, parts,
+                                                             counted):
     store = Store(tempfile.mkdtemp(dir=tmp_path))
-    spill, item_id = spilled(store, data, limit, parts)
+    spill, item_id = spilled(store, data, limit, parts, counted)
     layout = spill.layout
     stored = (store.root / item_id).read_bytes()
     assert item_id == content_id(data)  # the whole output's hash, whatever was kept
@@ -157,7 +160,7 @@ def test_a_partial_copy_is_named_in_the_marker_and_by_show(run_cli, monkeypatch)
 def test_a_full_disk_while_streaming_warns_once_and_keeps_the_output(run_cli, monkeypatch):
     monkeypatch.setattr(stage, "HOLD", 4096)
 
-    def full(self, data):
+    def full(self, data, newlines=None):
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
     monkeypatch.setattr(store_module._Capped, "write", full)

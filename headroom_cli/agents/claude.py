@@ -55,8 +55,8 @@ is clipped to the budget, with a marker saying how to get the rest (`headroom sh
 runs without a prompt: init allowed it). MCP tools' large outputs are clipped the same way,
 those past Claude Code's own MCP limit too. Commands that Claude Code would ask about, all
 commands in auto mode (its check sees each as written), and those that write to a file or run
-in the background are left exactly as written; a large successful output of the first two is
-clipped after the fact. Start a new Claude Code session to load the hooks."""
+in the background are left exactly as written; a successful output of the first two over the
+budget is clipped after the fact. Start a new Claude Code session to load the hooks."""
 
 
 def default_path() -> Path:

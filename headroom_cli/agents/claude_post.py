@@ -23,16 +23,18 @@ scripted model, see tests/e2e/test_e2e_claude_code.py):
   The hook reads that file (bounded: clip.clip_file), clips it, and answers
   `updatedMCPToolOutput` with the clip instead of the notice. The file stays where it is.
 - Bash (matcher `Bash`), only when the command exited 0 (a failure gets PostToolUseFailure,
-  which cannot replace the output) and Claude Code saved its output whole (over 30,000
-  characters; recorded with 2.1.330):
+  which cannot replace the output) and the PreToolUse hook did not wrap it (the event's
+  `tool_input.command` is the command as it ran: a wrapper shows). Under 30,000 characters
+  `tool_response.stdout` is the whole output; over that Claude Code saved it whole (recorded
+  with 2.1.330):
       "tool_response": {"stdout": FIRST_30000_CHARACTERS, "stderr": "", "interrupted": false,
                         "isImage": false, "noOutputExpected": false,
                         "persistedOutputPath": SESSION_DIR/tool-results/ID.txt,
                         "persistedOutputSize": BYTES}
-  The model would get a 2 KB preview of the file; the hook answers `updatedToolOutput` in
-  that shape (a plain string is ignored), without the two persisted keys (with them Claude
-  Code shows its preview again: mapToolResultToToolResultBlockParam), `stdout` being the clip
-  of the saved file. Commands the wrapper clipped never reach 30,000 characters.
+  and the model would get a 2 KB preview of the file. An output over the budget is clipped
+  (the saved file when there is one) and answered as `updatedToolOutput` in that shape (a
+  plain string is ignored), without the two persisted keys (with them Claude Code shows its
+  preview again: mapToolResultToToolResultBlockParam).
 - Read (only when `[hooks] read_over` is set: a file just read is usually wanted whole). The
   hook gets `"tool_response": {"type": "text", "file": {"filePath", "content", "numLines",
   "startLine", "totalLines"}}`; `updatedToolOutput` must keep that shape (a plain string is
@@ -52,6 +54,7 @@ from ..patterns import lazy
 from . import HookOptions
 from ..context import claude_fill
 from .clip import clip_file, clip_text, in_session
+from .shell import VAR_STATUS
 
 EVENT = "PostToolUse"
 MCP_MATCHER = "mcp__.*"
@@ -176,25 +179,53 @@ def session_file(path: object, event: dict) -> str | None:
 
 
 def _bash(event: dict, options: HookOptions) -> dict | None:
-    """A Bash output Claude Code saved whole (over 30,000 characters, the command exited 0:
-    PostToolUse runs only then) reaches the model as a 2 KB preview and the file's path. A
-    command the PreToolUse hook did not wrap (one Claude Code asks about, auto mode's, one
-    whose syntax the wrapper leaves alone) gets headroom's clip of the saved file instead, in
-    Bash's own shape — a plain string is ignored (2.1.330). Anything else: no answer."""
+    """A successful Bash command the PreToolUse hook did not wrap (one Claude Code asks about,
+    auto mode's, one whose syntax the wrapper leaves alone; PostToolUse runs only after exit
+    0): its output clipped as the wrapper would have, in Bash's own shape — a plain string is
+    ignored (2.1.330). Over 30,000 characters Claude Code saved it whole and would show the
+    model a 2 KB preview: the clip is of the saved file. Under that, `stdout` is the whole
+    output: the clip is of it. A wrapped command (its output is already clipped), an output
+    no budget could clip, anything else: no answer."""
     response = event.get("tool_response")
     if not isinstance(response, dict) or not isinstance(response.get("stdout"), str) \
-            or response.get("isImage"):
+            or response.get("isImage") or _wrapped(event):
         return None
     path = session_file(response.get("persistedOutputPath"), event)
-    if path is None:
-        return None
-    clipped = clip_file(path, tool=BASH_MATCHER, exit_status=0,
-                        **_clip_options(event, BASH_MATCHER, options))
-    if clipped is None:
+    if path is not None:
+        clipped = clip_file(path, tool=BASH_MATCHER, exit_status=0,
+                            **_clip_options(event, BASH_MATCHER, options))
+        if clipped is None:
+            return None
+        stdout = clipped.decode("utf-8", "surrogateescape")
+    elif response.get("persistedOutputPath") is None \
+            and len(response["stdout"].encode()) > _least_budget(options):
+        stdout = clip_text(response["stdout"], tool=BASH_MATCHER, exit_status=0,
+                           **_clip_options(event, BASH_MATCHER, options))
+        if stdout == response["stdout"]:
+            return None
+    else:
         return None
     output = {key: value for key, value in response.items() if key not in _PERSISTED}
-    output["stdout"] = clipped.decode("utf-8", "surrogateescape")
+    output["stdout"] = stdout
     return {"hookSpecificOutput": {"hookEventName": EVENT, "updatedToolOutput": output}}
+
+
+def _wrapped(event: dict) -> bool:
+    """Did the PreToolUse hook wrap this command? (The event carries the command as run.)"""
+    arguments = event.get("tool_input")
+    command = arguments.get("command") if isinstance(arguments, dict) else None
+    return isinstance(command, str) and f"{VAR_STATUS}=$?" in command
+
+
+def _least_budget(options: HookOptions) -> int:
+    """The fewest tokens the budget can be: the default one follows the context down to the
+    curve's smallest share. An output of no more bytes fits it (a token covers at least a
+    byte), so the hook answers it at once — no session, no tokenizer."""
+    if options.budget_given:
+        return options.budget
+    from ..defaults import DEFAULTS
+
+    return int(options.budget * min(share for _, share in DEFAULTS["context.curve"]))
 
 
 def _read(event: dict, options: HookOptions, settings: PostSettings) -> dict | None:

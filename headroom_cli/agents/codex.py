@@ -1,8 +1,9 @@
-"""Codex CLI: a PreToolUse hook on Bash that wraps the command so its output is clipped.
+"""Codex CLI: a PreToolUse hook on Bash that wraps the command so its output is clipped (and a
+PostToolUse hook on MCP tools that says where the whole of a result Codex cut is: codex_post).
 
 Checked against @openai/codex 0.169.0 (the binary's strings, its bundled model catalogue, and
 real runs against a scripted model). Codex offers no way to replace a shell command's output
-after it ran (PostToolUse can replace only an MCP tool's output: see codex_mcp), so the hook
+after it ran (nor an MCP tool's, though its schema lists it: see codex_post), so the hook
 rewrites the command before it runs. Codex accepts `updatedInput` only together with
 permissionDecision "allow", and then runs the rewritten command through its own sandbox and
 approval policy as usual: the decision grants nothing by itself.
@@ -28,11 +29,12 @@ once the user has trusted it (/hooks), or with `codex exec --dangerously-bypass-
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from pathlib import Path
 
-from . import HookOptions, config, piped, shell
+from . import HookOptions, codex_post, config, piped, shell
 
 NAME = "codex"
 EVENT = "PreToolUse"
@@ -45,7 +47,8 @@ NOTES = """\
 Codex now runs every shell command through headroom: the command itself runs unchanged (same
 exit status, same sandbox and approval rules); only its output is clipped to the budget, with
 a marker saying how to get the rest (`headroom show ID`). Commands that write their output to
-a file are left exactly as written.
+a file are left exactly as written. An MCP result Codex cuts itself (over 10,000 bytes) is kept
+whole, and the model is told how to get any part of it (`headroom show ID --grep …`).
 Codex asks you to review a new hook before it runs it: start `codex`, type /hooks and trust
 the headroom hook (or run once with --dangerously-bypass-hook-trust). Hooks need Codex 0.130
 or later, or `[features] codex_hooks = true` in config.toml on older versions."""
@@ -60,8 +63,19 @@ def default_path() -> Path:
 
 
 def install(path: Path, headroom: list[str], uninstall: bool = False) -> list[config.Change]:
-    group = {"matcher": MATCHER, "hooks": [config.command_hook(NAME, headroom)]}
-    changes = config.install_hook(path, NAME, EVENT, group, uninstall)
+    """A PreToolUse hook on Bash and a PostToolUse hook on MCP tools."""
+    hook = [config.command_hook(NAME, headroom)]
+    post = {"matcher": codex_post.MATCHER, "hooks": hook}
+
+    def ours(entry: dict) -> bool:
+        return config.is_hook_command(entry.get("command"), NAME)
+
+    def also(data: bytes | None, install: bool) -> bytes | None:
+        return config.edit_hooks(path, data, codex_post.EVENT, post if install else None,
+                                 ours, False)
+
+    changes = config.install_hook(path, NAME, EVENT, {"matcher": MATCHER, "hooks": hook},
+                                  uninstall, also=also)
     if not uninstall:
         _warn_if_disabled(path.parent / "config.toml")
     return changes
@@ -87,6 +101,11 @@ def _warn_if_disabled(config_toml: Path) -> None:
 
 
 def handle(payload: bytes, options: HookOptions) -> bytes:
+    event = shell.load_event(payload)
+    if event is not None and event.get("hook_event_name") == codex_post.EVENT:
+        answer = codex_post.reply(event, options)
+        return b"" if answer is None else json.dumps(answer).encode()
+
     def reply(event: dict, command: str) -> dict:
         return {"hookSpecificOutput": {
             "hookEventName": EVENT,

@@ -17,15 +17,22 @@ with the app's defaults, without typer.
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 
 from .options import COMPLETE_VAR, SUBCOMMANDS
 
+# Most of what a run allocates lives until it exits (modules, patterns, the output's lines), so
+# the collector's default pace (a pass every 700 new objects) finds next to nothing, at ~6 % of
+# a clip's time. Cycles are still collected, every 50,000: memory stays bounded on any stream.
+_COLLECT_EVERY = 50_000
+
 
 def main(argv: list[str] | None = None) -> None:
     """The console script. Ctrl-C at any point (start-up included, before the filter's own
     handlers are in place) ends it with 128 + SIGINT and no traceback."""
+    gc.set_threshold(_COLLECT_EVERY, *gc.get_threshold()[1:])
     try:
         _main(list(sys.argv[1:] if argv is None else argv))
     except KeyboardInterrupt:

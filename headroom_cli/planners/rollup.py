@@ -16,7 +16,9 @@ _RECOUNT = 5000  # entries recounted exactly after an estimated roll-up, at most
 
 
 def split(path: str) -> list[str]:
-    return [part for part in re.split(r"[\\/]", path, maxsplit=_MAX_DEPTH) if part]
+    parts = path.split("/", _MAX_DEPTH) if "\\" not in path else re.split(
+        r"[\\/]", path, maxsplit=_MAX_DEPTH)
+    return [part for part in parts if part]
 
 
 def roll_up(paths: list[str], label: Label, cost: Callable[[str], int],
@@ -68,30 +70,26 @@ def _fold_by_weight(groups, text, used, weights, label, cost, room):
     one with more paths, then the deeper; the root last) until the labels fit: (groups, text, used) after
     it."""
     keys = list(groups)
-    ancestors: dict[str, list[str]] = {}  # a key's folders, nearest first
-    members: dict[str, list[int]] = {}
-    depth: dict[str, int] = {}
-    for key in keys:
-        parts = split(key)
-        root = "/" if key[:1] in "/\\" else ""
-        # A key spelled as a folder ("dir/": files counted by folder) is in that folder.
-        top = len(parts) if key[-1:] in ("/", "\\") else len(parts) - 1
-        chain = [root + "/".join(parts[:level]) + "/" for level in range(top, 0, -1)]
-        chain.append("")
-        ancestors[key] = chain
-        for level, folder in enumerate(chain):
-            members.setdefault(folder, []).extend(groups[key])
-            depth[folder] = len(chain) - 1 - level
-    entries = {folder: 0 for folder in members}  # entries under a folder, as they stand
-    under = {folder: 0 for folder in members}  # what those entries' labels cost
-    for key in keys:
-        price = cost(text[key])
-        for folder in ancestors[key]:
-            entries[folder] += 1
-            under[folder] += price
-    parent = {}
+    ancestors = _ancestors(keys)  # a key's folders, nearest first
+    # Keys of one folder share its chain: their figures go up it once (a few hundred folders
+    # for thousands of files).
+    sharing: dict[int, tuple[list[str], list[str]]] = {}  # id of a chain: it, its keys
     for key in keys:
         chain = ancestors[key]
+        sharing.setdefault(id(chain), (chain, []))[1].append(key)
+    members: dict[str, list[int]] = {}
+    depth: dict[str, int] = {}
+    entries: dict[str, int] = {}  # entries under a folder, as they stand
+    under: dict[str, int] = {}  # what those entries' labels cost
+    parent = {}
+    for chain, inside in sharing.values():
+        found = [i for key in inside for i in groups[key]]
+        price = sum(cost(text[key]) for key in inside)
+        for level, folder in enumerate(chain):
+            members.setdefault(folder, []).extend(found)
+            depth[folder] = len(chain) - 1 - level
+            entries[folder] = entries.get(folder, 0) + len(inside)
+            under[folder] = under.get(folder, 0) + price
         for near, far in zip(chain, chain[1:]):
             parent[near] = far
     order = sorted(members, key=lambda folder: (
@@ -124,12 +122,40 @@ def _fold_by_weight(groups, text, used, weights, label, cost, room):
             entries[above] -= gone
             under[above] += delta
             above = parent.get(above)
+    tops = {}  # id of a chain: its outermost folder rolled up, if any
+    for chain, _ in sharing.values():
+        tops[id(chain)] = next((folder for folder in reversed(chain) if folder in folded), None)
     result: dict[str, list[int]] = {}
     for key in keys:
-        home = next((folder for folder in reversed(ancestors[key]) if folder in folded), key)
-        result.setdefault(home, []).extend(groups[key])
+        home = tops[id(ancestors[key])]
+        result.setdefault(key if home is None else home, []).extend(groups[key])
     return ({key: sorted(found) for key, found in result.items()},
             {key: text[key] for key in result}, used)
+
+
+def _ancestors(keys: list[str]) -> dict[str, list[str]]:
+    """Each key's folders, nearest first, then "" (everything). A key spelled as a folder
+    ("dir/": files counted by folder) is in that folder. Keys of one folder (spelled the same
+    up to their last "/") share one list, worked out once."""
+    known: dict[str, list[str]] = {}
+    out = {}
+    for key in keys:
+        if "\\" in key or key.count("/") >= _MAX_DEPTH:  # split() alone reads it right
+            out[key] = _chain(key)
+            continue
+        home = key[:key.rfind("/") + 1]
+        chain = known.get(home)
+        if chain is None:
+            chain = known[home] = _chain(home)
+        out[key] = chain
+    return out
+
+
+def _chain(key: str) -> list[str]:
+    parts = split(key)
+    root = "/" if key[:1] in "/\\" else ""
+    top = len(parts) if key[-1:] in ("/", "\\") else len(parts) - 1
+    return [root + "/".join(parts[:level]) + "/" for level in range(top, 0, -1)] + [""]
 
 
 def _spend_leftover(entries, groups, paths, label, rest, cost, leftover, weights=None):

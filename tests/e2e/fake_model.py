@@ -349,7 +349,10 @@ class Handler(BaseHTTPRequestHandler):
                         if isinstance(item, dict) and item.get("role") == "user")
         if MARKER in said and script.tool in tools:
             script.record({"api": "responses", "step": len(results), "tool_results": results,
-                           "model": body.get("model"), "tools": sorted(tools)})
+                           "model": body.get("model"), "tools": sorted(tools),
+                           "developer": [_text_of(item.get("content")) for item in
+                                         body.get("input") or [] if isinstance(item, dict)
+                                         and item.get("role") == "developer"]})
             command = script.next_command(results)
         if command is not None:
             name, arguments = tool_call(command, script.tool)

@@ -370,22 +370,31 @@ def test_without_headroom_a_large_bash_output_is_a_2_kb_preview(e2e_home):
 
 
 AUTO = ("--permission-mode", "auto")
+# A command Claude Code asks about, whose output Claude Code passes whole (under 30,000
+# characters) but is over the budget (6,000 tokens).
+MEDIUM = "python3 -c \"[print('row', i) for i in range(1, 2901)]\""
+MEDIUM_CHARACTERS = sum(len(f"row {i}\n") for i in range(1, 2901))
 
 
 def test_auto_mode_checks_every_command_as_written_and_clips_what_it_lets_through(e2e_home):
     """Auto mode, the scripted model answering its server-side check: a command it lets
-    through runs as the model wrote it (headroom answers nothing before), and its large
-    output reaches the model clipped after the fact, with a hint that works; a command it
-    flags stays blocked."""
+    through runs as the model wrote it (headroom answers nothing before), and its output over
+    the budget reaches the model clipped after the fact — saved whole by Claude Code (over
+    30,000 characters) or passed whole — with a hint that works; a command it flags stays
+    blocked."""
     work, env = e2e_home
     install(work, env, {})
-    run = run_agent("claude", [FIFTY_THOUSAND, FOLLOW_HINT,
+    run = run_agent("claude", [FIFTY_THOUSAND, FOLLOW_HINT, MEDIUM,
                                f"{FLAGGED}touch made-by-the-agent"], work, env, agent_args=AUTO)
-    big, hint, flagged = run.tool_results
+    big, hint, medium, flagged = run.tool_results
     assert big["is_error"] is False and "<persisted-output>" not in big["text"]
     assert len(big["text"].encode()) < SUCCESS_CAP
     check_fifty_thousand(big["text"])
     check_hint_followed(hint["text"], big["text"])
+    # under Claude Code's 30,000 characters, over the budget: clipped to it all the same
+    assert medium["is_error"] is False and "[…headroom:" in medium["text"]
+    assert len(medium["text"]) < MEDIUM_CHARACTERS
+    assert medium["text"].startswith("row 1\n") and medium["text"].rstrip().endswith("row 2900")
     assert flagged["is_error"] is True and "denied by the Claude Code auto mode classifier" \
         in flagged["text"] and not (work / "proj" / "made-by-the-agent").exists()
     transcript = "".join(path.read_text() for path in

@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from headroom_cli.store import content_id
+import mcp_server
 from fake_model import TOOL_CALL
 from harness import e2e_home, headroom, run_agent  # noqa: F401 - e2e_home is a fixture
 from matrix import (COMMANDS, COMPLEX_OUTPUT, FIFTY_THOUSAND, FITS_OUTPUT, FAILING, IDENTICAL,
@@ -83,11 +85,12 @@ def mcp_output(result: dict) -> str:
     return result["text"].partition("Output:")[2]
 
 
-def test_codex_rejects_a_replaced_mcp_output_so_headroom_installs_no_mcp_hook(e2e_home):
+def test_codex_rejects_a_replaced_mcp_output_so_headroom_only_adds_context(e2e_home):
     """Codex 0.169.0's PostToolUse schema lists updatedMCPToolOutput, but Codex answers any
     use of it with "PostToolUse hook returned unsupported updatedMCPToolOutput" and marks the
-    hook Failed; the model gets the server's output. So `headroom init codex` installs no MCP
-    hook. When this test fails, a newer Codex applies it: time to add one."""
+    hook Failed; the model gets the server's output. So headroom's MCP hook (codex_post)
+    answers only `additionalContext`. When this test fails, a newer Codex applies the
+    replacement: time to clip there as for Claude Code."""
     work, env = e2e_home
     home = work / "home" / ".codex"
     home.mkdir(parents=True)
@@ -102,10 +105,38 @@ def test_codex_rejects_a_replaced_mcp_output_so_headroom_installs_no_mcp_hook(e2
     run = run_agent("codex", MCP_CALLS[1:], work, env, agent_args=("-s", "read-only", *MCP_SERVER))
     assert mcp_output(run.tool_results[0]) == '{"ok": true}'
     assert "hook: PostToolUse Failed" in (work / "agent.err").read_text()
-    installed = headroom("init", "codex", env=env)
-    hooks = json.loads((home / "hooks.json").read_text())["hooks"]
-    assert installed.returncode == 0 and "headroom" in json.dumps(hooks["PreToolUse"])
-    assert "headroom" not in json.dumps(hooks["PostToolUse"])  # the user's own hook only
+
+
+def test_an_mcp_result_codex_cuts_comes_with_a_note_that_gets_any_part_back(e2e_home):
+    """`init codex` alone, the server not behind the proxy: Codex cuts the 320 KB export to
+    its first and last parts, and headroom's PostToolUse hook adds a developer message — the
+    result's size and `headroom show ID --grep PATTERN` on the whole, kept in the store —
+    which the model follows, in the read-only sandbox, to an issue Codex's cut left out.
+    The small result gets no note."""
+    work, env = e2e_home
+    install(work, env)
+    # headroom as init wrote it into hooks.json: the note names it so
+    [group] = json.loads((work / "home" / ".codex" / "hooks.json").read_text())["hooks"][
+        "PostToolUse"]
+    program = group["hooks"][0]["command"].removesuffix(" hook codex")
+    export = mcp_server.export().encode()
+    item_id = content_id(export)  # the note names the whole by its content
+    run = run_agent("codex", [f"{TOOL_CALL}mcp__e2e/dump_issues {{}}",
+                              f"{program} show {item_id} --grep 'PROJ-250[^0-9]'",
+                              MCP_CALLS[1]], work, env,
+                    agent_args=("-s", "read-only", *MCP_SERVER))
+    cut, hint, small = run.tool_results
+    assert "tokens truncated" in cut["text"] and '"key": "PROJ-250"' not in cut["text"]
+    assert '"key": "PROJ-250"' in output_of(hint)[0] and output_of(hint)[1] == 0
+    assert mcp_output(small) == '{"ok": true}'
+    steps = [json.loads(line) for line in (work / "log.jsonl").read_text().splitlines()]
+    notes = [[text for text in step["developer"] if text.startswith("headroom:")]
+             for step in steps]
+    assert notes[0] == []  # before the call
+    [note] = notes[1]  # after it, once, and after the small result no other
+    assert notes[-1] == [note]
+    assert f"the mcp__e2e__dump_issues result above is {len(export):,} bytes" in note
+    assert f"`{program} show {item_id} --grep PATTERN`" in note
 
 
 def test_without_headroom_codex_cuts_a_large_mcp_result_in_the_middle(e2e_home):

@@ -1,7 +1,8 @@
-"""Past the agents' own limits: a 320 KB MCP result and a 2 MB shell output through Codex,
-Gemini CLI, opencode and pi, each the pinned real CLI against the scripted model — first
-as the agent gives them to the model by itself, then through headroom (`init AGENT` for the
-shell; the MCP server behind `headroom mcp --`, the proxy, for MCP results).
+"""Past the agents' own limits: a 320 KB MCP result and a 2 MB shell output through Claude Code,
+Codex, Gemini CLI, opencode and pi, each the pinned real CLI against the scripted model —
+first as the agent gives them to the model by itself, then through headroom (`init AGENT` for
+the shell, and for Claude Code's MCP results too; the MCP server behind `headroom mcp --`, the
+proxy, for the others' MCP results).
 
 The two outputs come from mcp_server.py: `dump_issues` (400 issues with their comments, an
 indented JSON export of 325,540 bytes) and `build_log` (20,000 lines, 2,195,787 bytes: two
@@ -50,6 +51,49 @@ def check_export_clip(text: str, limit: int) -> None:
 def lost_middle(text: str) -> bool:
     """The agent's own cut of the build log: the errors in its middle are gone."""
     return not any(error in text for error in ERRORS)
+
+
+# --- Claude Code ----------------------------------------------------------------------------
+
+CLAUDE_CUT = 30_000  # characters: over it a successful output is saved, the model gets 2 KB
+
+
+def claude_run(work, env, allow: list[str], *agent_args: str) -> tuple[str, str]:
+    """The shell and MCP results of Claude Code's run of BUILD and dump_issues (`allow`:
+    settings.json's allow rules; init claude, if any, has run already)."""
+    path = work / "home" / ".claude" / "settings.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    settings = json.loads(path.read_text()) if path.exists() else {}
+    settings.setdefault("permissions", {}).setdefault("allow", []).extend(allow)
+    path.write_text(json.dumps(settings))
+    config = work / "mcp.json"
+    config.write_text(json.dumps({"mcpServers": {"e2e": {
+        "type": "stdio", "command": sys.executable, "args": [str(SERVER)]}}}))
+    run = run_agent("claude", [BUILD, f"{TOOL_CALL}mcp__e2e__dump_issues {{}}"], work, env,
+                    agent_args=("--mcp-config", str(config), *agent_args))
+    shell, mcp = (result["text"] for result in run.tool_results)
+    return shell, mcp
+
+
+def test_claude_code_by_itself(e2e_home):
+    work, env = e2e_home
+    shell, mcp = claude_run(work, env, ["Bash", "mcp__e2e"])
+    assert "<persisted-output>" in shell and "Preview (first 2KB)" in shell, shell[:500]
+    assert lost_middle(shell) and LAST not in shell and len(shell) < 4_000
+    assert "exceeds maximum allowed tokens. Output has been saved to" in mcp
+    assert "in sequential chunks until 100% of the content has been read" in mcp
+
+
+def test_claude_code_through_headroom(e2e_home):
+    """`init claude` alone, in auto mode (Claude Code's default; the scripted model's check
+    approves): the build log is clipped after the fact, the export from the file Claude Code
+    saved it to."""
+    work, env = e2e_home
+    assert headroom("init", "claude", env=env).returncode == 0
+    shell, mcp = claude_run(work, env, ["mcp__e2e"], "--permission-mode", "auto")
+    assert "<persisted-output>" not in shell and "chunks" not in mcp
+    check_build_clip(shell, CLAUDE_CUT)
+    check_export_clip(mcp, CLAUDE_CUT)
 
 
 # --- Codex ----------------------------------------------------------------------------------

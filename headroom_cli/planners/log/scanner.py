@@ -124,7 +124,15 @@ class Scanner:
 
     # ---- the interface
 
-    def feed(self, text: str, offset: int, line: int) -> None:
+    def feed(self, text: str, offset: int, line: int) -> int | None:
+        """The newlines in text: the scan counts the lines it picks from, so the intake need not
+        count them again (None: more is carried than the part holds, and it counts them)."""
+        self._feed(text, offset, line)
+        if len(self._carry) > len(text):
+            return None
+        return self._carry_line + self._carry.count("\n") - line
+
+    def _feed(self, text: str, offset: int, line: int) -> None:
         if self._finished:
             raise RuntimeError("feed after picks()")
         if self._carry and self._carry[-1] != "\n":

@@ -67,28 +67,43 @@ def _where(files: list[FileHits], per_line: float, budget: int,
            file_list: bool) -> tuple[str, int, int, int] | None:
     """(folder or file, matches, files, tokens) of the heaviest that would fit."""
     tally: dict[str, list[int]] = {}  # key: [matches, files, lines]
-    chains: dict[str, list[str]] = {}  # a folder and its ancestors: worked out once per folder
+    # A folder's figures are its files' summed first, then added up its chain once (thousands
+    # of files, a few hundred folders).
+    in_folder: dict[str, list[int]] = {}
     for hits in files:
         weight = hits.files if file_list else hits.count
         lines = hits.files if file_list else _lines(hits)
-        folder = hits.path if hits.folder else folder_key(hits.path)
-        chain = chains.get(folder)
-        if chain is None:
-            chain = chains[folder] = _folders(folder)
-        for key in chain if hits.folder else [hits.path, *chain]:
-            entry = tally.setdefault(key, [0, 0, 0])
+        if hits.folder:
+            folder = hits.path
+        else:
+            folder = folder_key(hits.path)
+            entry = tally.setdefault(hits.path, [0, 0, 0])
             entry[0] += weight
             entry[1] += hits.files
             entry[2] += lines
+        summed = in_folder.setdefault(folder, [0, 0, 0])
+        summed[0] += weight
+        summed[1] += hits.files
+        summed[2] += lines
+    for folder, (weight, count, lines) in in_folder.items():
+        for key in _folders(folder):
+            entry = tally.setdefault(key, [0, 0, 0])
+            entry[0] += weight
+            entry[1] += count
+            entry[2] += lines
     whole = sum(f.files for f in files)
     best = None
+    most = 0  # the best one's matches: one with fewer is not it
     for key, (matches, count, lines) in tally.items():
+        if matches < most:
+            continue
         tokens = round(lines * per_line)
         if tokens > budget or count == whole:
             continue  # too big, or everything (a folder all the files are in)
         rank = (-matches, tokens, key)
         if best is None or rank < best[0]:
             best = (rank, (key, matches, count, tokens))
+            most = matches
     return best[1] if best else None
 
 

@@ -7,7 +7,7 @@ import re
 from collections import Counter as Tally
 from functools import partial
 from itertools import compress, islice
-from operator import itemgetter, ne
+from operator import itemgetter
 
 from ...patterns import lazy
 from ...tools import Tool
@@ -67,13 +67,17 @@ _ROW = lazy(rf"\n({_PATH}):\d+:")
 # Neither blank, `--`, match-shaped nor possibly a context line: a stray whatever comes later.
 _STRAY = lazy(rf"\n(?!{_SP}*$)(?!--$)(?!{_PATH}:\d+:)(?![^\n]*?-\d+-)", re.M)
 _CONTEXT_LIKE = lazy(rf"\n(?!{_PATH}:\d+:)([^\n]*?)-\d+-")  # group 1: the path, if known
-# A match line's path, the line's text unread: the leading "\n" lets the engine jump from line
-# to line in C, so a part costs little more than its line count. A line that does not start so
-# is not found: a part whose count of them falls short of its lines is not a fold's.
-_ROW_PATH = lazy(r"\n([^:\n]++):\d++:")
-# A path _fold_part may count (_PLAIN_PATH, or that with a leading "/": both pass is_path and
-# _PATH reads them whole).
-_FOLD_PATH = lazy(r"/?[\w.~+@-][\w.~+@/-]*/[\w.~+@-]*[A-Za-z][\w.~+@-]*")
+# A run of one file's plain match lines, for _fold_part: group 1 the path, 2 its folder key (up to
+# its last "/"), 3 the run's lines after the first. The path is _PLAIN_PATH's (or that with a
+# leading "/") in ASCII (a bitmap test a character): _scan takes it for a path too (_PLAIN_PATH,
+# is_path), and _PATH reads it whole.
+# Any other line is not found, and a part whose runs fall short of its lines is read run by run
+# (the same figures, more slowly: a tree's, a drive's, a non-ASCII path, a context line). The
+# leading "\n" lets the engine jump from line to line in C, and a run's next lines cost a
+# comparison with its path (a backreference), so a part costs little more than its runs.
+_W = "[A-Za-z0-9_.~+@-]"
+_FOLD_RUN = lazy(rf"\n((/?{_W}[A-Za-z0-9_.~+@/-]*/)[0-9_.~+@-]*+[A-Za-z]{_W}*+):\d++:[^\n]*+"
+                 rf"((?:\n\1:\d++:[^\n]*+)*+)")
 _FAST_WAIT = 8
 
 
@@ -358,41 +362,39 @@ class Scanner:
 
     def _fold_part(self, p: str) -> int | None:
         """Past the cap, a part whose lines are all plain `dir/name:NN:` matches of files
-        not kept (the bulk of a flood), counted into folders without a line of Python a line;
-        None (nothing counted) for any other part, which _scan reads run by run. The same
-        figures either way: runs of one path, their folders (plain paths pass is_path)."""
+        not kept (the bulk of a flood), counted into folders a run at a time (a run of one
+        line costs no line of Python); None (nothing counted) for any other part, which _scan
+        reads run by run. The same figures either way: runs of one path, their folders (_scan
+        takes these paths too, and folder_key is their text up to the last "/")."""
         if "\\" in p:
             return None
-        paths = _ROW_PATH.findall(p, 0, len(p) - 1)  # a path a line
-        if len(paths) != p.count("\n") - 1:
-            return None  # other lines: context, separators, strays
-        lines = Tally(paths)
-        if not lines.keys().isdisjoint(self._counts):
+        runs = _FOLD_RUN.findall(p, 0, len(p) - 1)
+        if not runs:
+            return None
+        paths, keys, rests = zip(*runs)
+        more: dict[str, int] = {}  # match lines after each run's first, by folder
+        for key, rest in zip(compress(keys, rests), filter(None, rests)):
+            more[key] = more.get(key, 0) + rest.count("\n")
+        lines = len(runs) + sum(more.values())
+        if lines != p.count("\n") - 1:
+            return None  # other lines: context, separators, strays, odd paths
+        if not self._counts.keys().isdisjoint(paths):
             return None  # a kept file's lines: their picks are wanted
-        if not all(map(_FOLD_PATH.fullmatch, lines)):
-            return None  # other paths: a tree's, a drive's, odd ones
-        # Runs of one path: where a line's path is not the line before's.
-        starts = Tally(compress(paths[1:], map(ne, paths[1:], paths)))
-        last_path = self._last[0] if self._last else ""
-        if paths[0] != last_path:  # else the last part's last file going on
-            starts[paths[0]] += 1
         folders, entries = self._folders, {}
-        for path, n in lines.items():
-            key = path[:path.rfind("/") + 1]
-            entry = entries.get(key)
-            if entry is None:
-                entry = entries[key] = folders.get(key) or self._new_folder(key)
-            entry[0] += n
-            entry[1] += starts.get(path, 0)
-        last = paths[-1]
-        entry = entries[last[:last.rfind("/") + 1]]
-        self._last = (last, entry)
-        self._last_folder = (last[:last.rfind("/") + 1], entry)
+        for key, files in Tally(keys).items():
+            entry = entries[key] = folders.get(key) or self._new_folder(key)
+            entry[0] += files + more.get(key, 0)
+            entry[1] += files
+        if self._last is not None and paths[0] == self._last[0]:
+            entries[keys[0]][1] -= 1  # the last part's last file going on
+        self._last = (paths[-1], entries[keys[-1]])
+        self._last_folder = (keys[-1], entries[keys[-1]])
         if self._maybe:  # context lines of a folded file met since
+            found = set(paths)
             self._maybe = [pick for pick in self._maybe
-                           if not context_path(pick[2].rstrip("\n"), lines)]
+                           if not context_path(pick[2].rstrip("\n"), found)]
         self._recent = set()
-        return len(paths)
+        return lines
 
     def _past_cap(self) -> bool:
         """Whether a new file is folded into its folder's figures rather than kept."""

@@ -16,6 +16,7 @@ its folder) and public names come first: that is the surface a reader is after.
 
 from __future__ import annotations
 
+from typing import NamedTuple
 
 from ...patterns import lazy
 from ..pathclass import machine_made
@@ -33,9 +34,10 @@ _JUDGED = 400  # characters of a matched line read (a minified line is judged on
 # Where the head of a definition ends: its parameters (a word then `(`), body, value or type.
 _HEAD_END = lazy(r"\w\(|[{=:;]")
 # Folders and names that hold tests, documentation and examples: they quote and exercise
-# definitions more than they make them.
-_ASIDE = lazy(r"(?:^|[/\\])(?:tests?|testing|testdata|__tests__|spec|specs|docs?|examples?"
-                    r"|fixtures?)[/\\]|(?:^|[/\\])test_[^/\\]*$|_test\.\w+$|\.(?:test|spec)\.\w+$")
+# definitions more than they make them (the names: `test_*`, `*_test.py`, `*.test.ts`, `*.spec.ts`).
+_ASIDE_FOLDERS = frozenset({"test", "tests", "testing", "testdata", "__tests__", "spec", "specs",
+                            "doc", "docs", "example", "examples", "fixture", "fixtures"})
+_ASIDE_STEMS = ("_test", ".test", ".spec")
 # Where a package's entry module takes a public name from one of its own modules, or lists
 # it among its exports (the `'BaseModel',` entries of its `__all__`).
 _REEXPORT = lazy(r"from\s+\.[\w.]*\s+import\s|['\"][\w.]+['\"],?\s*$")
@@ -48,9 +50,11 @@ _EXPORT = lazy(r"__all__\s*[+:]?=|pub(?:\([^)]*\))?\s+use\s"
 # `struct A : B`): its own name ends the head, its bases follow.
 _SUBCLASS = lazy(r"(?:export\s+)?(?:default\s+)?(?:abstract\s+)?(?:class|interface|struct)"
                        r"\s+[\w$.\[\]]+\s*(?:\(|\bextends\b|\bimplements\b|:)")
-# Documents: they show the symbol used the way a reader would use it.
-_DOCUMENT = lazy(r"(?:^|[/\\])docs?[/\\]|\.(?:md|rst|txt|adoc|ipynb)$"
-                       r"|(?:^|[/\\])(?:README|PKG-INFO)[^/\\]*$")
+# Documents: they show the symbol used the way a reader would use it (in a docs folder, by
+# their ending, a README).
+_DOC_FOLDERS = frozenset({"doc", "docs"})
+_DOC_ENDINGS = (".md", ".rst", ".txt", ".adoc", ".ipynb")
+_DOC_NAMES = ("README", "PKG-INFO")
 # Ranks after the definitions (0: naming the symbol exactly, 1: inside a longer word).
 EXPORTED, DERIVED, USED_IN_DOCS = 2, 3, 4
 # A line rank() reads as a definition (its indent, then DEFINITION): in a flood (no symbol)
@@ -59,10 +63,35 @@ EXPORTED, DERIVED, USED_IN_DOCS = 2, 3, 4
 _DEFINES = lazy(rf"\s*+(?:{DEFINITION.pattern})")
 # A folder whose modules are the package's private ones (Go's `internal/`, Python's
 # `_internal/`, `_impl/`): their definitions are no public name, as `def _helper` is none.
-_INTERNAL = lazy(r"(?:^|[/\\])(?:internal|_[^/\\]*)[/\\]")
-# A package's entry module: its stem, or a stem that repeats its folder's name.
-_ENTRY = lazy(r"(?:^|[/\\])(?:__init__|index|main|lib|mod|core|app|cli)\.\w+$"
-              r"|(?:^|[/\\])([^/\\]+)[/\\]\1\.\w+$")
+# A package's entry module: one of these stems, or a stem that repeats its folder's name.
+_ENTRY_STEMS = frozenset({"__init__", "index", "main", "lib", "mod", "core", "app", "cli"})
+_SEPARATOR = lazy(r"[/\\]")
+_WORD = lazy(r"\w+")
+
+
+class PathClass(NamedTuple):
+    """What a path's spelling says of its definitions (see definition_sites): told with string
+    operations on its folders and name, for thousands of paths."""
+
+    aside: bool  # a test's, a document's or an example's
+    entry: bool  # a package's entry module
+    document: bool
+    internal: bool  # in a package's private folder
+
+
+def path_class(path: str) -> PathClass:
+    parts = path.split("/") if "\\" not in path else _SEPARATOR.split(path)
+    folders, name = parts[:-1], parts[-1]
+    stem, dot, ending = name.rpartition(".")
+    # `name.ext`, ext a word (most often letters and digits: no match needed)
+    extended = bool(dot) and (ending.isalnum() or _WORD.fullmatch(ending) is not None)
+    return PathClass(
+        not _ASIDE_FOLDERS.isdisjoint(folders) or name.startswith("test_")
+        or extended and stem.endswith(_ASIDE_STEMS),
+        extended and (stem in _ENTRY_STEMS or bool(folders) and stem == folders[-1] != ""),
+        not _DOC_FOLDERS.isdisjoint(folders) or path.endswith(_DOC_ENDINGS)
+        or name.startswith(_DOC_NAMES),
+        "internal" in folders or "/_" in "/" + "/".join(folders))  # a folder `_private/`
 
 
 def symbols(texts: list[str]) -> frozenset[str]:
@@ -122,7 +151,7 @@ def _beyond_definition(stripped: str, symbols: frozenset[str], entry_module: boo
 
 def entry(path: str) -> bool:
     """Whether a path is a package's entry module."""
-    return _ENTRY.search(path) is not None
+    return path_class(path).entry
 
 
 def name(body: str) -> str:
@@ -160,7 +189,7 @@ def _tested(texts: list[str]) -> frozenset[str]:
 
 def aside(path: str) -> bool:
     """Whether a path is a test's, a document's or an example's."""
-    return _ASIDE.search(path) is not None
+    return path_class(path).aside
 
 
 def definition_sites(files: list[FileHits], rows: list[str]) -> list[tuple[int, int]]:
@@ -183,11 +212,10 @@ def definition_sites(files: list[FileHits], rows: list[str]) -> list[tuple[int, 
             lines = [i for i in lines if defines(rows[i], starts[i], starts[i] + _JUDGED)]
             if not lines:
                 continue
-        side = aside(hits.path)
-        front = entry(hits.path)
-        document = _DOCUMENT.search(hits.path) is not None
+        spelled = path_class(hits.path)
+        side, front, document = spelled.aside, spelled.entry, spelled.document
         outer = int(not front)
-        inner = _INTERNAL.search(hits.path) is not None
+        inner = spelled.internal
         machine = int(machine_made(hits.path))
         ranked = []
         for i in lines:
