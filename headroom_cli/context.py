@@ -20,6 +20,8 @@ Where the fill comes from:
   can be a turn old. The window is not written anywhere: it follows from the model's name by
   Claude Code 2.1.330's own model table (claude_window), and `[context] window` overrides it.
 - pi (0.73.1): the extension context's getContextUsage() says {tokens, contextWindow}.
+- hermes-agent (0.19.0): its post_api_request hook gives the tokens (usage's total_tokens),
+  not the window: the fill is known only with `[context] window` (agents/hermes.py).
 
 Nothing here imports more than os and json (the decision Claude Code waits on calls it).
 """

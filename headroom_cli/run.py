@@ -94,6 +94,10 @@ class Run:
         self._counter = None
         self._store = None
         self._store_made = False
+        # The session's state lives in the store: when it could not be kept, a failure of the
+        # store later in the run is most likely the same fault, and a hook says at most one
+        # line on stderr.
+        self._store_fault_said = False
 
     # --- what a run needs, made once --------------------------------------------------------
 
@@ -215,6 +219,7 @@ class Run:
                 options.session, lambda state: session.decide(state, seen, settings.since, has))
         except session.SessionError as err:
             self.warn(f"{err}; running without session memory")
+            self._store_fault_said = True
             return None
         if warning:
             self.warn(warning)
@@ -435,6 +440,8 @@ class Run:
         return Result(text, "passthrough", False, (), self.counter.name, text, self.counter)
 
     def _store_failed(self, err: OSError) -> None:
+        if self._store_fault_said:
+            return
         self.warn(f"cannot keep the full output in {self.store.root} ({err.strerror or err}); "
                   "the marker says how to re-run instead (--no-store silences this)")
 

@@ -1,7 +1,24 @@
-"""`headroom init cursor` and `headroom hook cursor`, from Cursor's documented hook protocol
-(cursor.com/docs/hooks; Cursor cannot be installed here, so these payloads are the documented
-ones, as the CLI build 2026.09.18-9a7762b sends them): preToolUse on Shell answering
-`updated_input`, postToolUse on MCP tools answering `updated_mcp_tool_output`."""
+"""`headroom init cursor` and `headroom hook cursor`, against Cursor's documented hook protocol.
+
+Cursor cannot be installed here (its CLI comes only from its own site), so no end-to-end run
+exists: these are protocol tests, written from Cursor's hooks documentation (cursor.com/docs/hooks)
+and the payloads of the CLI build 2026.09.18-9a7762b as a public reading of its bundle records
+them (neither could be re-read on this machine). What they rely on:
+
+- hooks.json: {"version": 1, "hooks": {EVENT: [{"command", "matcher", "timeout"}]}}; `version`
+  must be a positive integer or the whole file is rejected; the matcher is an unanchored
+  regular expression on `tool_name`; the file is read as JSONC by stripping `//` to the end of
+  a line.
+- every payload carries conversation_id, generation_id, model, session_id, hook_event_name,
+  cursor_version, workspace_roots, user_email and transcript_path (COMMON below);
+- preToolUse on Shell adds tool_name "Shell", tool_input {"command", "cwd"} and tool_use_id;
+  it is a permission hook: an answer that is not a JSON object blocks the tool, and
+  `updated_input` replaces the tool's input;
+- postToolUse adds tool_output, the result as a JSON *string*, and duration; for a Shell
+  command it is '{"output": …, "exitCode": 0}' and only `additional_context` is read from the
+  answer; for an MCP tool (tool_name "MCP:TOOL") `updated_mcp_tool_output` replaces the result
+  (a string, or {"content": [{"type": "text", "text": …}]}).
+"""
 
 from __future__ import annotations
 
@@ -25,6 +42,17 @@ def private(tmp_path, monkeypatch):
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     monkeypatch.setenv("HEADROOM_STORE", str(tmp_path / "store"))
     monkeypatch.setenv("TMPDIR", str(tmp_path))
+
+
+# The Shell postToolUse payload as recorded for 2026.09.18-9a7762b (shortened ids, a short output):
+DOCUMENTED_SHELL_POST = (
+    '{"conversation_id":"5b0d6c1e-8a4f","generation_id":"f2a9c0d4-1b7e","model":"composer-2.5",'
+    '"tool_name":"Shell","tool_input":{"command":"npm test","cwd":"/tmp/proj"},'
+    '"tool_output":"{\\"output\\":\\"> proj@1.0.0 test\\\\n> vitest run\\\\n\\",\\"exitCode\\":0}",'
+    '"duration":48213,"tool_use_id":"call_9Qx\\nctc_71b","cwd":"/tmp/proj",'
+    '"session_id":"5b0d6c1e-8a4f","hook_event_name":"postToolUse",'
+    '"cursor_version":"2026.09.18-9a7762b","workspace_roots":["/tmp/proj"],'
+    '"user_email":"me@example.com","transcript_path":null}')
 
 
 def shell_event(command="npm test"):
@@ -86,8 +114,13 @@ def test_small_errors_and_images_are_left_alone(result):
     assert reply(mcp_event(result)) == {}
 
 
-def test_a_builtin_tool_after_the_fact_is_left_alone():
-    assert reply(mcp_event({"output": "x\n" * 90000, "exitCode": 0}, tool="Shell")) == {}
+def test_a_shell_output_after_the_fact_is_left_alone():
+    # postToolUse cannot replace a Shell output (the command was wrapped before it ran):
+    # the documented payload as it is, and with a huge output, get no change.
+    documented = json.loads(DOCUMENTED_SHELL_POST)
+    huge = dict(documented, tool_output=json.dumps({"output": "x\n" * 90000, "exitCode": 0}))
+    for event in (documented, huge):
+        assert reply(event) == {}
 
 
 def test_install_keeps_version_and_the_users_hooks_and_uninstall_restores(tmp_path):

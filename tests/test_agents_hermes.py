@@ -72,7 +72,8 @@ def test_the_installed_plugin_clips_through_this_headroom_and_fails_open(tmp_pat
     config.apply(hermes.install(path, HEADROOM), dry_run=False)
     assert (path.parent / "plugin.yaml").read_text().count("transform_") == 2
     module, hooks = load_plugin(path)
-    assert set(hooks) == {"transform_terminal_output", "transform_tool_result"}
+    assert set(hooks) == {"transform_terminal_output", "transform_tool_result",
+                          "post_api_request"}
     out = hooks["transform_terminal_output"](command="pytest", output=LOG, returncode=3,
                                              task_id="t", env_type="local")
     assert "The command exited with status 3." in out
@@ -82,6 +83,69 @@ def test_the_installed_plugin_clips_through_this_headroom_and_fails_open(tmp_pat
                                           task_id="t", session_id="s", status="ok") is None
     module.HEADROOM = [str(tmp_path / "missing-headroom")]
     assert hooks["transform_terminal_output"](command="x", output=LOG, returncode=1) is None
+
+
+NUMBERS = "".join(f"{n}\n" for n in range(1, 50001))
+# 180,000 tokens of a 200,000-token window: 90 % full. The documented curve (the whole budget
+# up to 50 %, linearly less down to a quarter at 95 %) gives 6,000 * (1 - 0.75 * 40 / 45).
+FOLLOWED = "Budget 2,000 of 6,000 tokens: the context is 90% full."
+
+
+def window_config(tmp_path, monkeypatch, window=200_000):
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    path = tmp_path / "config" / "headroom" / "config.toml"
+    path.parent.mkdir(parents=True)
+    path.write_text(f"[context]\nwindow = {window}\n")
+
+
+def test_the_budget_follows_the_tokens_hermes_reports_and_the_configured_window(
+        tmp_path, monkeypatch):
+    event = {"hook": "terminal", "command": "seq 1 50000", "output": NUMBERS, "returncode": 0,
+             "context_tokens": 180_000}
+    assert FOLLOWED not in reply(event)["output"]  # no window: the fill is unknown
+    window_config(tmp_path, monkeypatch)
+    assert FOLLOWED in reply(event)["output"]
+    assert FOLLOWED in reply({"hook": "tool", "tool_name": "read_file", "args": {},
+                              "result": NUMBERS, "context_tokens": 180_000})["output"]
+    given = run_hook("hermes", json.dumps(event).encode(),
+                     HookOptions(budget=6000, headroom=HEADROOM, budget_given=True))
+    assert b"Budget" not in given  # an explicit --budget is left as it is
+
+
+def test_the_plugin_carries_the_tokens_of_the_last_model_call(tmp_path, monkeypatch):
+    """post_api_request(task_id, session_id, usage={…, "total_tokens"}) as hermes 0.19.0
+    calls it (agent/conversation_loop.py: the turn's task id, a uuid), then the hooks as
+    hermes calls them: the terminal's with the sandbox's task id ("default",
+    tools/terminal_tool.py _resolve_container_task_id), another tool's with the turn's."""
+    window_config(tmp_path, monkeypatch)
+    path = hermes.default_path()
+    config.apply(hermes.install(path, HEADROOM), dry_run=False)
+    _module, hooks = load_plugin(path)
+    terminal, tool = hooks["transform_terminal_output"], hooks["transform_tool_result"]
+    assert FOLLOWED not in terminal(command="seq", output=NUMBERS, returncode=0,
+                                    task_id="default", env_type="local")
+    hooks["post_api_request"](task_id="9f1c", session_id="s1", model="m", usage={
+        "prompt_tokens": 179_000, "completion_tokens": 1_000, "total_tokens": 180_000})
+    followed = terminal(command="seq", output=NUMBERS, returncode=0, task_id="default",
+                        env_type="local")
+    assert FOLLOWED in followed
+    assert FOLLOWED in tool(tool_name="read_file", args={"path": "n"}, result="n\n" + NUMBERS,
+                            task_id="9f1c", session_id="s1", status="ok")
+    # The terminal's output is counted in the session of the last model call, not in one
+    # "default" shared by every session: another session's identical output is sent whole.
+    assert "identical to the output" in terminal(command="seq", output=NUMBERS, returncode=0,
+                                                 task_id="default", env_type="local")
+    # A second session in the same hermes (its gateway): the terminal's output is sent with no
+    # session, and no context use, from then on.
+    hooks["post_api_request"](task_id="77ab", session_id="s2", model="m", usage={
+        "total_tokens": 180_000})
+    hooks["post_api_request"](task_id="9f1c", session_id="s1", model="m", usage={
+        "total_tokens": 180_000})
+    fresh = terminal(command="seq", output=NUMBERS, returncode=0, task_id="default",
+                     env_type="local")
+    assert "identical to the output" not in fresh and FOLLOWED not in fresh
+    assert FOLLOWED in tool(tool_name="read_file", args={"path": "m"}, result="m\n" + NUMBERS,
+                            task_id="9f1c", session_id="s1", status="ok")
 
 
 def test_uninstall_removes_both_files_and_a_foreign_plugin_is_left_alone(tmp_path):

@@ -13,8 +13,12 @@ from pathlib import Path
 import pytest
 
 from headroom_cli.agents import config
+from headroom_cli.cli.agents import INIT_NAMES
 
 HEADROOM = ["/opt/headroom/bin/headroom"]
+# Variables that move an agent's configuration out of HOME (a private home has none of them).
+AGENT_HOMES = ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "PI_CODING_AGENT_DIR", "GEMINI_CLI_HOME",
+               "COPILOT_HOME", "QWEN_HOME", "FACTORY_HOME", "HERMES_HOME", "CRUSH_GLOBAL_CONFIG")
 
 
 @pytest.fixture
@@ -26,7 +30,7 @@ def home(tmp_path, monkeypatch):
            "XDG_STATE_HOME": str(home / ".local/state"), "XDG_CACHE_HOME": str(home / ".cache")}
     for name, value in env.items():
         monkeypatch.setenv(name, value)
-    for name in ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "PI_CODING_AGENT_DIR"):
+    for name in AGENT_HOMES:
         monkeypatch.delenv(name, raising=False)
     return home
 
@@ -34,7 +38,7 @@ def home(tmp_path, monkeypatch):
 def cli(args, home: Path, stdin=subprocess.DEVNULL):
     env = dict(os.environ, HOME=str(home), XDG_CONFIG_HOME=str(home / ".config"),
                XDG_STATE_HOME=str(home / ".local/state"), XDG_CACHE_HOME=str(home / ".cache"))
-    for name in ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "PI_CODING_AGENT_DIR"):
+    for name in AGENT_HOMES:
         env.pop(name, None)
     return subprocess.run([sys.executable, "-m", "headroom_cli", *args], stdin=stdin,
                           capture_output=True, env=env, timeout=120)
@@ -135,10 +139,21 @@ def test_a_broken_config_is_left_untouched(home, tmp_path, agent):
     assert not path.with_name(path.name + config.BACKUP_SUFFIX).exists()
 
 
-@pytest.mark.parametrize("agent,relative", [
-    ("claude", ".claude/settings.json"), ("codex", ".codex/hooks.json"),
-    ("gemini", ".gemini/settings.json"), ("opencode", ".config/opencode/plugins/headroom.js"),
-    ("pi", ".pi/agent/extensions/headroom.ts")])
+DEFAULT_FILES = {"claude": ".claude/settings.json", "codex": ".codex/hooks.json",
+                 "gemini": ".gemini/settings.json",
+                 "opencode": ".config/opencode/plugins/headroom.js",
+                 "pi": ".pi/agent/extensions/headroom.ts",
+                 "copilot": ".copilot/hooks/headroom.json", "droid": ".factory/settings.json",
+                 "crush": ".config/crush/crush.json", "kilo": ".config/kilo/plugins/headroom.js",
+                 "cursor": ".cursor/hooks.json", "hermes": ".hermes/plugins/headroom/__init__.py",
+                 "qwen": ".qwen/settings.json"}
+
+
+def test_every_agent_init_takes_has_its_default_file_here():
+    assert sorted(DEFAULT_FILES) == sorted(INIT_NAMES)
+
+
+@pytest.mark.parametrize("agent,relative", sorted(DEFAULT_FILES.items()))
 def test_init_writes_the_agents_default_file_without_a_terminal(home, agent, relative):
     done = cli(["init", agent], home)  # stdin is /dev/null: nothing may be asked
     assert done.returncode == 0, done.stderr
@@ -150,10 +165,10 @@ def test_init_writes_the_agents_default_file_without_a_terminal(home, agent, rel
     assert target.read_bytes() == first
     gone = cli(["init", agent, "--uninstall"], home)
     assert gone.returncode == 0
-    assert not target.exists()  # init made it: nothing of it is left
+    assert list(home.iterdir()) == []  # init made it all: nothing of it is left
 
 
-@pytest.mark.parametrize("agent", ["claude", "gemini", "opencode", "pi", "codex"])
+@pytest.mark.parametrize("agent", sorted(INIT_NAMES))
 def test_dry_run_shows_the_change_and_writes_nothing(home, agent):
     done = cli(["init", agent, "--dry-run"], home)
     assert done.returncode == 0, done.stderr

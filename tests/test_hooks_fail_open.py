@@ -125,19 +125,33 @@ CODEX = {"session_id": "s", "turn_id": "t", "cwd": "/tmp", "hook_event_name": "P
          "tool_input": {"command": COMMAND}, "tool_use_id": "c1"}
 GEMINI = {"session_id": "s", "cwd": "/tmp", "hook_event_name": "BeforeTool",
           "tool_name": "run_shell_command", "tool_input": {"command": COMMAND}}
+COPILOT = {"sessionId": "s", "timestamp": 1795721118518, "cwd": "/tmp", "toolName": "bash",
+           "toolArgs": {"command": COMMAND, "description": "run", "mode": "sync"}}
+DROID = {"session_id": "s", "transcript_path": "/tmp/t.jsonl", "cwd": "/tmp",
+         "permission_mode": "auto-high", "hook_event_name": "PreToolUse", "tool_name": "Execute",
+         "tool_input": {"command": COMMAND, "riskLevel": "low"}}
+CRUSH = {"event": "PreToolUse", "session_id": "s", "cwd": "/tmp", "tool_name": "bash",
+         "tool_input": {"description": "run", "command": COMMAND}}
+CURSOR = {"conversation_id": "c", "generation_id": "g", "hook_event_name": "preToolUse",
+          "tool_name": "Shell", "tool_input": {"command": COMMAND, "cwd": "/tmp"},
+          "workspace_roots": ["/tmp"]}
 
 
 def command_after(reply: bytes) -> str:
-    """The command the agent runs after the hook's reply (the original when it changed none)."""
+    """The command the agent runs after the hook's reply (the original when it changed none):
+    Claude Code's shape, Copilot's modifiedArgs, Crush's and Cursor's updated_input."""
     if not reply.strip():
         return COMMAND
-    found = json.loads(reply).get("hookSpecificOutput", {})
-    tool_input = found.get("updatedInput") or found.get("tool_input") or {}
+    answer = json.loads(reply)
+    found = answer.get("hookSpecificOutput", {})
+    tool_input = found.get("updatedInput") or found.get("tool_input") or \
+        answer.get("modifiedArgs") or answer.get("updated_input") or {}
     return tool_input.get("command", COMMAND)
 
 
-@pytest.mark.parametrize("agent, payload", [("claude", CLAUDE), ("codex", CODEX),
-                                            ("gemini", GEMINI)])
+@pytest.mark.parametrize("agent, payload", [
+    ("claude", CLAUDE), ("codex", CODEX), ("gemini", GEMINI), ("copilot", COPILOT),
+    ("droid", DROID), ("crush", CRUSH), ("cursor", CURSOR)])
 def test_rewriting_hooks(agent, payload, faulty_env, tmp_path):
     fault, env = faulty_env
     decided = hook(agent, json.dumps(payload).encode(), env)
@@ -153,11 +167,12 @@ def test_rewriting_hooks(agent, payload, faulty_env, tmp_path):
 
 # ------------------------------------------------------ hooks that replace a tool's output
 
-def test_opencode(faulty_env):
+@pytest.mark.parametrize("agent", ["opencode", "kilo"])  # Kilo runs opencode's plugin
+def test_opencode(agent, faulty_env):
     fault, env = faulty_env
     event = {"tool": "bash", "args": {"command": COMMAND}, "output": OUTPUT.decode(),
              "metadata": {"exit": 1}}
-    run = hook("opencode", json.dumps(event).encode(), env)
+    run = hook(agent, json.dumps(event).encode(), env)
     assert run.returncode == 0
     at_most_one_line(run.stderr)
     reply = json.loads(run.stdout or b"{}")
@@ -175,6 +190,32 @@ def test_pi(faulty_env):
     reply = json.loads(run.stdout or b"{}")
     text = reply["content"][0]["text"] if reply else OUTPUT.decode()
     reached_the_agent(text.encode(), fault)
+
+
+def test_hermes(faulty_env):
+    fault, env = faulty_env
+    event = {"hook": "terminal", "command": COMMAND, "output": OUTPUT.decode(), "returncode": 1,
+             "session_id": "s"}
+    run = hook("hermes", json.dumps(event).encode(), env)
+    assert run.returncode == 0
+    at_most_one_line(run.stderr)
+    reply = json.loads(run.stdout or b"{}")
+    reached_the_agent(reply.get("output", OUTPUT.decode()).encode(), fault)
+
+
+def test_qwen(faulty_env, tmp_path):
+    """Qwen Code's shell tool is headroom's: the hook runs the command itself, and the tool's
+    result is its output (clipped, or whole on a fault) and then `Exit Code: N`."""
+    fault, env = faulty_env
+    run = subprocess.run([HEADROOM_SCRIPT, "hook", "qwen", "--budget", BUDGET],
+                         input=json.dumps({"command": COMMAND}).encode(), capture_output=True,
+                         env=env, cwd=tmp_path, timeout=120)
+    assert run.returncode == 0
+    at_most_one_line(run.stderr)
+    output, status_line = run.stdout.rsplit(b"\n", 1) if not run.stdout.endswith(b"\n") \
+        else (run.stdout, b"")
+    assert status_line == b"Exit Code: 1"
+    reached_the_agent(output + b"\n", fault)
 
 
 def test_the_piped_filter_keeps_the_status_line_status(faulty_env):

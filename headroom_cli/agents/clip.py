@@ -13,9 +13,34 @@ import os
 import sys
 
 from ..defaults import DEFAULT_HOOK_BUDGET
-from ..sink import warn as note
+from ..sink import warn
 
-__all__ = ["DEFAULT_HOOK_BUDGET", "clip", "clip_file", "clip_text", "in_session", "note"]
+__all__ = ["DEFAULT_HOOK_BUDGET", "clip", "clip_file", "clip_text", "each_note_once",
+           "in_session", "note"]
+
+_said: set[str] | None = None  # inside `with each_note_once()`: the messages said so far
+
+
+def note(message: str) -> None:
+    """warn(); inside `with each_note_once()`, each message once."""
+    if _said is not None:
+        if message in _said:
+            return
+        _said.add(message)
+    warn(message)
+
+
+class each_note_once:
+    """`with each_note_once():` a hook that clips the same output again (Qwen Code's tool, under
+    its line limit) says a fault once: a hook says at most one line."""
+
+    def __enter__(self) -> None:
+        global _said
+        _said = set()
+
+    def __exit__(self, *_exc) -> None:
+        global _said
+        _said = None
 
 
 def clip(data: bytes, *, tool: str | None = "Bash", budget: int = DEFAULT_HOOK_BUDGET,

@@ -1,9 +1,10 @@
 """Crush: a PreToolUse hook on `bash` that wraps the command so its output is clipped.
 
-Checked against Crush's source (charmbracelet/crush at 37f36e9, August 2026; npm
-@charmland/crush 0.96.1 only downloads that binary from GitHub at install, which this machine
-cannot reach, so no end-to-end run exists): Crush has one hook event, PreToolUse
-(internal/hooks), and no way to replace a tool's output, so the hook rewrites the command
+Checked against Crush's source (charmbracelet/crush at 37f36e9, 2026-08-21: v0.90.0 and
+five commits outside its hooks; npm @charmland/crush 0.96.1 only downloads the binary from
+GitHub at install, which this machine cannot reach, so no end-to-end run exists; the structs
+it was written from are quoted in tests/test_agents_crush.py): Crush has one hook event,
+PreToolUse (internal/hooks), and no way to replace a tool's output, so the hook rewrites the command
 before it runs. Its answer's `updated_input` is shallow-merged into the tool's input
 (hooks.aggregate); the patch is applied before the bash tool's own permission check, which
 then sees the wrapped command.

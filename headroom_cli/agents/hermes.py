@@ -17,6 +17,15 @@ replace a result — the first string a plugin returns wins, and an exception le
   string (read_file, search_files, web_extract, MCP tools…), after post_tool_call and before
   it is appended to the conversation. The terminal's result (already clipped) is left alone.
 
+A third hook, `post_api_request(task_id, session_id, usage, …)`, after each model call, gives
+the call's usage ({"prompt_tokens", "total_tokens", …}) but not the model's window: the plugin
+keeps each task's last total_tokens and sends it along, and the default budget follows it when
+headroom's config names the window (`[context] window`). The terminal's hook names no session
+and its task_id is the sandbox's ("default" for every top-level task of every session), so the
+plugin counts a terminal output in the session of the last model call while its hermes has run
+only one session (the CLI), and in none once it has run several (the gateway): an identical
+output is told apart within one conversation, never across two.
+
 The plugin is a thin shim that hands {"hook": …, …} to `headroom hook hermes` (this headroom,
 by absolute path: hermes runs in its own Python) and takes back {"output": …} or {}.
 """
@@ -55,6 +64,7 @@ description: "Clips tool outputs to a token budget before they enter the convers
 hooks:
   - transform_terminal_output
   - transform_tool_result
+  - post_api_request
 """
 
 PLUGIN = '''\
@@ -68,6 +78,16 @@ import subprocess
 
 HEADROOM = {headroom}
 TIMEOUT = 60
+# Task or session id -> tokens in the context at the model's last call (post_api_request).
+_CONTEXT = {{}}
+# The last model call's session and tokens, and the sessions seen (two at most: enough to
+# know there were several). The terminal's hook names no session, and its task_id is the
+# sandbox's ("default" for every top-level task of every session): its output is counted in
+# the session of the last model call only while this hermes has run one session (its CLI);
+# one serving several (its gateway) sends it with none.
+_LAST = {{}}
+_SESSIONS = set()
+_CONTEXT_KEYS = 256  # a long-lived hermes (its gateway) runs many sessions: forget old ones
 
 
 def _ask(payload):
@@ -85,20 +105,41 @@ def _ask(payload):
 def _terminal(command="", output="", returncode=0, task_id="", **_):
     if not isinstance(output, str):
         return None
+    last = _LAST if len(_SESSIONS) == 1 else {{}}
     return _ask({{"hook": "terminal", "command": command, "output": output,
-                 "returncode": returncode, "session_id": task_id}})
+                 "returncode": returncode, "session_id": last.get("session_id", ""),
+                 "context_tokens": last.get("tokens")}})
 
 
 def _tool_result(tool_name="", args=None, result=None, session_id="", task_id="", **_):
     if tool_name == "{terminal}" or not isinstance(result, str):
         return None
     return _ask({{"hook": "tool", "tool_name": tool_name, "args": args, "result": result,
-                 "session_id": session_id or task_id}})
+                 "session_id": session_id or task_id,
+                 "context_tokens": _CONTEXT.get(task_id) or _CONTEXT.get(session_id)}})
+
+
+def _api_request(task_id="", session_id="", usage=None, **_):
+    tokens = usage.get("total_tokens") if isinstance(usage, dict) else None
+    if not isinstance(tokens, int) or isinstance(tokens, bool):
+        tokens = None
+    session_id = session_id if isinstance(session_id, str) else ""
+    _LAST.clear()
+    _LAST.update(session_id=session_id, tokens=tokens)
+    if len(_SESSIONS) < 2:
+        _SESSIONS.add(session_id)
+    if len(_CONTEXT) >= _CONTEXT_KEYS:
+        _CONTEXT.clear()
+    for key in (task_id, session_id):
+        if key and tokens is not None:
+            _CONTEXT[key] = tokens
+    return None
 
 
 def register(ctx):
     ctx.register_hook("transform_terminal_output", _terminal)
     ctx.register_hook("transform_tool_result", _tool_result)
+    ctx.register_hook("post_api_request", _api_request)
 '''
 
 
@@ -129,6 +170,11 @@ def handle(payload: bytes, options: HookOptions) -> bytes:
 def clip_event(event: dict, options: HookOptions) -> str | None:
     """The text the model should see instead, or None: leave the result as it is."""
     session = event.get("session_id")
+    tokens = event.get("context_tokens")
+    # hermes says how many tokens its context held at the model's last call, not the window:
+    # the default budget follows it when `[context] window` in headroom's config names one.
+    context = (tokens, None) if isinstance(tokens, int) and not isinstance(tokens, bool) \
+        and not options.budget_given else None
     if event.get("hook") == "terminal":
         text, command = event.get("output"), event.get("command")
         status = event.get("returncode")
@@ -137,7 +183,7 @@ def clip_event(event: dict, options: HookOptions) -> str | None:
         exit_status = status if isinstance(status, int) and not isinstance(status, bool) \
             else None
         clipped = clip_text(text, tool="Bash", budget=options.budget, exit_status=exit_status,
-                            max_bytes=MAX_BYTES, store=options.store,
+                            max_bytes=MAX_BYTES, store=options.store, context=context,
                             **in_session(session, "bash", {"command": command}))
     elif event.get("hook") == "tool":
         text, tool = event.get("result"), event.get("tool_name")
@@ -145,7 +191,8 @@ def clip_event(event: dict, options: HookOptions) -> str | None:
             return None
         args = event.get("args") if isinstance(event.get("args"), dict) else {}
         clipped = clip_text(text, tool=None, budget=options.budget, max_bytes=MAX_BYTES,
-                            store=options.store, **in_session(session, tool, args))
+                            store=options.store, context=context,
+                            **in_session(session, tool, args))
     else:
         return None
     return None if clipped == text else displayable(clipped)

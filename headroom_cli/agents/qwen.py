@@ -236,16 +236,17 @@ def _clip_within_lines(out_path: str, status: int, options: HookOptions) -> byte
     """The clip, with fewer lines than Qwen Code's own cut by lines (MAX_LINES): a clip of
     short lines over it is made again with a budget smaller in proportion (a few times at
     most; the store is content-addressed, so the output is kept once)."""
-    from .clip import clip_file
+    from .clip import clip_file, each_note_once
 
     budget = options.budget
-    for _attempt in range(4):
-        clipped = clip_file(out_path, tool="Bash", budget=budget, exit_status=status,
-                            max_bytes=MAX_BYTES, store=options.store)
-        lines = clipped.count(b"\n") + 2 if clipped is not None else 0  # and Exit Code's
-        if clipped is None or lines <= MAX_LINES or budget <= 1:
-            return clipped
-        budget = max(1, budget * MAX_LINES * 9 // (lines * 10))
+    with each_note_once():
+        for _attempt in range(4):
+            clipped = clip_file(out_path, tool="Bash", budget=budget, exit_status=status,
+                                max_bytes=MAX_BYTES, store=options.store)
+            lines = clipped.count(b"\n") + 2 if clipped is not None else 0  # and Exit Code's
+            if clipped is None or lines <= MAX_LINES or budget <= 1:
+                return clipped
+            budget = max(1, budget * MAX_LINES * 9 // (lines * 10))
     return clipped
 
 

@@ -64,6 +64,11 @@ class Script:
         return {"input_tokens": 10, "output_tokens": 5, "cache_creation_input_tokens": 1000,
                 "cache_read_input_tokens": tokens - 1015}
 
+    def openai_usage(self) -> dict:
+        """A Chat Completions usage block: the scripted context, else 15 tokens."""
+        tokens = 15 if self.context_tokens is None else self.context_tokens
+        return {"prompt_tokens": tokens - 5, "completion_tokens": 5, "total_tokens": tokens}
+
     def record(self, entry: dict) -> None:
         with self.lock, open(self.log_path, "a", encoding="utf-8") as log:
             log.write(json.dumps(entry) + "\n")
@@ -310,7 +315,7 @@ class Handler(BaseHTTPRequestHandler):
             command = script.next_command(results)
         base = {"id": f"chatcmpl-e2e-{len(results)}", "created": 0,
                 "model": body.get("model", "fake")}
-        usage = {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
+        usage = script.openai_usage()
         if command is not None:
             name, arguments = tool_call(command, script.tool)
             if name == script.tool and not command.startswith(TOOL_CALL):

@@ -61,3 +61,22 @@ def test_without_headroom_hermes_shows_the_model_only_a_preview(e2e_home):
     # hermes saves a result this large to a file and sends the model its beginning
     assert text.startswith("<persisted-output>") and "[…headroom:" not in text
     assert "row 50000" not in text
+
+
+def test_hermes_budget_follows_the_tokens_it_reports_with_a_configured_window(e2e_home):
+    """Every reply of the scripted model says its context holds 180,000 tokens; hermes hands
+    that usage to post_api_request, and with `[context] window = 200000` in headroom's config
+    the terminal's output is clipped to the budget for a 90 %-full context."""
+    work, env = e2e_home
+    enable(work, env)
+    settings = work / "home" / ".config" / "headroom" / "config.toml"
+    settings.parent.mkdir(parents=True)
+    settings.write_text("[context]\nwindow = 200000\n")
+    run = run_agent("hermes", ["seq 1 50000 | sed 's/^/row /'"], work, env,
+                    binary=pypi_bin("hermes"), context_tokens=180_000)
+    big, status = output_of(run.tool_results[0])
+    assert status == 0
+    check_fifty_thousand(big)
+    # the documented curve: 6,000 * (1 - 0.75 * (0.90 - 0.50) / 0.45) = 2,000
+    assert "Budget 2,000 of 6,000 tokens: the context is 90% full." in big
+
