@@ -26,6 +26,13 @@ from .options import COMPLETE_VAR
 
 __all__ = ["app", "run_app"]
 
+# A module imported before this one (by a test, a library or another command) registered its
+# commands first: --help lists them in this order all the same.
+_LISTED = [module.__name__ for module in (filter, store, agents, report, history, audit, doctor)]
+app.registered_commands.sort(
+    key=lambda info: _LISTED.index(info.callback.__module__)
+    if info.callback.__module__ in _LISTED else len(_LISTED))
+
 
 def run_app(args: List[str], command: Optional[List[str]], stdin: Optional[bytes],
             config=None) -> None:
