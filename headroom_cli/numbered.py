@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import re
 
-PREFIX = re.compile(r"[ \t]*+(\d++)(?:\t|→)")
+# At most 12 digits: a longer run is no line number (and int() refuses one past 4,300 digits).
+PREFIX = re.compile(r"[ \t]*+(\d{1,12}+)(?:\t|→)")
 _SHARE = 0.9
 
 
