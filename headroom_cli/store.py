@@ -26,6 +26,8 @@ from collections import deque
 from pathlib import Path
 from typing import BinaryIO, NamedTuple
 
+from .privatefile import new_private_file
+
 from .defaults import DEFAULTS, parse_size
 
 ID_LENGTH = 12  # 48 bits: collisions need ~16 million stored outputs, far past any size cap
@@ -418,12 +420,9 @@ class Stored(NamedTuple):
 
 
 def _temporary(root: Path) -> tuple[BinaryIO, str]:
-    """A new file in root, readable by this user only, as mkstemp makes it, without importing
-    tempfile on every clip that stores (~10 ms: random, shutil); mkstemp when the name is taken."""
-    name = f"{_TEMP_PREFIX}{os.urandom(6).hex()}{_TEMP_SUFFIX}"
-    path = os.path.abspath(os.path.join(root, name))
+    """A new file in root, readable by this user only; mkstemp when the name is taken."""
     try:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+        fd, path = new_private_file(str(root), _TEMP_PREFIX, _TEMP_SUFFIX)
     except FileExistsError:
         import tempfile
 

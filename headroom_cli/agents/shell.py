@@ -124,10 +124,11 @@ def new_output_file() -> str:
     the candidate folders by writing to them) while the agent waits; mkstemp when that fails."""
     import os
 
-    folder = os.environ.get("TMPDIR") or "/tmp"
-    path = os.path.join(folder, f"{OUTPUT_PREFIX}{os.urandom(6).hex()}{OUTPUT_SUFFIX}")
+    from ..privatefile import new_private_file
+
     try:
-        handle = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+        handle, path = new_private_file(os.environ.get("TMPDIR") or "/tmp", OUTPUT_PREFIX,
+                                        OUTPUT_SUFFIX)
     except OSError:
         import tempfile
 
