@@ -66,7 +66,9 @@ def scan(text: str, cuts: list[int] = (), limit: int = LIMIT) -> Scanner:
     at = 0
     for end in bounds:
         if end > at:
-            scanner.feed(text[at:end], at, text.count("\n", 0, at))
+            # The scanner counts each part's newlines, and the intake takes its word for them.
+            assert scanner.feed(text[at:end], at, text.count("\n", 0, at)) == (
+                text.count("\n", at, end))
         at = end
     return scanner
 
@@ -295,17 +297,17 @@ def test_context_lines_before_a_files_first_match_in_an_earlier_part_are_not_str
 def test_a_giant_line_is_neither_counted_nor_held(counter):
     giant = "src/b.py:2:" + "x" * 2_000_000
     scanner = Scanner(GREP, LIMIT)
-    scanner.feed("src/a.py:1:x = 1\n", 0, 0)
+    assert scanner.feed("src/a.py:1:x = 1\n", 0, 0) == 1  # the part's newlines
     tracemalloc.start()
     try:
         before = tracemalloc.get_traced_memory()[0]
-        scanner.feed(giant[:1_048_576], 17, 1)  # a part cut inside the line
-        scanner.feed(giant[1_048_576:], 17 + 1_048_576, 1)
+        assert scanner.feed(giant[:1_048_576], 17, 1) == 0  # a part cut inside the line
+        assert scanner.feed(giant[1_048_576:], 17 + 1_048_576, 1) == 0
         held = tracemalloc.get_traced_memory()[0] - before
     finally:
         tracemalloc.stop()
     assert held < 50_000
-    scanner.feed("\nsrc/c.py:3:z = 3\n", 17 + len(giant), 1)
+    assert scanner.feed("\nsrc/c.py:3:z = 3\n", 17 + len(giant), 1) == 2
     assert scanner.counts == {"src/a.py": 1, "src/c.py": 1}
     assert all(len(chunk) < 1000 for _, _, chunk in scanner.picks())
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections import Counter as Tally
 from functools import partial
-from itertools import compress, islice
+from itertools import compress, islice, repeat
 from operator import itemgetter
 
 from ...patterns import lazy
@@ -67,17 +67,17 @@ _ROW = lazy(rf"\n({_PATH}):\d+:")
 # Neither blank, `--`, match-shaped nor possibly a context line: a stray whatever comes later.
 _STRAY = lazy(rf"\n(?!{_SP}*$)(?!--$)(?!{_PATH}:\d+:)(?![^\n]*?-\d+-)", re.M)
 _CONTEXT_LIKE = lazy(rf"\n(?!{_PATH}:\d+:)([^\n]*?)-\d+-")  # group 1: the path, if known
-# A run of one file's plain match lines, for _fold_part: group 1 the path, 2 its folder key (up to
-# its last "/"), 3 the run's lines after the first. The path is _PLAIN_PATH's (or that with a
-# leading "/") in ASCII (a bitmap test a character): _scan takes it for a path too (_PLAIN_PATH,
-# is_path), and _PATH reads it whole.
-# Any other line is not found, and a part whose runs fall short of its lines is read run by run
+# A run of one file's plain match lines, for _fold_part: group 1 the run (its lines, but for the
+# "\n" before it), 2 the path, 3 its folder key (up to its last "/"). The path is _PLAIN_PATH's
+# (or that with a leading "/") in ASCII (a bitmap test a character): _scan takes it for a path
+# too (_PLAIN_PATH, is_path), and _PATH reads it whole.
+# Any other line is not found, and a part whose runs fall short of its text is read run by run
 # (the same figures, more slowly: a tree's, a drive's, a non-ASCII path, a context line). The
 # leading "\n" lets the engine jump from line to line in C, and a run's next lines cost a
 # comparison with its path (a backreference), so a part costs little more than its runs.
 _W = "[A-Za-z0-9_.~+@-]"
-_FOLD_RUN = lazy(rf"\n((/?{_W}[A-Za-z0-9_.~+@/-]*/)[0-9_.~+@-]*+[A-Za-z]{_W}*+):\d++:[^\n]*+"
-                 rf"((?:\n\1:\d++:[^\n]*+)*+)")
+_FOLD_RUN = lazy(rf"\n(((/?{_W}[A-Za-z0-9_.~+@/-]*/)[0-9_.~+@-]*+[A-Za-z]{_W}*+):\d++:[^\n]*+"
+                 rf"(?:\n\2:\d++:[^\n]*+)*+)")
 _FAST_WAIT = 8
 
 
@@ -168,20 +168,21 @@ class Scanner:
         parsed = parse(sample)
         return not parsed.file_list and all(f.heading is None for f in parsed.files.values())
 
-    def feed(self, text: str, offset: int, line: int) -> None:
+    def feed(self, text: str, offset: int, line: int) -> int:
         """The next part: whole lines, except that a part may end inside a line (the last one
-        or a giant one), which the next part, if any, continues."""
+        or a giant one), which the next part, if any, continues. Returns the part's newlines:
+        the scan counts its lines, so the intake need not count them again."""
         if self._done:
             raise ValueError("the scanner's stream has ended (picks, planner or counts read)")
         if not text:
-            return
-        start = 0
+            return 0
+        start, first = 0, line
         if self._open is not None:  # a next part: the open line is a giant one
             nl = text.find("\n")
             if nl == -1:
                 first_offset, first_line, head, _ = self._open
                 self._open = (first_offset, first_line, head, _GIANT_LINE + 1)
-                return
+                return 0
             self._open = None
             start, line = nl + 1, line + 1
         end = text.rfind("\n") + 1
@@ -190,6 +191,7 @@ class Scanner:
             line += self._scan(p, offset + start, line, len(p))
         if end < len(text):
             self._open = (offset + end, line, text[end:end + _OPEN_HOLD], len(text) - end)
+        return line - first
 
     def picks(self) -> list[tuple[int, int, str]]:
         """The lines kept, as (offset, line, text with its newline), by offset. A pick may hold
@@ -368,16 +370,18 @@ class Scanner:
         takes these paths too, and folder_key is their text up to the last "/")."""
         if "\\" in p:
             return None
-        runs = _FOLD_RUN.findall(p, 0, len(p) - 1)
-        if not runs:
+        found = _FOLD_RUN.findall(p, 0, len(p) - 1)
+        if not found:
             return None
-        paths, keys, rests = zip(*runs)
-        more: dict[str, int] = {}  # match lines after each run's first, by folder
-        for key, rest in zip(compress(keys, rests), filter(None, rests)):
-            more[key] = more.get(key, 0) + rest.count("\n")
-        lines = len(runs) + sum(more.values())
-        if lines != p.count("\n") - 1:
-            return None  # other lines: context, separators, strays, odd paths
+        runs, paths, keys = zip(*found)
+        if sum(map(len, runs)) + len(runs) != len(p) - 1:
+            return None  # other lines between the runs: context, separators, strays, odd paths
+        # Each newline counted once, in C: the match lines after each run's first.
+        after = list(map(str.count, runs, repeat("\n")))
+        more: dict[str, int] = {}  # those, by folder
+        for key, n in zip(compress(keys, after), filter(None, after)):
+            more[key] = more.get(key, 0) + n
+        lines = len(runs) + sum(after)
         if not self._counts.keys().isdisjoint(paths):
             return None  # a kept file's lines: their picks are wanted
         folders, entries = self._folders, {}
