@@ -102,15 +102,99 @@ def count_large(counter: Counter, pieces: list[str]) -> int:
     """Tokens in the pieces: exact up to EXACT_COUNT_LIMIT characters, extrapolated beyond."""
     total_chars = sum(len(piece) for piece in pieces)
     if total_chars <= EXACT_COUNT_LIMIT:
-        return sum(counter.count(piece) for piece in pieces)
+        return sum(_count_reusing(counter, piece) for piece in pieces)
     counted, room = 0, EXACT_COUNT_LIMIT
     for piece in pieces:
         sample = piece[:room]
-        counted += counter.count(sample)
+        counted += _count_reusing(counter, sample)
         room -= len(sample)
         if room <= 0:
             break
     return int(round(counted * total_chars / EXACT_COUNT_LIMIT, -2))
+
+
+# A clip counts large texts that are mostly the same: the excerpt's first 200,000 characters,
+# then what each rendered plan drops of it (twice: planned, then grown at its gaps' edges). No
+# token spans a newline followed by an ASCII letter or digit (in cl100k's and o200k's split
+# patterns a piece holds a newline only at its end, or among spaces; neither looks back), so
+# a text cut there counts as the sum of its parts: the text shared with the last large text
+# counted is worked out from that count, and only what differs is counted.
+# (A counter that is not byte-pair based, the estimate, says additive_at_seams = False.)
+_REUSE_MIN = 16_384  # characters: below this a count is cheap, and counted as it is
+_SEAM = r"\n(?=[A-Za-z0-9])"
+_last_large: tuple[object, str, int] | None = None  # (counter, text, its tokens)
+
+
+def _count_reusing(counter: Counter, text: str) -> int:
+    """counter.count(text), exactly, reusing the last large count where the texts agree."""
+    global _last_large
+    if len(text) < _REUSE_MIN or not getattr(counter, "additive_at_seams", False):
+        return counter.count(text)
+    last = _last_large
+    tokens = _count_from(last, counter, text) if last is not None and last[0] is counter \
+        else None
+    if tokens is None:
+        tokens = counter.count(text)
+    _last_large = (counter, text, tokens)
+    return tokens
+
+
+def _count_from(last: tuple[object, str, int], counter: Counter, text: str) -> int | None:
+    """text's tokens from the last large count, when the two share most of their text (None:
+    they do not). The shared run is cut at seams (_SEAM) inside it, or at both texts' ends."""
+    import re  # (cached by re after the first large count; the pass-through never counts)
+
+    _, old, old_tokens = last
+    if text == old:
+        return old_tokens
+    seams = re.compile(_SEAM)
+    at_old = old.find(text[:64])
+    if at_old >= 0:
+        at_text = 0
+    else:
+        at_text, at_old = text.find(old[:64]), 0
+        if at_text < 0:
+            return None
+    length = _agreeing(text, at_text, old, at_old)
+    start, end = at_text, at_text + length
+    shift = at_old - at_text  # a position in text, plus shift, is the same one in old
+    if not (start == 0 and at_old == 0):  # not both texts' starts: cut at a seam inside
+        if not (start == 0 and old[at_old - 1:at_old] == "\n" and text[:1].isalnum()
+                and text[:1].isascii()):
+            seam = seams.search(text, start, end)
+            if seam is None:
+                return None
+            start = seam.end()
+    if not (end == len(text) and end + shift == len(old)):  # not both texts' ends: likewise
+        newline = text.rfind("\n", start, end - 1)
+        while newline >= start and seams.match(text, newline, end) is None:
+            newline = text.rfind("\n", start, newline)
+        if newline < start:
+            return None
+        end = newline + 1
+    if start >= end or (start + (len(old) - (end + shift)) + start + shift
+                        + (len(text) - end)) * 2 > len(text):
+        return None  # little shared: counting it all costs less
+    def tokens(part: str) -> int:
+        return counter.count(part) if part else 0
+
+    return (tokens(text[:start]) + old_tokens - tokens(old[:start + shift])
+            - tokens(old[end + shift:]) + tokens(text[end:]))
+
+
+def _agreeing(a: str, i: int, b: str, j: int) -> int:
+    """The length of the common prefix of a[i:] and b[j:] (whole texts compared in C)."""
+    high = min(len(a) - i, len(b) - j)
+    if a.startswith(b[j:j + high], i):
+        return high
+    low = 0
+    while low < high:  # a[i:i + low] agrees, a[i:i + high + 1] does not
+        middle = (low + high + 1) // 2
+        if a.startswith(b[j:j + middle], i):
+            low = middle
+        else:
+            high = middle - 1
+    return low
 
 
 class LazyCounter:
@@ -126,6 +210,10 @@ class LazyCounter:
             self._loaded = self._load()
             self.name = self._loaded.name
         return self._loaded
+
+    @property
+    def additive_at_seams(self) -> bool:
+        return getattr(self._counter(), "additive_at_seams", False)
 
     def count(self, text: str) -> int:
         return self._counter().count(text)
@@ -173,6 +261,8 @@ class BpeCounter:
         self._ranks = ranks
         self._python = _PythonBpe(encoding, ranks) if encoding.python_pattern else None
         self._native = None  # tiktoken's Encoding, built on first need
+
+    additive_at_seams = True  # byte-pair merges within split pieces (see _count_reusing)
 
     def count(self, text: str) -> int:
         text = _countable(text)

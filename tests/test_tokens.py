@@ -237,3 +237,59 @@ def test_concurrent_first_runs_all_count_and_leave_one_whole_cache(reference, tm
     assert cached.suffix == ".marshal"
     assert load_counter("cl100k_base", cache_dir=str(folder)).count(text) \
         == len(tiktoken_tokens(reference, text))
+
+
+# --- large counts that share text with the last one ---------------------------------------
+
+_LINE_TEXT = st.lists(st.sampled_from(list("ab Z09.:'/-_()[]\t\r\n é€→") + ["'s", "  "]),
+                      max_size=30).map("".join)
+_SEAM_START = st.sampled_from(list("aZ09xQ5"))
+
+
+@settings(max_examples=300, deadline=None)
+@given(_LINE_TEXT, _SEAM_START, _LINE_TEXT)
+def test_a_text_cut_after_a_newline_before_a_letter_or_digit_counts_as_its_parts(reference,
+                                                                              head, first,
+                                                                              rest):
+    # What _count_reusing relies on: no token spans "\n" followed by [A-Za-z0-9].
+    before, after = head + "\n", first + rest
+    assert len(tiktoken_tokens(reference, before + after)) == (
+        len(tiktoken_tokens(reference, before)) + len(tiktoken_tokens(reference, after)))
+
+
+def _big_text(lines: list[str], size: int = 40_000) -> str:
+    out, at = [], 0
+    while sum(map(len, out)) < size:
+        out.append(lines[at % len(lines)] + f" {at}\n")
+        at += 1
+    return "".join(out)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(_LINE_TEXT, min_size=1, max_size=20), st.integers(0, 3_000),
+       st.integers(0, 3_000), _LINE_TEXT, st.booleans())
+def test_large_counts_reusing_the_last_one_are_exact(python_counter, tiktoken_counter, lines,
+                                                     cut_head, cut_tail, extra, foreign):
+    counter = tiktoken_counter if foreign else python_counter
+    text = _big_text(lines)
+    variants = [text, text[cut_head:], text[:len(text) - cut_tail], text[cut_head:-cut_tail - 1],
+                extra + text[cut_head:], text[:-cut_tail - 1] + extra, text[cut_head:] + extra]
+    for variant in variants:
+        assert tokens.count_large(counter, [variant]) == counter.count(variant)
+
+
+def test_a_large_count_like_the_last_counts_only_what_differs(python_counter, monkeypatch):
+    text = _big_text(["2024-05-01T00:00:00Z INFO  [http] GET /api/items 200", "x = f(y)"])
+    tokens.count_large(python_counter, [text])
+    counted: list[int] = []
+    real = python_counter.count
+    monkeypatch.setattr(python_counter, "count", lambda part: counted.append(len(part))
+                        or real(part))
+    shifted = text[5_000:] + "tail line\n"
+    assert tokens.count_large(python_counter, [shifted]) == real(shifted)
+    assert 0 < sum(counted) < len(shifted) // 4
+    estimate, seen = tokens.EstimateCounter(), []  # not byte-pair: counted whole, always
+    monkeypatch.setattr(tokens.EstimateCounter, "count", lambda self, part: seen.append(part) or 1)
+    tokens.count_large(estimate, [text])
+    tokens.count_large(estimate, [shifted])
+    assert seen == [text, shifted]
