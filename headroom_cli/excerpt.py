@@ -53,13 +53,13 @@ class Excerpt:
         """Where text of the whole output is missing from the excerpt, and how much."""
         found = []
         edge, edge_bytes = self.domain_start, None if self.domain_start else 0
-        for piece in self.pieces:
-            if piece.origin > edge:
-                found.append(Seam(piece.start, piece.origin - edge,
-                                  _byte_gap(edge_bytes, piece.byte_origin, piece.origin - edge)))
-            edge = piece.origin + piece.length
-            edge_bytes = None if piece.byte_origin is None else (
-                piece.byte_origin + _size(self.text[piece.start:piece.start + piece.length]))
+        for start, origin, _, length, _, byte_origin in self.pieces:
+            if origin > edge:  # (the pieces unpacked: a log has tens of thousands)
+                found.append(Seam(start, origin - edge, _byte_gap(edge_bytes, byte_origin,
+                                                                  origin - edge)))
+            edge = origin + length
+            edge_bytes = None if byte_origin is None else (
+                byte_origin + _size(self.text[start:start + length]))
         if edge < self.total_chars:
             found.append(Seam(len(self.text), self.total_chars - edge,
                               _byte_gap(edge_bytes, self.total_bytes, self.total_chars - edge)))
