@@ -321,7 +321,7 @@ class Scanner:
                     if not covered:
                         folded += 1
                         self._fold(shape, base + cp, nxt - cp, 1)
-                    if target < 0 and nxt < size and buf.startswith(buf[cp:nxt], nxt):
+                    if target < 0 and nxt < size and _copy_follows(buf, cp, nxt):
                         # Copies of this line follow (a flood of one warning): each would be
                         # folded alike, so they are counted in bulk, not looked at one by one.
                         after = bisect_left(starts, nxt)
@@ -388,7 +388,7 @@ class Scanner:
                 chars += nxt - start
                 done = nxt
             if (target < 0 and done == nxt < size and chars < limit and buf[cp] not in " \t"
-                    and buf.startswith(buf[cp:nxt], nxt)):
+                    and _copy_follows(buf, cp, nxt)):
                 # Copies of this line follow, each picked alike (as the line alone, after it)
                 # until the limit: in bulk. The run's last copy, before another line, is not.
                 width, after = nxt - cp, bisect_left(starts, nxt)
@@ -474,6 +474,12 @@ class Scanner:
         if self._open is not None:
             self._picks.append((self._open_offset, self._open_line, "".join(self._open)))
             self._open = None
+
+
+def _copy_follows(buf: str, start: int, nxt: int) -> bool:
+    """Whether the line at nxt is a copy of the one at start (which ends at nxt). Lines of
+    another length (most) are told by one character, without slicing the line."""
+    return buf.startswith("\n", 2 * nxt - start - 1) and buf.startswith(buf[start:nxt], nxt)
 
 
 def _run_end(buf: str, start: int, nxt: int) -> int:
