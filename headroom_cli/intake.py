@@ -15,8 +15,8 @@ at the end covers only what follows them.
 from __future__ import annotations
 
 from collections import deque
-from operator import itemgetter
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Callable
 
 from .clean import ByteMap, clean

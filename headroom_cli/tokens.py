@@ -119,7 +119,8 @@ def count_large(counter: Counter, pieces: list[str]) -> int:
 # patterns a piece holds a newline only at its end, or among spaces; neither looks back), so
 # a text cut there counts as the sum of its parts: the text shared with the last large text
 # counted is worked out from that count, and only what differs is counted.
-# (A counter that is not byte-pair based, the estimate, says additive_at_seams = False.)
+# Only a counter that says additive_at_seams (byte-pair: BpeCounter) is counted so; the
+# estimate's ceil(chars / 4) is not the sum of its parts.
 _REUSE_MIN = 16_384  # characters: below this a count is cheap, and counted as it is
 _SEAM = r"\n(?=[A-Za-z0-9])"
 _last_large: tuple[object, str, int] | None = None  # (counter, text, its tokens)
@@ -175,6 +176,7 @@ def _count_from(last: tuple[object, str, int], counter: Counter, text: str) -> i
     if start >= end or (start + (len(old) - (end + shift)) + start + shift
                         + (len(text) - end)) * 2 > len(text):
         return None  # little shared: counting it all costs less
+
     def tokens(part: str) -> int:
         return counter.count(part) if part else 0
 
