@@ -64,14 +64,14 @@ _SPREAD_BITS = 16
 # An aligned table's cells: split at runs of two spaces or more, tabs and column rules (psql's
 # `|`, sqlite3 -box's `│`). A table is this share of the lines split in _TABLE_CELLS or more;
 # a column whose masked values repeat (at most _FEW_VALUES of them, or one for every
-# _ROWS_A_VALUE rows) names its rows' template: a status, a type, and a log's message once its numbers are
-# masked; names and descriptions (nearly every row its own) do not.
+# _ROWS_A_VALUE rows) names its rows' template: a status, a type, an aligned log's message once
+# its numbers are masked; names and descriptions (most rows their own) do not.
 _SEPARATOR = lazy(r"[ \t]*[|│┃\t][ \t]*|[ \t]{2,}")
 _RULE = "\x01"
 _TABLE_CELLS = 3
 _TABLE_SHARE = 0.6
 _FEW_VALUES = 6
-_ROWS_A_VALUE = 8  # or fewer values than one for every this many rows
+_ROWS_A_VALUE = 16
 
 
 def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> Plan | None:
