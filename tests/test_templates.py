@@ -173,3 +173,22 @@ def test_the_rung_meets_its_budget_the_same_way_every_time(counter, rows, budget
         counted = sum(i.last_line - i.first_line + 1 for i in plan.items if isinstance(i, Gap))
         kept = sum(1 for i in plan.items if isinstance(i, Keep))
         assert counted + kept == len(lines) and plan.omitted_lines == counted
+
+
+def test_an_aligned_log_keeps_its_rare_message_apart_from_its_level(counter):
+    """A fixed example of the class (not a tool's output): a log aligned in columns (time,
+    level, worker, message) with a dozen common message forms and one rare one. Its level
+    column alone must not name the template (every INFO line was one template and the rare
+    message was lost); the message column's masked forms repeat, so they stay in the key."""
+    forms = ["job {n} done in {n} ms", "cache hit for key{n}", "fetched {n} rows",
+             "heartbeat {n}", "queue depth {n}", "flushed {n} bytes", "opened conn {n}",
+             "closed conn {n}", "retried nothing on {n}", "gc pause {n} us", "lease {n} renewed",
+             "batch {n} queued"]
+    rows = [f"2026-11-27 07:{n // 60 % 60:02}:{n % 60:02}  INFO   worker-{n % 4}   "
+            + forms[n % len(forms)].format(n=n) for n in range(600)]
+    rows.insert(347, "2026-11-27 07:05:47  INFO   worker-2   disk quota almost reached on /srv")
+    text = "\n".join(rows) + "\n"
+    out = compress(text, tool="Bash", budget=500, counter=counter, kind="other").text
+    assert counter.count(out) <= 500
+    assert "disk quota almost reached" in out
+    assert sum(line.startswith("2026-") for line in out.splitlines()) > len(forms)

@@ -63,12 +63,15 @@ _LONG_LINE = 2_000  # characters: an exemplar longer than this is not priced (it
 _SPREAD_BITS = 16
 # An aligned table's cells: split at runs of two spaces or more, tabs and column rules (psql's
 # `|`, sqlite3 -box's `│`). A table is this share of the lines split in _TABLE_CELLS or more;
-# a column with at most _FEW_VALUES masked values names its rows' template.
+# a column whose masked values repeat (at most _FEW_VALUES of them, or one for every
+# _ROWS_A_VALUE rows) names its rows' template: a status, a type, an aligned log's message once
+# its numbers are masked; names and descriptions (most rows their own) do not.
 _SEPARATOR = lazy(r"[ \t]*[|│┃\t][ \t]*|[ \t]{2,}")
 _RULE = "\x01"
 _TABLE_CELLS = 3
 _TABLE_SHARE = 0.6
 _FEW_VALUES = 6
+_ROWS_A_VALUE = 16
 
 
 def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> Plan | None:
@@ -167,14 +170,22 @@ def _row_keys(rows: list[str]) -> list[str]:
     """The template key of each row of an aligned table (its separators marked _RULE before
     masking): the values of its low-cardinality columns (a status, a type, an architecture).
     Rows differ in their names and descriptions; a row whose status is rare is a template of
-    its own. A line of fewer cells (a title, a footer) keeps its masked form."""
+    its own. A column whose masked values repeat stays in the key too: an aligned log's message
+    column (`time  level  message`) holds a few dozen forms, and keying its rows by their level
+    alone made every INFO line one template, its rare messages lost. A line of fewer cells (a
+    title, a footer) keeps its masked form."""
     cells = [row.strip(_RULE + " ").split(_RULE) for row in rows]
+    widths: dict[int, int] = {}  # rows of each number of cells
+    for row in cells:
+        widths[len(row)] = widths.get(len(row), 0) + 1
+    few = {width: max(_FEW_VALUES, count // _ROWS_A_VALUE) for width, count in widths.items()}
     seen: dict[tuple[int, int], set[str]] = {}
     for row in cells:
         if len(row) >= _TABLE_CELLS:
+            limit = few[len(row)]
             for column, value in enumerate(row):
                 values = seen.setdefault((len(row), column), set())
-                if len(values) <= _FEW_VALUES:
+                if len(values) <= limit:
                     values.add(value[:_KEY_CHARS])
     keys = []
     for row, split in zip(rows, cells):
@@ -184,9 +195,10 @@ def _row_keys(rows: list[str]) -> list[str]:
         if len(split) < _TABLE_CELLS:
             keys.append(row[:_KEY_CHARS])
             continue
-        few = (value[:_KEY_CHARS] if len(seen[len(split), column]) <= _FEW_VALUES else _HOLE
-               for column, value in enumerate(split))
-        keys.append(f"{_RULE}{len(split)}{_RULE}" + _RULE.join(few))
+        limit = few[len(split)]
+        kept = (value[:_KEY_CHARS] if len(seen[len(split), column]) <= limit else _HOLE
+                for column, value in enumerate(split))
+        keys.append(f"{_RULE}{len(split)}{_RULE}" + _RULE.join(kept))
     return keys
 
 
