@@ -207,6 +207,7 @@ class _Spend:
                  folder_rows) -> None:
         self.rows, self.indexes, self.costs, self.owner = rows, indexes, costs, owner
         self.top = top  # the length of the folder every path shares (`./node_modules/`)
+        self.entries: dict[int, bool] = {}  # position -> whether it is an entry module
         self.drawn, self.weights, self.sized = drawn, weights, sized
         self.folder_rows = folder_rows
         self.named: set[int] = set()
@@ -229,9 +230,13 @@ class _Spend:
 
     def _entry(self, position: int) -> bool:
         """Told below the folder every path shares: in a list of `node_modules/` the
-        packages are what was listed, not someone else's code."""
-        path = self._path(position)[self.top:]
-        return path_class(path).entry and not machine_made(path)
+        packages are what was listed, not someone else's code. (Told once a path: the
+        folders' queues are sorted again each time files are named.)"""
+        known = self.entries.get(position)
+        if known is None:
+            path = self._path(position)[self.top:]
+            known = self.entries[position] = path_class(path).entry and not machine_made(path)
+        return known
 
     def _path(self, position: int) -> str:
         if self.drawn is not None:
