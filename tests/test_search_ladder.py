@@ -5,7 +5,6 @@ outputs (tests/corpus and ../shared/corpus), never on corpus-specific rules."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
@@ -13,8 +12,6 @@ from conftest import GROWN_DIR, corpus_case
 from headroom_cli.api import compress
 from headroom_cli.planners.search.sites import (DERIVED, EXPORTED, USED_IN_DOCS, aside, entry,
                                                path_class, private, rank, symbols)
-
-REAL = Path(__file__).parent / "real"
 
 
 def test_the_symbol_is_what_most_matched_lines_share_minus_definition_words():
@@ -206,22 +203,3 @@ def test_a_flood_of_definitions_leads_with_what_its_tests_are_named_after(corpus
     shown = [m[1] for m in re.finditer(r"^src/[\w/.]+:\d+:(?:async )?def (\w+)\(", out, re.M)]
     assert len(shown) >= 3
     assert all(name.lower() in tests for name in shown), shown
-
-
-def test_what_the_cap_leaves_goes_to_the_project_s_own_busiest_files_first(counter):
-    """`rg -n -i 'todo|fixme' pip` (real, pip 23.2.1: most matches in its `_vendor/`): the
-    matches spent after the common cap go to the project's own files, the busiest first,
-    before vendored files take another: every own file shows a line, and the own file with
-    the most matches shows one."""
-    text = (REAL / "rg-n-i-todo-fixme-pip-23.2.1.txt").read_text()
-    rows = text.rstrip("\n").split("\n")
-    out = compress(text, tool="Grep", budget=1500, counter=counter).text.split("\n")
-    own: dict[str, list[str]] = {}
-    for row in rows:
-        path = row.split(":", 1)[0]
-        if "/_vendor/" not in path:
-            own.setdefault(path, []).append(row)
-    busiest = max(own, key=lambda path: len(own[path]))
-    assert len(own[busiest]) > 1
-    for path, matches in own.items():
-        assert any(row in out for row in matches), path

@@ -16,7 +16,7 @@ from ..pathmap import plan_paths
 from ..rollup import roll_up
 from .signals import DEFINITION, FileHits, HEADER_SHARE_FOR_STRAYS, parse, Parsed
 from .narrowing import moot, narrowing
-from .sites import aside, definition_sites
+from .sites import definition_sites
 
 # The ladder's first rung: definition sites get at most this share of the room, and at least
 # SITE_FLOOR of it when every file can be named beside them.
@@ -192,10 +192,8 @@ def _pick_matches(files: list[FileHits], room: int, costs: LineCosts, file_list:
         return None
     cap, used = best
     picks = {f.path: orders[f.path][:max(cap, len(pinned.get(f.path, ())))] for f in files}
-    # Spend what is left one more match at a time: the project's own files before tests,
-    # documents and vendored or built files, those with the most matches first (where the
-    # search's subject lies), then in file order.
-    for f in sorted(files, key=_extra_first):
+    # Spend what is left one more match at a time, in file order.
+    for f in files:
         have = len(picks[f.path])
         extra = orders[f.path][have:have + 1]
         if extra:
@@ -204,10 +202,6 @@ def _pick_matches(files: list[FileHits], room: int, costs: LineCosts, file_list:
                 picks[f.path] = picks[f.path] + extra
                 used += grown
     return picks
-
-
-def _extra_first(hits: FileHits) -> tuple[int, int]:
-    return int(hits.folder or aside(hits.path) or machine_made(hits.path)), -hits.count
 
 
 class _NoneShown(dict):
