@@ -18,6 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from conftest import GROWN_DIR
 from headroom_cli.api import compress
 from headroom_cli.planners import diff
 from headroom_cli.tools import lookup
@@ -339,3 +340,18 @@ def test_the_smallest_source_change_is_shown_before_docs_and_requirements(budget
     assert changed and all(row in out.splitlines() for row in changed)
     docs = [row for row in rows if row.startswith("diff -ru click-8.1.7/docs/")]
     assert docs and all(row.split()[-1] in out for row in docs), "every docs file is named"
+
+
+def test_a_file_only_in_one_tree_keeps_its_own_line_in_the_shorter_map(counter):
+    """`diff -ru` of click 8.1.7 and 8.1.8 (real, tests/corpus): too many files for every
+    file's own first line, the map names files `path (counts)`, but a file only in one tree
+    keeps the line the tool printed (`Only in click-8.1.8: pyproject.toml`: greppable), and
+    the tree it is in after it."""
+    text = (GROWN_DIR / "diff-ru-click-8.1.7-8.1.8" / "output.txt").read_text()
+    result = clip(text, 2000, counter)
+    assert re.search(r"^click-8\.1\.8/\S+ \(\+\d", result.text, re.M)  # the shorter map
+    only = [row for row in text.splitlines() if row.startswith("Only in ")]
+    assert len(only) > 5
+    for row in only:
+        assert re.search(rf"^{re.escape(row)}  \(only in the (?:old|new) tree\)$", result.text,
+                         re.M), row

@@ -330,3 +330,36 @@ def test_a_yaml_document_of_blank_line_separated_keys_is_not_an_ls_r(counter):
     another and no line under them is indented."""
     text = "".join(f"key{k}:\n  a: 1\n  b: 2\n  c: 3\n\n" for k in range(8))
     assert compress(text, tool="Bash", budget=60, counter=counter).kind != "tree"
+
+
+@pytest.mark.parametrize("budget", [300, 500, 1000])
+def test_a_folder_s_entry_module_is_named_before_its_other_files(budget, counter):
+    """`find` lists a folder's files in directory order (pygments' `__init__.py` fifth): a
+    folder any of whose own files the map names names its entry module among them."""
+    text = (REAL / "find-type-f-pygments-2.21.0.txt").read_text()
+    rows = text.rstrip("\n").split("\n")
+    assert rows.index("pygments/__init__.py") > 0  # not first in the list
+    out = compress(text, tool="Bash", budget=budget, counter=counter).text.split("\n")
+    entries = [row for row in rows if row.endswith("/__init__.py")]
+    asked = 0
+    for entry in entries:
+        folder = entry[:-len("__init__.py")]
+        own = [row for row in rows if row.startswith(folder) and "/" not in row[len(folder):]]
+        if any(row in out for row in own if row != entry):
+            assert entry in out, entry
+            asked += 1
+    assert asked >= 2
+
+
+def test_rows_that_hold_a_path_among_other_fields_are_no_path_list(counter):
+    """`sha256sum` (real, 80 files of hypothesis): a checksum, then a path. Its rows are not
+    paths, so no map of `9f86d0…  hypothesis/` folders sorted by checksum: its rows keep their
+    order."""
+    text = (REAL / "sha256sum-hypothesis-6.170.17-py.txt").read_text()
+    rows = text.rstrip("\n").split("\n")
+    result = compress(text, tool="Bash", budget=600, counter=counter)
+    assert result.kind != "search"
+    kept = [row for row in result.text.split("\n") if row in rows]
+    assert len(kept) > 5
+    assert kept == sorted(kept, key=rows.index)
+    assert not re.search(r"\(\d+ (?:more )?files", result.text)

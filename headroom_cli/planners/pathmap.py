@@ -22,7 +22,9 @@ from functools import partial
 from ..plan import Keep, Lines, Note
 from ..render import counted, path_map_folder, path_map_rest
 from .costs import MAX_LINE_CHARS, LineCosts, cut_note
+from .pathclass import machine_made
 from .rollup import split
+from .search.sites import path_class
 
 PIN_SHARE = 0.25  # of the room, for the files named whatever their depth
 _HEAVIEST = 10  # of a count list (`rg -c`), the heaviest files named before the levels
@@ -188,7 +190,7 @@ def _plan_once(make_job, lines: Lines, room: int, costs: LineCosts,
     for folder in root.below():
         for position in folder.files:
             owner[position] = folder
-    job = make_job(owner)
+    job = make_job(owner, len(root.label))
     used = job.open_levels(root, room, deepest=0)
     used += job.pin(paths, int(room * PIN_SHARE))
     used += job.open_levels(root, int((room - used) * _level_share(job, room, len(paths))))
@@ -201,8 +203,11 @@ def _plan_once(make_job, lines: Lines, room: int, costs: LineCosts,
 
 
 class _Spend:
-    def __init__(self, rows, indexes, costs, owner, drawn, weights, sized, folder_rows) -> None:
+    def __init__(self, rows, indexes, costs, owner, top, drawn, weights, sized,
+                 folder_rows) -> None:
         self.rows, self.indexes, self.costs, self.owner = rows, indexes, costs, owner
+        self.top = top  # the length of the folder every path shares (`./node_modules/`)
+        self.entries: dict[int, bool] = {}  # position -> whether it is an entry module
         self.drawn, self.weights, self.sized = drawn, weights, sized
         self.folder_rows = folder_rows
         self.named: set[int] = set()
@@ -212,6 +217,33 @@ class _Spend:
         if self.weights is None:
             return positions
         return sorted(positions, key=lambda p: (-self.weights[p], p))
+
+    def _in_turn(self, folder: _Folder, positions: list[int]) -> list[int]:
+        """A folder's files in the order they are named: its own entry modules first (the search
+        planner's own test, sites.path_class: `__init__.py`, `index.js`, `lib.rs`, a module
+        named after its folder: `solvers/solvers.py`), never a vendored or built one; then in
+        the list's order. A list that weighs its paths (`du`'s sizes, `rg -c`'s counts) names
+        the heaviest first: its weights say what matters."""
+        if self.weights is not None:
+            return self._heaviest_first(positions)
+        return sorted(positions, key=lambda p: self.owner[p] is not folder or not self._entry(p))
+
+    def _entry(self, position: int) -> bool:
+        """Told below the folder every path shares: in a list of `node_modules/` the
+        packages are what was listed, not someone else's code. (Told once a path: the
+        folders' queues are sorted again each time files are named.)"""
+        known = self.entries.get(position)
+        if known is None:
+            path = self._path(position)[self.top:]
+            known = self.entries[position] = path_class(path).entry and not machine_made(path)
+        return known
+
+    def _path(self, position: int) -> str:
+        if self.drawn is not None:
+            return self.drawn[position]
+        if self.sized is not None:
+            return self.sized.paths[position]
+        return self.rows[self.indexes[position]].rstrip("\r")
 
     # ---- costs
 
@@ -365,14 +397,14 @@ class _Spend:
         every closed folder shown, while room lasts."""
         open_folders = sorted((f for f in root.below() if f.opened),
                               key=lambda f: (f.depth, f.label))
-        queues = [self._heaviest_first([p for p in f.files if p not in self.named])
+        queues = [self._in_turn(f, [p for p in f.files if p not in self.named])
                   for f in open_folders]
         # Then the files under each closed folder that has a line, named beneath it.
         closed = sorted((child for f in open_folders for child in f.folders.values()
                          if not child.opened and child.label not in f.hidden),
                         key=lambda f: (f.depth, f.label))
-        queues += [self._heaviest_first([p for sub in f.below() for p in sub.files
-                                         if p not in self.named]) for f in closed]
+        queues += [self._in_turn(f, [p for sub in f.below() for p in sub.files
+                                     if p not in self.named]) for f in closed]
         used = turn = misses = 0
         while any(turn < len(queue) for queue in queues):
             for queue in queues:

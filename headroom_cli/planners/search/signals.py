@@ -25,6 +25,10 @@ CONTEXT_SEP = lazy(r"-(\d+)-")
 # 2026 16:37:29]` read as path `…2026 16`, line 37), a clock, a quote (`"GET /a HTTP/1.1"`).
 _RECORD = lazy(r"[\sT]\d\d?$|\d:\d\d|\"")
 _EXTENSION = lazy(r"\.[A-Za-z0-9_+~-]{1,12}$")
+# A row that holds a path among other fields, not a path with spaces in it: words after a file
+# name's extension (`row 0 src/a.py passed`), or a checksum before it (`sha256sum`'s
+# `9f86d0…  src/a.py`). Its order is its own: it is no list of paths to map.
+_FIELDS = lazy(r"[0-9a-fA-F]{32,}\s|.*\.[A-Za-z]\w{0,11}\s+\S")
 # The common path: folders, then a name with a letter; no space, colon, quote or backslash, and
 # no clock's `T12` at its end. It passes every test of is_path, so it is told in one match.
 _COMMON_PATH = lazy(r"/?[\w.~+@-][\w.~+@/-]*/[\w.~+@-]*[A-Za-z][\w.~+@-]*(?<!T\d)(?<!T\d\d)")
@@ -242,7 +246,8 @@ def is_path(candidate: str) -> bool:
         return False
     if not any(map(str.isalpha, candidate)) or _RECORD.search(candidate):
         return False  # a timestamp's `12:34:56`, or a log record's
-    if " " in candidate and "/" not in candidate and "\\" not in candidate:
+    if " " in candidate and ("/" not in candidate and "\\" not in candidate
+                             or _FIELDS.match(candidate)):
         return False
     trimmed = candidate.rstrip("/\\")
     name = trimmed[max(trimmed.rfind("/"), trimmed.rfind("\\")) + 1:]
