@@ -9,7 +9,7 @@ from functools import partial
 from ..plan import Gap, Keep, Lines, Plan, gap
 from ..tokens import Counter
 from ..tools import Tool
-from . import templates
+from . import manual, templates
 from .costs import MAX_LINE_CHARS, beginning_pays
 
 READS_NUMBERED = True  # plans numbered lines (`cat -n`, a Read) itself
@@ -24,8 +24,16 @@ def looks_like(sample: list[str], tool: Tool) -> bool:
 
 def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool,
          binary: bool = False) -> Plan:
-    found = None if binary else templates.plan(text, lines, budget, counter, tool)
+    found = None if binary else _structured(text, lines, budget, counter, tool)
     return found or head_and_tail(text, lines, budget, counter, tool, binary)
+
+
+def _structured(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> Plan | None:
+    """A document whose structure is its indentation (a man page, pydoc) by its outline;
+    else lines grouped by template."""
+    sample = [lines.get(i) for i in range(min(len(lines), 2 * manual.JUDGED_LINES))]
+    found = manual.plan(text, lines, budget, counter, tool) if manual.looks_like(sample, tool) else None
+    return found or templates.plan(text, lines, budget, counter, tool)
 
 
 def head_and_tail(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool,
