@@ -78,18 +78,19 @@ def row_of(index: int, rows: list[str], is_numbered: bool, column: int = 0,
 def plan(kind: str, noun: str, text: str, lines: Lines, budget: int, counter: Counter,
          headings: list[tuple[int, int]], head_share: float = HEAD_SHARE,
          deeper_after_a_miss: bool = False, notable: list[int] = (),
-         columns: dict[int, int] | None = None) -> Plan | None:
+         columns: dict[int, int] | None = None, tail_share: float = TAIL_SHARE) -> Plan | None:
     """headings: (0-based line, level) of every heading; the lowest level is the shallowest.
     `deeper_after_a_miss`: what a level leaves goes on to the next ones (a public function
     may stand in for a class left out; a subsection never stands in for a missing chapter).
     `notable`: lines of prose worth listing after the headings when there is room (a
     changelog's breaking changes, deprecations and security fixes), spread over the text.
-    `columns`: where in its line a heading starts, when not at the start (HTML's tags)."""
+    `columns`: where in its line a heading starts, when not at the start (HTML's tags).
+    `head_share`, `tail_share`: of the budget, for the first and the last lines."""
     rows = list(lines)
     total = len(rows)
     head_end, begun = _within(text, lines, rows, range(total), int(budget * head_share), counter)
     taken, tail_begun = _within(text, lines, rows, range(total - 1, -1, -1),
-                                int(budget * TAIL_SHARE), counter)
+                                int(budget * tail_share), counter)
     tail_start, begun = total - taken, begun + tail_begun
     inside = [(i, level) for i, level in headings if head_end <= i < tail_start]
     if head_end >= tail_start or not inside:
