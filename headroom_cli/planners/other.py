@@ -9,7 +9,7 @@ from functools import partial
 from ..plan import Gap, Keep, Lines, Plan, gap
 from ..tokens import Counter
 from ..tools import Tool
-from . import certificates, manual, templates
+from . import certificates, manual, psql, rst, templates
 from .costs import MAX_LINE_CHARS, beginning_pays
 
 READS_NUMBERED = True  # plans numbered lines (`cat -n`, a Read) itself
@@ -30,10 +30,10 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool,
 
 def _structured(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> Plan | None:
     """A format whose structure says what a reader looks for, by its outline: a document laid
-    out by indentation (a man page, pydoc), certificates printed as text; else lines grouped
-    by template."""
+    out by indentation (a man page, pydoc), certificates printed as text, psql's descriptions
+    of relations, reStructuredText; else lines grouped by template."""
     sample = [lines.get(i) for i in range(min(len(lines), manual.JUDGED_LINES))]
-    for planner in (manual, certificates):
+    for planner in (manual, certificates, psql, rst):
         found = planner.looks_like(sample, tool) and planner.plan(text, lines, budget, counter, tool)
         if found:
             return found
