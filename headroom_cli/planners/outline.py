@@ -33,6 +33,7 @@ NUMBERED = lazy(r"^\s*+(\d++)(?:\t|→|: |\|)")
 HEAD_SHARE, TAIL_SHARE = 0.15, 0.1
 NOTABLE_SHARE = 0.3  # of what the headings leave, for notable prose; the rest grows head and tail
 MIN_HEADINGS = 3
+JUDGED_ROWS = 2000  # whether a text is numbered is judged on its first rows
 ENTRY_CHARS = LINE_START_CHARS  # an entry's beginning, when not every entry fits whole
 
 
@@ -52,7 +53,7 @@ def body(row: str, is_numbered: bool) -> str:
 
 
 def bodies(rows: list[str]) -> list[str]:
-    is_numbered = numbered(rows[:2000])
+    is_numbered = numbered(rows[:JUDGED_ROWS])
     return [body(row, is_numbered) for row in rows]
 
 
@@ -95,7 +96,7 @@ def plan(kind: str, noun: str, text: str, lines: Lines, budget: int, counter: Co
     inside = [(i, level) for i, level in headings if head_end <= i < tail_start]
     if head_end >= tail_start or not inside:
         return None
-    is_numbered = numbered(rows[:2000])
+    is_numbered = numbered(rows[:JUDGED_ROWS])
     by_beginning = set(begun)
     whole = [row for i, row in [*enumerate(rows[:head_end]), *enumerate(rows[tail_start:],
                                                                         tail_start)]
