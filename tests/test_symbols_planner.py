@@ -61,7 +61,7 @@ def test_a_symbol_table_lists_what_it_defines_before_what_it_imports(counter, na
     defines = [row for row in rows if re.match(defined, row)]
     imports = [row for row in rows if re.match(imported, row)]
     assert defines and imports
-    for budget in (500, 800, 1200):
+    for budget in (500, 650, 800):
         out = compress(text, tool="Bash", budget=budget, counter=counter).text
         assert counter.count(out) <= budget
         listed = _outlined(out, rows)
