@@ -49,14 +49,17 @@ def _symbols(rows: list[str]) -> bool:
     return bool(filled) and sum(1 for row in filled if _form(row)) >= _SHARE * len(filled)
 
 
-def _bodies(rows: list[str]) -> list[str]:
-    """The rows without line numbers (`cat -n`, a Read), but for readelf's own `N:` column."""
-    return rows if _symbols(rows[:outline.JUDGED_ROWS]) else outline.bodies(rows)
+def _bodies(rows: list[str]) -> tuple[list[str], bool]:
+    """The rows without line numbers (`cat -n`, a Read), but for readelf's own `N:` column,
+    and whether they had line numbers."""
+    if _symbols(rows[:outline.JUDGED_ROWS]):
+        return rows, False
+    return outline.bodies(rows), outline.numbered(rows[:outline.JUDGED_ROWS])
 
 
 def looks_like(sample: list[str], tool: Tool) -> bool:
     """Most lines are nm's or readelf's symbols, or an objdump disassembly (its labels)."""
-    rows = _bodies(sample)
+    rows, _ = _bodies(sample)
     if _symbols(rows):
         return True
     return (any(row.startswith(_SECTION[0]) for row in rows)
@@ -105,6 +108,6 @@ def _name(row: str) -> str:
 
 
 def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> Plan | None:
-    rows = _bodies(list(lines))
+    rows, is_numbered = _bodies(list(lines))
     return outline.plan("other", "symbols and labels", text, lines, budget, counter,
-                        entries(rows), deeper_after_a_miss=True)
+                        entries(rows), deeper_after_a_miss=True, is_numbered=is_numbered)
