@@ -339,3 +339,16 @@ def test_the_smallest_source_change_is_shown_before_docs_and_requirements(budget
     assert changed and all(row in out.splitlines() for row in changed)
     docs = [row for row in rows if row.startswith("diff -ru click-8.1.7/docs/")]
     assert docs and all(row.split()[-1] in out for row in docs), "every docs file is named"
+
+
+def test_a_map_of_paths_names_a_file_on_one_side_as_diff_printed_it(counter):
+    """`diff -ru packaging-24.0 packaging-24.2` of the two sdists (PyPI; GNU diffutils 3.8;
+    tests/outputs/diff-ru-packaging-24.0-24.2.txt): when the map is of paths, a file only in one
+    tree keeps its own `Only in DIR: NAME` line (as short, and greppable)."""
+    text = (Path(__file__).parent / "outputs" / "diff-ru-packaging-24.0-24.2.txt").read_text()
+    only = [row for row in text.splitlines() if row.startswith("Only in ")]
+    assert len(only) == 3
+    out = compress(text, tool="Bash", budget=1000, counter=counter).text
+    assert counter.count(out) <= 1000
+    assert "packaging-24.2/src/packaging/markers.py (+" in out  # a map of paths
+    assert all(row in out.splitlines() for row in only)

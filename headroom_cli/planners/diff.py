@@ -457,7 +457,7 @@ def _map(job: _Job, verbatim: bool) -> tuple[dict[int, str], dict[int, list[str]
             kept[named[-1]] = f"  ({_details(f)})"
             used += sum(job.costs.line(i, kept[i]) for i in named)
         else:
-            notes[f.start] = [_file_line(f)]
+            notes[f.start] = [_short_line(job, f)]
             used += job.costs.note(notes[f.start][0])
         if used > job.room:
             break
@@ -577,6 +577,13 @@ def _named_line(job: _Job, f: FileDiff) -> str:
     if len(_name_lines(job, f)) > 1:
         return _file_line(f)
     return f"{job.rows[f.start].rstrip()}  ({_details(f)})"
+
+
+def _short_line(job: _Job, f: FileDiff) -> str:
+    """A file's line in a map of paths: `path (details)`, but a file only on one side by its
+    own `Only in DIR: NAME` (as short, and greppable as diff printed it)."""
+    own = job.plain[f.start].rstrip()
+    return own if not f.hunks and _ONLY_IN.match(own) else _file_line(f)
 
 
 def _file_line(f: FileDiff) -> str:
