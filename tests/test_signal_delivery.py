@@ -36,18 +36,22 @@ ROUNDS = range(STRESS or 1)
 
 pytestmark = pytest.mark.usefixtures("private_env")
 
-# The child says it got the signal, then dies of it: its status says so as well.
+# The child says it got the signal, then dies of it: its status says so as well. It waits with
+# the signals blocked (sigwait), so one that comes early stays pending: a Python handler around
+# time.sleep would race, since a signal landing between the interpreter's check and the sleep's
+# system call is noticed only when the sleep ends (that hung a stress round for 60 s, while
+# headroom had passed the signal on).
 CHILD = """
-import os, signal, sys, time
-def report(signum, frame):
-    print('child got', signum, flush=True)
-    signal.signal(signum, signal.SIG_DFL)
-    os.kill(os.getpid(), signum)
-for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-    signal.signal(signum, report)
+import os, signal, sys
+stopping = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
+signal.pthread_sigmask(signal.SIG_BLOCK, stopping)
 print('started', flush=True)
 open(sys.argv[1], 'w').close()
-time.sleep(600)
+signum = int(signal.sigwait(stopping))
+print('child got', signum, flush=True)
+signal.signal(signum, signal.SIG_DFL)
+os.kill(os.getpid(), signum)
+signal.pthread_sigmask(signal.SIG_UNBLOCK, {signum})
 """
 
 
