@@ -6,8 +6,8 @@ one line in _ASKED.
 
 Precedence follows what a person would call the output: search results, a diff, JSON, a
 symbol table or disassembly (`other`: nm's zero-padded addresses are no commit hashes), a
-commit history and a delimited table are asked first (each only when the output as a whole is that);
-then a failing test run or build is a log even when its tracebacks quote source code, so its
+commit history and a delimited table are asked first (each only when the output as a whole is
+that); then a failing test run or build is a log even when its tracebacks quote source code, so its
 signals are asked before code is; then a document that opens like YAML (its structure outweighs
 the error words of its prose); then code, other logs, documents, drawn trees, listings, and
 `other` for the rest.
