@@ -17,7 +17,8 @@ from headroom_cli.plan import Lines
 from headroom_cli.sniff import sniff
 from headroom_cli.tools import lookup
 
-TEXT = (Path(__file__).parent / "outputs" / "openssl-pkcs7-print-certs-certifi-first-16.txt").read_text()
+TEXT = (Path(__file__).parent / "outputs"
+        / "openssl-pkcs7-print-certs-certifi-first-16.txt").read_text()
 
 
 def _rows(prefix: str) -> list[str]:

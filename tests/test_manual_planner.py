@@ -46,7 +46,8 @@ def test_pydoc_keeps_its_classes_and_functions_by_signature(counter):
     result = compress(text, tool="Bash", budget=1000, counter=counter)
     assert counter.count(result.text) <= 1000
     for entry in ("    class JSONDecodeError(builtins.ValueError)",
-                  "    class JSONDecoder(builtins.object)", "    class JSONEncoder(builtins.object)",
+                  "    class JSONDecoder(builtins.object)",
+                  "    class JSONEncoder(builtins.object)",
                   "FUNCTIONS", "    dump(obj, fp, *,", "    dumps(obj, *,", "    load(fp, *,",
                   "    loads(s, *,"):
         assert entry in result.text, entry

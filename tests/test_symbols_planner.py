@@ -30,7 +30,8 @@ def _outlined(out: str, rows: list[str] = ()) -> str:
     """The outline: after its header, before the tail (the input's last lines, as they are)."""
     listed = out.split("[outline of the omitted lines", 1)[1].splitlines()
     tail = 0
-    while tail < len(listed) and rows and listed[len(listed) - 1 - tail] == rows[len(rows) - 1 - tail]:
+    while (tail < len(listed) and rows
+           and listed[len(listed) - 1 - tail] == rows[len(rows) - 1 - tail]):
         tail += 1
     return "\n".join(listed[:len(listed) - tail])
 
@@ -45,7 +46,8 @@ def test_a_disassembly_keeps_every_section_and_function_label(counter):
         if row.startswith("Disassembly of section ") or (
                 re.fullmatch(r"[0-9a-f]{16} <[^>]+>:", row) and "@plt" not in row):
             assert row in out, row
-    instructions = [row for row in _outlined(out).splitlines() if re.match(r"\s*\d+\t\s+[0-9a-f]+:\t", row)]
+    instructions = [row for row in _outlined(out).splitlines()
+                    if re.match(r"\s*\d+\t\s+[0-9a-f]+:\t", row)]
     assert not instructions
 
 

@@ -11,8 +11,8 @@
   `find -ls`) and CSV/TSV: the header row(s), head rows and tail rows, the middle one gap; when
   the rows are sized (`ls -l`, `du`) or a delimited table has columns that measure (whole
   numbers of many values: `python -X importtime`'s microseconds), the largest rows of the
-  middle stay too (the one huge file, the heavy folders, the slowest imports). When the rows name paths, the omitted ones are counted by directory
-  right after the first gap.
+  middle stay too (the one huge file, the heavy folders, the slowest imports). When the rows
+  name paths, the omitted ones are counted by directory right after the first gap.
 
 Plain path lists (`find`, `rg -l`, Glob) are the search planner's file-list mode, not this one.
 """

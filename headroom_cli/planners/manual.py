@@ -73,7 +73,8 @@ def _opens(depths: list[int], index: int, depth: int) -> bool:
 def _extent(depths: list[int], index: int, depth: int) -> int:
     """How many lines the heading at `index` stands over (to the next line as shallow)."""
     end = index + 1
-    while end < len(depths) and (depths[end] < 0 or depths[end] > depth) and end - index < _MAJOR_LINES:
+    while (end < len(depths) and (depths[end] < 0 or depths[end] > depth)
+           and end - index < _MAJOR_LINES):
         end += 1
     return end - index
 

@@ -41,7 +41,8 @@ def _structured(text: str, lines: Lines, budget: int, counter: Counter, tool: To
     template."""
     sample = [lines.get(i) for i in range(min(len(lines), manual.JUDGED_LINES))]
     for planner in (manual, certificates, psql, rst, symbols):
-        found = planner.looks_like(sample, tool) and planner.plan(text, lines, budget, counter, tool)
+        found = (planner.looks_like(sample, tool)
+                 and planner.plan(text, lines, budget, counter, tool))
         if found:
             return found
     return templates.plan(text, lines, budget, counter, tool)

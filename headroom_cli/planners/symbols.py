@@ -6,8 +6,8 @@ it imports from others comes last. So, level by level, each spread over the outp
 - nm: version nodes (`A GLIBCXX_3.4.30`) and weak references (`w __cxa_finalize`) first, then
   the functions defined (`T`), then defined data and weak definitions, then local symbols, and
   the undefined (`U`) last;
-- readelf: the tables' headers and version nodes (`ABS`), then the global functions defined, the global objects, the
-  weak definitions, the rest, and the undefined (`UND`) last;
+- readelf: the tables' headers and version nodes (`ABS`), then the global functions defined,
+  the global objects, the weak definitions, the rest, and the undefined (`UND`) last;
 - objdump -d: every section's `Disassembly of section …:` line, then every function's label
   (`000000000000c1e0 <inflate@@Base>:`), then the PLT stubs' labels; instructions are left out.
 """
