@@ -67,10 +67,6 @@ def test_a_symbol_table_lists_what_it_defines_before_what_it_imports(counter, na
         out = compress(text, tool="Bash", budget=budget, counter=counter).text
         assert counter.count(out) <= budget
         listed = _outlined(out, rows)
-        assert sum(row in out for row in defines) >= 2
-        # past the first symbol of each kind, an import is listed only when most defined
-        # ones are shown (what they leave: a short import fits)
-        kinds = {tuple(row.split()[1:2] if name.startswith("nm") else row.split()[3:6])
-                 for row in imports}
-        if sum(row in listed for row in imports) > len(kinds):
-            assert sum(row in out for row in defines) >= 0.8 * len(defines), budget
+        assert sum(row in out for row in defines) >= 5
+        if any(row in listed for row in imports):  # what the defined left (a short import
+            assert sum(row in out for row in defines) >= 0.8 * len(defines), budget  # fits)

@@ -86,33 +86,15 @@ def _level(row: str) -> int | None:
 
 
 def entries(rows: list[str]) -> list[tuple[int, float]]:
-    """(line, level): the first symbol of every kind (nm's type; readelf's type, binding and
-    visibility) before the rest, so a rare kind is seen; within a level, the shorter names
-    first (a library's core calls, `SSL_write`, before its variants,
-    `SSL_CTX_set_client_cert_engine`)."""
-    found, kinds = [], set()
+    """(line, level): within a level of symbols, the shorter names first (a library's core
+    calls, `SSL_write`, before its variants, `SSL_CTX_set_client_cert_engine`)."""
+    found = []
     for index, row in enumerate(rows):
         level = _level(row)
-        if level is None:
-            continue
-        kind = _kind(row)
-        if kind is not None and kind not in kinds:
-            kinds.add(kind)
-            level = -1
-        length = min(len(_name(row).split("@", 1)[0]), _NAME_CHARS)
-        found.append((index, level + length / (_NAME_CHARS + 1)))
+        if level is not None:
+            length = min(len(_name(row).split("@", 1)[0]), _NAME_CHARS)
+            found.append((index, level + length / (_NAME_CHARS + 1)))
     return found
-
-
-def _kind(row: str) -> tuple[str, ...] | None:
-    nm = _NM.match(row)
-    if nm:
-        return (nm["type"],)
-    elf = _READELF.match(row)
-    if elf is None:
-        return None
-    return (elf["type"], elf["bind"], row[elf.end("bind"):elf.start("ndx")].strip(),
-            elf["ndx"] == "UND")
 
 
 def _name(row: str) -> str:
