@@ -4,9 +4,10 @@ Each planner module knows its own signs (`looks_like`); this module only decides
 which they are asked. A new shape is one new planner file plus its name in defaults.KINDS and
 one line in _ASKED.
 
-Precedence follows what a person would call the output: search results, a diff, JSON, a commit
-history and a delimited table are asked first (each only when the output as a whole is that);
-then a failing test run or build is a log even when its tracebacks quote source code, so its
+Precedence follows what a person would call the output: search results, a diff, JSON, a
+symbol table or disassembly (`other`: nm's zero-padded addresses are no commit hashes), a
+commit history and a delimited table are asked first (each only when the output as a whole is
+that); then a failing test run or build is a log even when its tracebacks quote source code, so its
 signals are asked before code is; then a document that opens like YAML (its structure outweighs
 the error words of its prose); then code, other logs, documents, drawn trees, listings, and
 `other` for the rest.
@@ -33,6 +34,7 @@ from .tools import Tool
 _DELIMITERS = (",", "\t", ";", "|")
 _JSON_OPENS_WITHIN = 8
 _HEX = frozenset("0123456789abcdef")
+_SYMBOLS_WITHIN = 4  # non-blank lines a symbol table or a disassembly shows itself in
 
 
 def _any_hunk(sample: list[str]) -> bool:
@@ -63,6 +65,21 @@ def _opens_a_path_list(sample: list[str]) -> bool:
     first = next((line for line in sample if line.strip()), "").rstrip("\r")
     size = first.split("\t", 1)[0].rstrip("KMGTPEZY")
     return "\t" in first and size[:1].isdigit() or first.endswith(":") and " " not in first
+
+
+def _opens_a_symbol_table(sample: list[str]) -> bool:
+    """One of the first lines is nm's (`<address or blanks> T name`), readelf's table header or
+    objdump's `file format` line: string tests only (every output passes this gate)."""
+    for line in [line for line in sample[:_SYMBOLS_WITHIN * 2] if line.strip()][:_SYMBOLS_WITHIN]:
+        if line.startswith(("Symbol table '", "Disassembly of section ")) or "file format " in line:
+            return True
+        for width in (16, 8):
+            address = line[:width]
+            if (len(line) > width + 3 and line[width] == " " == line[width + 2]
+                    and line[width + 1].isalpha()
+                    and (address.isspace() or all(c in _HEX for c in address))):
+                return True
+    return False
 
 
 def _names_an_api_version(sample: list[str]) -> bool:
@@ -100,6 +117,7 @@ _ASKED = (
     ("search", "looks_like", None),
     ("diff", "looks_like", _any_hunk),
     ("json", "looks_like", _opens_json),
+    ("other", "looks_like_a_symbol_table", _opens_a_symbol_table),
     ("commits", "looks_like", _opens_history),
     ("tree", "looks_like_a_path_list", _opens_a_path_list),
     ("listing", "looks_like_a_delimited_table", _titled_row),

@@ -355,3 +355,17 @@ def test_a_file_only_in_one_tree_keeps_its_own_line_in_the_shorter_map(counter):
     for row in only:
         assert re.search(rf"^{re.escape(row)}  \(only in the (?:old|new) tree\)$", result.text,
                          re.M), row
+
+
+def test_a_map_of_paths_names_a_file_on_one_side_as_diff_printed_it(counter):
+    """`diff -ru packaging-24.0 packaging-24.2` of the two sdists (PyPI; GNU diffutils 3.8;
+    tests/outputs/diff-ru-packaging-24.0-24.2.txt): when the map is of paths, a file only in one
+    tree keeps its own `Only in DIR: NAME` line (greppable), the tree it is in after it."""
+    text = (Path(__file__).parent / "outputs" / "diff-ru-packaging-24.0-24.2.txt").read_text()
+    only = [row for row in text.splitlines() if row.startswith("Only in ")]
+    assert len(only) == 3
+    out = compress(text, tool="Bash", budget=1000, counter=counter).text
+    assert counter.count(out) <= 1000
+    assert "packaging-24.2/src/packaging/markers.py (+" in out  # a map of paths
+    assert all(any(line.startswith(row + "  (only in the") for line in out.splitlines())
+               for row in only)

@@ -261,3 +261,16 @@ def test_any_slice_of_a_real_listing_fits_its_budget_and_clips_the_same_twice(
     first = compress(text, tool="Bash", budget=budget, counter=counter)
     assert counter.count(first.text) <= budget
     assert compress(text, tool="Bash", budget=budget, counter=counter) == first
+
+
+def test_a_table_of_measures_keeps_its_largest_rows(counter):
+    """`python3 -X importtime -c "import asyncio, json, email.mime.multipart"` (CPython 3.11.7,
+    its stderr; tests/outputs/python-x-importtime-asyncio-json-email-3.11.txt): a `|` table
+    whose columns measure (microseconds) keeps the rows that cost most, whatever their place."""
+    text = (Path(__file__).parent / "outputs"
+            / "python-x-importtime-asyncio-json-email-3.11.txt").read_text()
+    rows = text.splitlines()[1:]
+    heaviest = sorted(rows, key=lambda row: -int(row.split("|")[1]))[:5]
+    out = compress(text, tool="Bash", budget=600, counter=counter).text
+    assert counter.count(out) <= 600 and len(out.splitlines()) < len(rows) // 2
+    assert all(row in out.splitlines() for row in heaviest)

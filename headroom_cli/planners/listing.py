@@ -9,9 +9,10 @@
   tail. `total`, `.` and `..` lines are left out.
 - Column tables (`ls -l`, `ps`, `docker ps`, `kubectl get`, `pip list`, `du`, `wc -l`,
   `find -ls`) and CSV/TSV: the header row(s), head rows and tail rows, the middle one gap; when
-  the rows are sized (`ls -l`, `du`), the largest rows of the middle stay too (the one huge
-  file, the heavy folders). When the rows name paths, the omitted ones are counted by directory
-  right after the first gap.
+  the rows are sized (`ls -l`, `du`) or a delimited table has columns that measure (whole
+  numbers of many values: `python -X importtime`'s microseconds), the largest rows of the
+  middle stay too (the one huge file, the heavy folders, the slowest imports). When the rows
+  name paths, the omitted ones are counted by directory right after the first gap.
 
 Plain path lists (`find`, `rg -l`, Glob) are the search planner's file-list mode, not this one.
 """
@@ -49,6 +50,7 @@ FIRST_SHARE = 0.4  # of what the tail leaves, for the first section's head befor
 NOTE_SHARE = 0.25  # of the room, for the by-directory count of omitted table rows
 STRAY_SHARE = 0.1  # of the room, for `ls:` error lines
 HEAD_SHARE = 2 / 3  # of a table's rows budget, for the head; the tail gets the rest
+_MEASURE_VALUES = 10  # distinct numbers a column needs to be a measure
 BIGGEST_SHARE = 0.3  # of a sized table's rows budget, for its largest rows between head and tail
 _MAX_MISSES = 32
 
@@ -427,8 +429,12 @@ def _delimited(body: list[str]) -> Table | None:
         if sum(1 for row in rows if _width(row, delimiter) == width) >= 0.95 * len(rows):
             header = 2 if _SEPARATOR.match(body[1].replace(delimiter, " ")) else 1
             column = _path_field(rows, delimiter)
+            # rows that name paths are counted by directory; the others by their measures
+            measures = _measure_fields(rows, delimiter) if column is None else ()
             return Table(header, None if column is None else
-                         lambda row, c=column, d=delimiter: _field(row, d, c))
+                         lambda row, c=column, d=delimiter: _field(row, d, c),
+                         (lambda row, d=delimiter, m=measures: _largest_measure(row, d, m))
+                         if measures else None)
     return None
 
 
@@ -445,6 +451,28 @@ def _width(row: str, delimiter: str) -> int:
 def _field(row: str, delimiter: str, column: int) -> str | None:
     fields = next(csv.reader([row], delimiter=delimiter), [])
     return fields[column] if column < len(fields) else None
+
+
+def _measure_fields(rows: list[str], delimiter: str) -> tuple[int, ...]:
+    """The columns of whole numbers that measure (a time, a count, a size: `python -X
+    importtime`'s cumulative microseconds; not a flag or a code of a few values), from a
+    sample of rows."""
+    sample = [next(csv.reader([row], delimiter=delimiter), []) for row in rows[:200]]
+    width = len(sample[0]) if sample else 0
+    columns = []
+    for column in range(width):
+        values = [fields[column].strip() for fields in sample if column < len(fields)]
+        numbers = [v for v in values if v.isdigit()]
+        if len(numbers) >= MIN_SHARE * len(sample) and len(set(numbers)) >= _MEASURE_VALUES:
+            columns.append(column)
+    return tuple(columns)
+
+
+def _largest_measure(row: str, delimiter: str, columns: tuple[int, ...]) -> float:
+    """A row's largest number among the measure columns: the rows that cost most come first."""
+    fields = next(csv.reader([row], delimiter=delimiter), [])
+    return max((float(fields[c]) for c in columns
+                if c < len(fields) and fields[c].strip().isdigit()), default=0)
 
 
 def _path_field(rows: list[str], delimiter: str) -> int | None:

@@ -9,7 +9,7 @@ from functools import partial
 from ..plan import Gap, Keep, Lines, Plan, gap
 from ..tokens import Counter
 from ..tools import Tool
-from . import templates
+from . import certificates, manual, psql, rst, symbols, templates
 from .costs import MAX_LINE_CHARS, beginning_pays
 
 READS_NUMBERED = True  # plans numbered lines (`cat -n`, a Read) itself
@@ -22,10 +22,30 @@ def looks_like(sample: list[str], tool: Tool) -> bool:
     return True  # the fallback for every output no other shape recognises
 
 
+def looks_like_a_symbol_table(sample: list[str], tool: Tool) -> bool:
+    """nm's or readelf's symbols, objdump's disassembly: asked before a history (nm's
+    addresses read as commit hashes) and a listing."""
+    return symbols.looks_like(sample, tool)
+
+
 def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool,
          binary: bool = False) -> Plan:
-    found = None if binary else templates.plan(text, lines, budget, counter, tool)
+    found = None if binary else _structured(text, lines, budget, counter, tool)
     return found or head_and_tail(text, lines, budget, counter, tool, binary)
+
+
+def _structured(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> Plan | None:
+    """A format whose structure says what a reader looks for, by its outline: a document laid
+    out by indentation (a man page, pydoc), certificates printed as text, psql's descriptions
+    of relations, reStructuredText, symbol tables and disassembly; else lines grouped by
+    template."""
+    sample = [lines.get(i) for i in range(min(len(lines), manual.JUDGED_LINES))]
+    for planner in (manual, certificates, psql, rst, symbols):
+        found = (planner.looks_like(sample, tool)
+                 and planner.plan(text, lines, budget, counter, tool))
+        if found:
+            return found
+    return templates.plan(text, lines, budget, counter, tool)
 
 
 def head_and_tail(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool,

@@ -33,6 +33,7 @@ NUMBERED = lazy(r"^\s*+(\d++)(?:\t|→|: |\|)")
 HEAD_SHARE, TAIL_SHARE = 0.15, 0.1
 NOTABLE_SHARE = 0.3  # of what the headings leave, for notable prose; the rest grows head and tail
 MIN_HEADINGS = 3
+JUDGED_ROWS = 2000  # whether a text is numbered is judged on its first rows
 ENTRY_CHARS = LINE_START_CHARS  # an entry's beginning, when not every entry fits whole
 
 
@@ -52,7 +53,7 @@ def body(row: str, is_numbered: bool) -> str:
 
 
 def bodies(rows: list[str]) -> list[str]:
-    is_numbered = numbered(rows[:2000])
+    is_numbered = numbered(rows[:JUDGED_ROWS])
     return [body(row, is_numbered) for row in rows]
 
 
@@ -78,23 +79,28 @@ def row_of(index: int, rows: list[str], is_numbered: bool, column: int = 0,
 def plan(kind: str, noun: str, text: str, lines: Lines, budget: int, counter: Counter,
          headings: list[tuple[int, int]], head_share: float = HEAD_SHARE,
          deeper_after_a_miss: bool = False, notable: list[int] = (),
-         columns: dict[int, int] | None = None) -> Plan | None:
+         columns: dict[int, int] | None = None, tail_share: float = TAIL_SHARE,
+         is_numbered: bool | None = None) -> Plan | None:
     """headings: (0-based line, level) of every heading; the lowest level is the shallowest.
     `deeper_after_a_miss`: what a level leaves goes on to the next ones (a public function
     may stand in for a class left out; a subsection never stands in for a missing chapter).
     `notable`: lines of prose worth listing after the headings when there is room (a
     changelog's breaking changes, deprecations and security fixes), spread over the text.
-    `columns`: where in its line a heading starts, when not at the start (HTML's tags)."""
+    `columns`: where in its line a heading starts, when not at the start (HTML's tags).
+    `head_share`, `tail_share`: of the budget, for the first and the last lines.
+    `is_numbered`: whether the rows carry their line numbers (None: judged on the rows; a
+    table whose first column is `N:`, readelf's, carries no line numbers)."""
     rows = list(lines)
     total = len(rows)
     head_end, begun = _within(text, lines, rows, range(total), int(budget * head_share), counter)
     taken, tail_begun = _within(text, lines, rows, range(total - 1, -1, -1),
-                                int(budget * TAIL_SHARE), counter)
+                                int(budget * tail_share), counter)
     tail_start, begun = total - taken, begun + tail_begun
     inside = [(i, level) for i, level in headings if head_end <= i < tail_start]
     if head_end >= tail_start or not inside:
         return None
-    is_numbered = numbered(rows[:2000])
+    if is_numbered is None:
+        is_numbered = numbered(rows[:JUDGED_ROWS])
     by_beginning = set(begun)
     whole = [row for i, row in [*enumerate(rows[:head_end]), *enumerate(rows[tail_start:],
                                                                         tail_start)]

@@ -1,0 +1,113 @@
+"""symbols: a binary's symbol tables and disassembly (`nm`, `nm -D`, `readelf -s`/`-Ws`,
+`objdump -d`) become the head, an outline of the omitted part, then the tail (outline.py).
+
+A reader of a symbol table asks what the library defines and which versions it provides; what
+it imports from others comes last. So, level by level, each spread over the output:
+- nm: version nodes (`A GLIBCXX_3.4.30`) and weak references (`w __cxa_finalize`) first, then
+  the functions defined (`T`), then defined data and weak definitions, then local symbols, and
+  the undefined (`U`) last;
+- readelf: the tables' headers and version nodes (`ABS`), then the global functions defined,
+  the global objects, the weak definitions, the rest, and the undefined (`UND`) last;
+- objdump -d: every section's `Disassembly of section …:` line, then every function's label
+  (`000000000000c1e0 <inflate@@Base>:`), then the PLT stubs' labels; instructions are left out.
+"""
+
+from __future__ import annotations
+
+from ..patterns import lazy
+from ..plan import Lines, Plan
+from ..tokens import Counter
+from ..tools import Tool
+from . import outline
+
+READS_NUMBERED = True  # plans numbered lines (`cat -n`, a Read) itself
+
+_NM = lazy(r"(?:[0-9a-f]{8}|[0-9a-f]{16}| {8}| {16}) (?P<type>[A-Za-z?-]) \S")
+_READELF = lazy(r"\s*\d+: [0-9a-f]{8,16}\s+\S+ (?P<type>[A-Z_]+)\s+(?P<bind>[A-Z_]+)\s+\S+\s+"
+                r"(?P<ndx>\S+)(?: |$)")
+_LABEL = lazy(r"[0-9a-f]{8,16} <(?P<name>[^>]+)>:$")
+_SECTION = ("Disassembly of section ", "Symbol table '")
+# nm's symbol types by what a reader looks for first (version nodes and weak references, then
+# functions defined, data, weak definitions, locals), the undefined last.
+_NM_ORDER = {kind: level for level, kinds in enumerate(("Aw", "T", "DBRG", "WVuiv", "tdbrgs"))
+             for kind in kinds}
+_NM_LAST = 5
+_NAME_CHARS = 48  # names longer than this are ranked as this long
+_SHARE = 0.6  # of the sample's non-blank lines, in one of these forms
+
+
+def _form(row: str) -> str | None:
+    if _NM.match(row):
+        return "nm"
+    if _READELF.match(row):
+        return "readelf"
+    return None
+
+
+def _symbols(rows: list[str]) -> bool:
+    filled = [row for row in rows if row.strip()]
+    return bool(filled) and sum(1 for row in filled if _form(row)) >= _SHARE * len(filled)
+
+
+def _bodies(rows: list[str]) -> tuple[list[str], bool]:
+    """The rows without line numbers (`cat -n`, a Read), but for readelf's own `N:` column,
+    and whether they had line numbers."""
+    if _symbols(rows[:outline.JUDGED_ROWS]):
+        return rows, False
+    return outline.bodies(rows), outline.numbered(rows[:outline.JUDGED_ROWS])
+
+
+def looks_like(sample: list[str], tool: Tool) -> bool:
+    """Most lines are nm's or readelf's symbols, or an objdump disassembly (its labels)."""
+    rows, _ = _bodies(sample)
+    if _symbols(rows):
+        return True
+    return (any(row.startswith(_SECTION[0]) for row in rows)
+            and sum(1 for row in rows if _LABEL.match(row)) >= 3)
+
+
+def _level(row: str) -> int | None:
+    if row.startswith(_SECTION):
+        return 0
+    nm = _NM.match(row)
+    if nm:
+        return _NM_ORDER.get(nm["type"], _NM_LAST - 1) if nm["type"] != "U" else _NM_LAST
+    elf = _READELF.match(row)
+    if elf:
+        if elf["ndx"] in ("UND", "ABS"):  # imported; a version node (nm's `A`)
+            return _NM_LAST if elf["ndx"] == "UND" else 0
+        if elf["bind"] == "GLOBAL":
+            return 1 if elf["type"] == "FUNC" else 2
+        return 3 if elf["bind"] == "WEAK" else 4
+    label = _LABEL.match(row)
+    if label:
+        return 2 if "@plt" in label["name"] else 1
+    return None
+
+
+def entries(rows: list[str]) -> list[tuple[int, float]]:
+    """(line, level): within a level of symbols, the shorter names first (a library's core
+    calls, `SSL_write`, before its variants, `SSL_CTX_set_client_cert_engine`)."""
+    found = []
+    for index, row in enumerate(rows):
+        level = _level(row)
+        if level is not None:
+            length = min(len(_name(row).split("@", 1)[0]), _NAME_CHARS)
+            found.append((index, level + length / (_NAME_CHARS + 1)))
+    return found
+
+
+def _name(row: str) -> str:
+    """A symbol's name (demangled, it may hold spaces); a label's; "" for a header."""
+    for pattern, start in ((_NM, lambda m: m.end() - 1), (_READELF, lambda m: m.end()),
+                           (_LABEL, lambda m: m.start("name"))):
+        match = pattern.match(row)
+        if match:
+            return row[start(match):].rstrip(">:")
+    return ""
+
+
+def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> Plan | None:
+    rows, is_numbered = _bodies(list(lines))
+    return outline.plan("other", "symbols and labels", text, lines, budget, counter,
+                        entries(rows), deeper_after_a_miss=True, is_numbered=is_numbered)
