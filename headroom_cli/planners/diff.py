@@ -59,6 +59,11 @@ _ONE_SIDE = "only on one side"
 _MINUS = "−"  # U+2212: a count reads `−3`, never a removed line `-3`
 CONTEXT_SHARE = 0.3  # commit headers and stray lines get at most this share of the budget
 HISTORY_SHARE = 0.5  # in a history (`git log -p`): its commits' subjects say what it is about
+# A commit whose subject says less than a person's own: a merge (`Merge: a b`), or one a bot
+# made (GitHub names bot accounts `name[bot]`: dependabot, pre-commit-ci, renovate).
+_ROUTINE_HEADER = lazy(r"Merge: |Author: .*\[bot\]")
+# A squashed pull request repeats its branch's subject with the request's number after it.
+_PULL_REQUEST = lazy(r" \(#\d+\)$")
 _MAX_MISSES = 32  # bodies tried in vain before the rest are left out untried
 
 
@@ -388,19 +393,28 @@ class _Job:
 
     def _ranked(self) -> list[int]:
         """The output's own lines by value: its last line, the first commit's line, every
-        commit's subject (the first line of its message: a history read at a glance), the
-        commit lines, then the rest in order."""
+        commit's subject (the first line of its message: a history read at a glance) — a
+        person's before a bot's, a merge's or a repeat's — the commit lines, then the rest in
+        order."""
         context = self.parsed.context
         last = [i for i in context[-1:] if i == len(self.rows) - 1]
         own = set(context)
-        subjects = []
+        subjects, routine, seen = [], [], set()
         for commit in self.commits:
             subject = next((i for i in range(commit + 1, min(commit + 8, len(self.plain)))
                             if i in own and self.plain[i].startswith("    ")
                             and self.plain[i].strip()), None)
-            if subject is not None:
+            if subject is None:
+                continue
+            said = _PULL_REQUEST.sub("", self.plain[subject].strip())
+            header = self.plain[commit + 1:subject]
+            if said in seen or any(_ROUTINE_HEADER.match(row) for row in header):
+                routine.append(subject)
+            else:
                 subjects.append(subject)
-        return list(dict.fromkeys(last + self.commits[:1] + subjects + self.commits + context))
+                seen.add(said)
+        return list(dict.fromkeys(last + self.commits[:1] + subjects + routine + self.commits
+                                  + context))
 
 
 def _counts(f: FileDiff) -> str:
