@@ -20,8 +20,6 @@ from ..plan import Lines, Plan
 from ..tokens import Counter
 from ..tools import Tool
 from . import outline
-from .costs import JUDGED_CHARS
-from .markdown import NOTABLE
 
 READS_NUMBERED = True  # plans numbered lines (`cat -n`, a Read) itself
 
@@ -99,8 +97,6 @@ def looks_like(sample: list[str], tool: Tool) -> bool:
 def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> Plan | None:
     rows = outline.bodies(list(lines))
     found = headings(rows)
-    titles = {i for i, _ in found}
-    notable = [i for i, row in enumerate(rows)
-               if i not in titles and NOTABLE.search(row[:JUDGED_CHARS])]
+    notable = outline.notable_rows(rows, range(len(rows)), {i for i, _ in found})
     return outline.plan("other", "headings", text, lines, budget, counter, found,
                         deeper_after_a_miss=True, notable=notable)

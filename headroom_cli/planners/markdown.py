@@ -8,14 +8,11 @@ only Markdown has: headings of two levels, fenced blocks, or lists and links.
 
 from __future__ import annotations
 
-import re
-
 from ..patterns import lazy
 from ..plan import Lines, Plan
 from ..tokens import Counter
 from ..tools import Tool
 from . import outline
-from .costs import JUDGED_CHARS
 
 READS_NUMBERED = True  # plans numbered lines (`cat -n`, a Read) itself
 
@@ -25,8 +22,6 @@ _FENCE = lazy(r"[ ]{0,3}(```|~~~)")
 _LIST_OR_LINK = lazy(r"[ \t]*(?:[-*+][ \t]+\S|\d+[.)][ \t]+\S)|.*\]\([^)\s]+\)")
 _MAX_HEADING_SHARE = 0.4
 # Prose a reader of a changelog or a document looks for first.
-NOTABLE = lazy(r"\b(?:errors?|exceptions?|breaking|(?:backwards?[- ])?incompatib\w*|"
-                     r"deprecat\w*|security|vulnerab\w*|CVE-\d{4}-\d+|GHSA-[\w-]+)\b", re.I)
 
 
 def headings(rows: list[str]) -> tuple[list[tuple[int, int]], int, int]:
@@ -76,6 +71,5 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> 
     rows = outline.bodies(list(lines))
     found, _, _ = headings(rows)
     titles = {i for i, _ in found}
-    notable = [i for i in _prose(rows) if i not in titles and NOTABLE.search(rows[i][:JUDGED_CHARS])]
     return outline.plan("markdown", "headings", text, lines, budget, counter, found,
-                        notable=notable)
+                        notable=outline.notable_rows(rows, _prose(rows), titles))

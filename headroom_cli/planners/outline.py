@@ -20,6 +20,7 @@ end while budget is left for more.
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from functools import partial
 
@@ -27,7 +28,7 @@ from ..patterns import lazy
 from ..plan import Gap, Keep, Lines, Note, Plan, gap
 from ..render import CLOSING_MARKER_TOKENS, inline_marker
 from ..tokens import Counter
-from .costs import LINE_START_CHARS, MAX_LINE_CHARS, beginning_pays
+from .costs import JUDGED_CHARS, LINE_START_CHARS, MAX_LINE_CHARS, beginning_pays
 
 NUMBERED = lazy(r"^\s*+(\d++)(?:\t|→|: |\|)")
 HEAD_SHARE, TAIL_SHARE = 0.15, 0.1
@@ -35,6 +36,16 @@ NOTABLE_SHARE = 0.3  # of what the headings leave, for notable prose; the rest g
 MIN_HEADINGS = 3
 JUDGED_ROWS = 2000  # whether a text is numbered is judged on its first rows
 ENTRY_CHARS = LINE_START_CHARS  # an entry's beginning, when not every entry fits whole
+# Prose a reader looks for in a document, after its headings: an error, a breaking change,
+# a deprecation, a security fix.
+NOTABLE = lazy(r"\b(?:errors?|exceptions?|breaking|(?:backwards?[- ])?incompatib\w*|"
+                     r"deprecat\w*|security|vulnerab\w*|CVE-\d{4}-\d+|GHSA-[\w-]+)\b", re.I)
+
+
+def notable_rows(rows: list[str], among, named: set[int]) -> list[int]:
+    """Of the rows at the indexes `among`, those not `named` (headings, entries) whose
+    beginning is NOTABLE: the `notable=` of plan()."""
+    return [i for i in among if i not in named and NOTABLE.search(rows[i][:JUDGED_CHARS])]
 
 
 def numbered(rows: list[str]) -> bool:

@@ -17,8 +17,6 @@ from ..plan import Lines, Plan
 from ..tokens import Counter
 from ..tools import Tool
 from . import outline
-from .costs import JUDGED_CHARS
-from .markdown import NOTABLE
 
 READS_NUMBERED = True  # plans numbered lines (`cat -n`, a Read) itself
 
@@ -47,14 +45,14 @@ def entries(rows: list[str]) -> list[tuple[int, int]]:
                 styles.append(style)
             titles.append((index - 1, style))
     found = [(index, styles.index(style)) for index, style in titles]
-    depths = sorted({len(m["indent"]) for row in rows if (m := _DIRECTIVE.match(row))})
-    for index, row in enumerate(rows):
-        match = _DIRECTIVE.match(row)
-        if match:
-            depth = depths.index(len(match["indent"]))
-            named = _name_line(rows, index, first_field=depth == 0)
-            if named is not None:
-                found.append((named, len(styles) + depth))
+    directives = [(index, len(m["indent"])) for index, row in enumerate(rows)
+                  if (m := _DIRECTIVE.match(row))]
+    depths = sorted({indent for _, indent in directives})
+    for index, indent in directives:
+        depth = depths.index(indent)
+        named = _name_line(rows, index, first_field=depth == 0)
+        if named is not None:
+            found.append((named, len(styles) + depth))
     return sorted(found)
 
 
@@ -78,8 +76,7 @@ def _name_line(rows: list[str], index: int, first_field: bool) -> int | None:
 def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> Plan | None:
     rows = outline.bodies(list(lines))
     found = entries(rows)
-    named = {i for i, _ in found}
-    notable = [i for i, row in enumerate(rows) if i not in named and not _FIELD.match(row)
-               and NOTABLE.search(row[:JUDGED_CHARS])]
+    prose = (i for i, row in enumerate(rows) if not _FIELD.match(row))
+    notable = outline.notable_rows(rows, prose, {i for i, _ in found})
     return outline.plan("other", "titles and entries", text, lines, budget, counter, found,
                         deeper_after_a_miss=True, notable=notable)

@@ -66,22 +66,26 @@ def looks_like(sample: list[str], tool: Tool) -> bool:
             and sum(1 for row in rows if _LABEL.match(row)) >= 3)
 
 
-def _level(row: str) -> int | None:
+def _entry(row: str) -> tuple[int, str] | None:
+    """A row's level and its name (demangled, it may hold spaces; "" for a header), or None."""
     if row.startswith(_SECTION):
-        return 0
+        return 0, ""
     nm = _NM.match(row)
     if nm:
-        return _NM_ORDER.get(nm["type"], _NM_LAST - 1) if nm["type"] != "U" else _NM_LAST
+        level = _NM_ORDER.get(nm["type"], _NM_LAST - 1) if nm["type"] != "U" else _NM_LAST
+        return level, row[nm.end() - 1:].rstrip(">:")
     elf = _READELF.match(row)
     if elf:
         if elf["ndx"] in ("UND", "ABS"):  # imported; a version node (nm's `A`)
-            return _NM_LAST if elf["ndx"] == "UND" else 0
-        if elf["bind"] == "GLOBAL":
-            return 1 if elf["type"] == "FUNC" else 2
-        return 3 if elf["bind"] == "WEAK" else 4
+            level = _NM_LAST if elf["ndx"] == "UND" else 0
+        elif elf["bind"] == "GLOBAL":
+            level = 1 if elf["type"] == "FUNC" else 2
+        else:
+            level = 3 if elf["bind"] == "WEAK" else 4
+        return level, row[elf.end():].rstrip(">:")
     label = _LABEL.match(row)
     if label:
-        return 2 if "@plt" in label["name"] else 1
+        return 2 if "@plt" in label["name"] else 1, row[label.start("name"):].rstrip(">:")
     return None
 
 
@@ -90,21 +94,12 @@ def entries(rows: list[str]) -> list[tuple[int, float]]:
     calls, `SSL_write`, before its variants, `SSL_CTX_set_client_cert_engine`)."""
     found = []
     for index, row in enumerate(rows):
-        level = _level(row)
-        if level is not None:
-            length = min(len(_name(row).split("@", 1)[0]), _NAME_CHARS)
+        entry = _entry(row)
+        if entry is not None:
+            level, name = entry
+            length = min(len(name.split("@", 1)[0]), _NAME_CHARS)
             found.append((index, level + length / (_NAME_CHARS + 1)))
     return found
-
-
-def _name(row: str) -> str:
-    """A symbol's name (demangled, it may hold spaces); a label's; "" for a header."""
-    for pattern, start in ((_NM, lambda m: m.end() - 1), (_READELF, lambda m: m.end()),
-                           (_LABEL, lambda m: m.start("name"))):
-        match = pattern.match(row)
-        if match:
-            return row[start(match):].rstrip(">:")
-    return ""
 
 
 def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> Plan | None:
