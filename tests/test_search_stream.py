@@ -536,14 +536,19 @@ ODD_PATHS = ["/abs/c.py", "a//d.py", "./e/f.py", "1/2", "lib/1.2", "lib/2/x3.py"
 PLAIN_PATHS = [f"{top}/m{i % 3}/f_{i}.py" for i, top in enumerate(TOPS * 4)]
 
 
+# Lines that are no match at all: blank, a separator.
+BARE_LINES = ["", "--"]
+
+
 @SETTINGS
-@given(st.lists(st.tuples(st.sampled_from(PLAIN_PATHS + ODD_PATHS), st.integers(1, 5)),
-                min_size=1, max_size=60),
+@given(st.lists(st.tuples(st.sampled_from(PLAIN_PATHS + ODD_PATHS + BARE_LINES),
+                          st.integers(1, 5)), min_size=1, max_size=60),
        st.lists(st.integers(1, 40), max_size=12), st.sampled_from([(1, 1), (2, 3), (3, 50)]))
 def test_bulk_counting_gives_the_figures_of_reading_run_by_run(runs, cuts, cap):
-    # Match lines only, so every part is tried in bulk; any path it cannot count
-    # sends its part to the run-by-run reading, which must give the same figures.
-    text = "".join(f"{path}:{10 * j + 1}:x = {j}\n" for path, n in runs for j in range(n))
+    # Match lines (and a few bare lines), so every part is tried in bulk; any line it cannot
+    # count sends its part to the run-by-run reading, which must give the same figures.
+    text = "".join(f"{path}\n" if path in BARE_LINES else f"{path}:{10 * j + 1}:x = {j}\n"
+                   for path, n in runs for j in range(n))
     with caps(*cap), mock.patch.object(search_scanner, "_FAST_WAIT", 0):
         bulk = scan(text, cuts)
         bulk_figures = (bulk.counts, bulk.folders, bulk.totals, bulk.picks())

@@ -67,17 +67,20 @@ _ROW = lazy(rf"\n({_PATH}):\d+:")
 # Neither blank, `--`, match-shaped nor possibly a context line: a stray whatever comes later.
 _STRAY = lazy(rf"\n(?!{_SP}*$)(?!--$)(?!{_PATH}:\d+:)(?![^\n]*?-\d+-)", re.M)
 _CONTEXT_LIKE = lazy(rf"\n(?!{_PATH}:\d+:)([^\n]*?)-\d+-")  # group 1: the path, if known
-# A run of one file's plain match lines, for _fold_part: group 1 the run (its lines, but for the
-# "\n" before it), 2 the path, 3 its folder key (up to its last "/"). The path is _PLAIN_PATH's
-# (or that with a leading "/") in ASCII (a bitmap test a character): _scan takes it for a path
-# too (_PLAIN_PATH, is_path), and _PATH reads it whole.
-# Any other line is not found, and a part whose runs fall short of its text is read run by run
-# (the same figures, more slowly: a tree's, a drive's, a non-ASCII path, a context line). The
-# leading "\n" lets the engine jump from line to line in C, and a run's next lines cost a
-# comparison with its path (a backreference), so a part costs little more than its runs.
+# A part's lines, for _fold_part: a run of one file's plain match lines a match, with group 1
+# its path, 2 that path's folder key (up to its last "/"), 3 the run's lines after its first
+# (each with the "\n" before it; "" for a run of one line); any other line a match of its own,
+# with every group "". The path is _PLAIN_PATH's (or that with a leading "/") in ASCII (a
+# bitmap test a character): _scan takes it for a path too (_PLAIN_PATH, is_path), and _PATH
+# reads it whole. A part holding any other line (a tree's, a drive's, a non-ASCII path, a
+# context line) is read run by run (the same figures, more slowly). The leading "\n" lets the
+# engine jump from line to line in C, a run's next lines cost a comparison with its path (a
+# backreference), `.*+` (never a newline) runs to a line's end in a tight loop where `[^\n]*+`
+# tests a set a character, and the folders are read one at a time, never backtracked into; the
+# run itself is not captured (a copy of the part).
 _W = "[A-Za-z0-9_.~+@-]"
-_FOLD_RUN = lazy(rf"\n(((/?{_W}[A-Za-z0-9_.~+@/-]*/)[0-9_.~+@-]*+[A-Za-z]{_W}*+):\d++:[^\n]*+"
-                 rf"(?:\n\2:\d++:[^\n]*+)*+)")
+_FOLD_RUN = lazy(rf"\n(?:((/?{_W}++/(?:{_W}*+/)*+)[0-9_.~+@-]*+[A-Za-z]{_W}*+):\d++:.*+"
+                 rf"((?:\n\1:\d++:.*+)*+)|.*+)")
 _FAST_WAIT = 8
 
 
@@ -373,15 +376,16 @@ class Scanner:
         found = _FOLD_RUN.findall(p, 0, len(p) - 1)
         if not found:
             return None
-        runs, paths, keys = zip(*found)
-        if sum(map(len, runs)) + len(runs) != len(p) - 1:
-            return None  # other lines between the runs: context, separators, strays, odd paths
-        # Each newline counted once, in C: the match lines after each run's first.
-        after = list(map(str.count, runs, repeat("\n")))
+        paths, keys, rests = zip(*found)
+        if "" in keys:
+            return None  # other lines among the runs: context, separators, strays, odd paths
+        # Each newline counted once, in C: the match lines after the first of each run that
+        # has more (most runs have none: they cost no call).
+        after = list(map(str.count, filter(None, rests), repeat("\n")))
         more: dict[str, int] = {}  # those, by folder
-        for key, n in zip(compress(keys, after), filter(None, after)):
+        for key, n in zip(compress(keys, rests), after):
             more[key] = more.get(key, 0) + n
-        lines = len(runs) + sum(after)
+        lines = len(keys) + sum(after)
         if not self._counts.keys().isdisjoint(paths):
             return None  # a kept file's lines: their picks are wanted
         folders, entries = self._folders, {}
