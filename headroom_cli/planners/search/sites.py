@@ -218,16 +218,20 @@ def definition_sites(files: list[FileHits], rows: list[str]) -> list[tuple[int, 
         inner = spelled.internal
         machine = int(machine_made(hits.path))
         ranked = []
-        for i in lines:
-            body = rows[i][hits.text_start[i]:]
-            if (r := rank(body, wanted, side, front, document)) is None:
-                continue
-            if not wanted:  # a flood: names the tests are named after, the entry module, public
-                exact, nested, side_rank = r
+        if wanted:
+            for i in lines:
+                body = rows[i][hits.text_start[i]:]
+                if (r := rank(body, wanted, side, front, document)) is not None:
+                    ranked.append(((machine, *r), i))
+        else:  # a flood: names the tests are named after, the entry module, public
+            # Every line left is a definition (_DEFINES), which rank() would rank (0, nested,
+            # aside) with no symbol: no need to ask it again.
+            for i in lines:
+                body = rows[i][starts[i]:]
                 called = name(body)
-                r = (exact, nested, int(called.lower() not in tested), side_rank, outer,
-                     int(inner or called.startswith("_")))
-            ranked.append(((machine, *r), i))
+                ranked.append(((machine, 0, int(body[:1].isspace()),
+                                int(called.lower() not in tested), int(side), outer,
+                                int(inner or called.startswith("_"))), i))
         ranked.sort()
         found += [(r, nth, position, i) for nth, (r, i) in enumerate(ranked)]
     found.sort()
