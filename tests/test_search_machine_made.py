@@ -2,7 +2,8 @@
 after every site of the project's own files, and their folders roll up first — on a real
 `rg -n 'func New'` over Go 1.19.8's standard library (tests/corpus/rg-n-go-stdlib-func-new),
 which holds `vendor/golang.org/x/…` and `cmd/vendor/…` copies beside the library itself.
-Last, parse()'s cheap first pattern reads a row as its full pattern does (issue #24)."""
+Last, parse()'s cheap first pattern reads a row as its full pattern does, and a flood's
+definition is ranked without rank() as rank() would rank it (issue #24)."""
 
 from __future__ import annotations
 
@@ -15,8 +16,8 @@ from hypothesis import strategies as st
 from conftest import GROWN_DIR, corpus_case
 from headroom_cli.api import compress
 from headroom_cli.planners.pathclass import machine_made
-from headroom_cli.planners.search.signals import parse
-from headroom_cli.planners.search.sites import definition_sites
+from headroom_cli.planners.search.signals import DEFINITION, parse
+from headroom_cli.planners.search.sites import definition_sites, rank
 
 META, TEXT = corpus_case(GROWN_DIR, "rg-n-go-stdlib-func-new")
 ROWS = TEXT.splitlines()
@@ -116,3 +117,22 @@ def test_the_common_case_match_reads_a_row_as_the_full_pattern_does(row):
         assert full is not None
         assert (plain["path"], plain["line"], plain["col"], plain.end()) == (
             full["path"], full["line"], full["col"], full.end())
+
+
+_DEFINES = re.compile(r"\s*+(?:" + DEFINITION.pattern + ")")  # as definition_sites tells one
+_INDENTS = st.sampled_from(["", " ", "    ", "\t", "\x1c", "\u2003", "\u00a0 ", "\x0b"])
+_HEADS = st.sampled_from(["def ", "class ", "export default function ", "pub(crate) fn ",
+                          "const ", "let x = ", "self.x = ", "async def ", "type ", "x=", "y ==",
+                          "return ", "defer "])
+
+
+@settings(max_examples=500, deadline=None)
+@given(_INDENTS, _HEADS, st.text(alphabet="ab_(): =\t1", max_size=12), st.booleans())
+def test_a_flood_s_definition_ranks_by_its_indent_and_side_alone(indent, head, tail, side):
+    """definition_sites ranks a flood's (no symbol) definition lines without asking rank():
+    a line _DEFINES reads as a definition is one rank() ranks (0, nested, aside), nested
+    when the line starts with whitespace (str.isspace, as rank()'s lstrip)."""
+    body = indent + head + tail
+    if _DEFINES.match(body, 0, 400) is None:
+        return
+    assert rank(body, frozenset(), side) == (0, int(body[:1].isspace()), int(side))
