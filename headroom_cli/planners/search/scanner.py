@@ -75,12 +75,11 @@ _CONTEXT_LIKE = lazy(rf"\n(?!{_PATH}:\d+:)([^\n]*?)-\d+-")  # group 1: the path,
 # reads it whole. A part holding any other line (a tree's, a drive's, a non-ASCII path, a
 # context line) is read run by run (the same figures, more slowly). The leading "\n" lets the
 # engine jump from line to line in C, a run's next lines cost a comparison with its path (a
-# backreference), `.*+` (never a newline) runs to a line's end in a tight loop where `[^\n]*+`
-# tests a set a character, and the folders are read one at a time, never backtracked into; the
-# run itself is not captured (a copy of the part).
+# backreference), the folders are read one at a time, never backtracked into, and the run
+# itself is not captured (a copy of the part).
 _W = "[A-Za-z0-9_.~+@-]"
-_FOLD_RUN = lazy(rf"\n(?:((/?{_W}++/(?:{_W}*+/)*+)[0-9_.~+@-]*+[A-Za-z]{_W}*+):\d++:.*+"
-                 rf"((?:\n\1:\d++:.*+)*+)|.*+)")
+_FOLD_RUN = lazy(rf"\n(?:((/?{_W}++/(?:{_W}*+/)*+)[0-9_.~+@-]*+[A-Za-z]{_W}*+):\d++:[^\n]*+"
+                 rf"((?:\n\1:\d++:[^\n]*+)*+)|[^\n]*+)")
 _FAST_WAIT = 8
 
 
