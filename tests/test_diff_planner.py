@@ -356,7 +356,8 @@ def named_or_counted(path: str, out: str) -> bool:
     (`dir/ (N files, …)`)."""
     lines = out.splitlines()
     folders = [path[:i + 1] for i, c in enumerate(path) if c == "/"]
-    return any(line.startswith("diff ") and f" {path}  (" in line for line in lines) or any(
+    return any(line.startswith("diff ") and (f" {path}  (" in line or f" b/{path}  (" in line)
+               for line in lines) or any(
         line.startswith(f"{folder} (") for folder in folders for line in lines)
 
 
@@ -395,3 +396,68 @@ def test_a_historys_subjects_by_people_come_before_bots_merges_and_repeats(count
     assert "    drop support for python 3.8" in rows
     bot = [row for row in rows if row.startswith("    Bump the ")]
     assert len(bot) < 3
+
+
+def corpus_output(name: str) -> str:
+    return (GROWN_DIR / name / "output.txt").read_text()
+
+
+def test_a_word_diff_is_a_diff_whose_hunks_run_to_the_next_hunk(counter):
+    """`git diff --word-diff v13.8.1 v13.9.0` of rich (real, tests/corpus): its hunks carry
+    `[-old-]{+new+}` inside lines and no +/- column, so their line counts run out nowhere. Each
+    hunk runs to the next hunk or file: no line is left over as the output's own, it is sniffed
+    as a diff, and the release notes' new heading is kept at 1000 tokens."""
+    text = corpus_output("git-diff-word-diff-rich-13.8.1-13.9.0")
+    rows = text.splitlines()
+    parsed = diff.parse(rows)
+    assert parsed.strays == 0
+    assert len(parsed.files) == sum(row.startswith("diff --git ") for row in rows)
+    assert sum(len(f.hunks) for f in parsed.files) == sum(row.startswith("@@") for row in rows)
+    result = clip(text, 1000, counter)
+    assert result.kind == "diff"
+    assert "{+## [13.9.0] - 2024-10-01+}" in result.text.splitlines()
+
+
+def test_patch_mails_keep_their_subjects_before_their_other_lines(counter):
+    """`git format-patch --stdout 8.1.7..8.1.8` of click (62 mails, real): a mail's message runs
+    to its `---` line, and its `Subject:` is its commit's subject: at 1000 tokens more subjects
+    are kept than `From <hash>` lines (a fixed date after a hash says less)."""
+    text = corpus_output("git-format-patch-click-8.1.7-8.1.8")
+    rows = text.splitlines()
+    parsed = diff.parse(rows)
+    assert len(parsed.commits) == sum(row.startswith("Subject: [PATCH") for row in rows) == 62
+    out = clip(text, 1000, counter).text.splitlines()
+    subjects = [row for row in out if row.startswith("Subject: [PATCH")]
+    hashes = [row for row in out if re.match(r"From [0-9a-f]{40} ", row)]
+    assert len(subjects) >= 20 > len(hashes)
+
+
+def test_a_release_too_big_for_its_map_shows_its_version_bump_and_counts_every_file(counter):
+    """`git diff 23.3.2 24.0` of pip (118 files, real): every file's own first line would take a
+    4000-token budget whole. The names take half; the version bump is shown, and each file is
+    named by its own first line or counted in its folder's line."""
+    text = corpus_output("git-diff-pip-23.3.2-24.0")
+    out = clip(text, 4000, counter).text
+    assert '+__version__ = "24.0"' in out.splitlines()
+    paths = [row.split(" b/", 1)[1] for row in text.splitlines() if row.startswith("diff --git ")]
+    assert len(paths) == 118
+    assert all(named_or_counted(path, out) for path in paths)
+    counted = sum(int(n.replace(",", "")) for n in re.findall(
+        r"^\S+/ \(([\d,]+) (?:more )?files?,", out, re.M))
+    named = sum(1 for line in out.splitlines() if line.startswith("diff --git ")
+                and re.search(r"  \((?:[^()]|\([^()]*\))*\)$", line))
+    assert named + counted == len(paths)
+
+
+def test_release_notes_come_before_source_and_sdist_metadata_after_it(counter):
+    """`diff -Naur pluggy-1.5.0 pluggy-1.6.0` (sdists from PyPI, real): at 2000 tokens the new
+    release's notes head the hunks shown, before any source; the PKG-INFO and egg-info that
+    setuptools wrote rank with generated files, after the source."""
+    text = corpus_output("diff-Naur-pluggy-1.5.0-1.6.0")
+    out = clip(text, 2000, counter).text
+    assert "+pluggy 1.6.0 (2025-05-15)" in out.splitlines()
+    assert diff.value_class("pluggy-1.6.0/CHANGELOG.rst") == diff.NOTES
+    assert diff.value_class("pluggy-1.6.0/PKG-INFO") == diff.LOCKED
+    assert diff.value_class("pluggy-1.6.0/src/pluggy.egg-info/SOURCES.txt") == diff.LOCKED
+    assert diff.value_class("pluggy-1.6.0/src/pluggy/_callers.py") == diff.SOURCE
+    assert "+Metadata-Version: 2.4" not in out.splitlines()
