@@ -364,7 +364,7 @@ def named_or_counted(path: str, out: str) -> bool:
 def test_a_file_only_in_one_tree_keeps_its_own_line_with_its_tree(counter):
     """`diff -ru` of click 8.1.7 and 8.1.8 (real, tests/corpus) and of packaging 24.0 and 24.2
     (PyPI; GNU diffutils 3.8; tests/outputs): too many files for every file's own first line,
-    but within a class the files without hunks are named first (their names are all they say):
+    but the files without hunks are named first (their names are all they say):
     a file only in one tree keeps the line the tool printed (`Only in click-8.1.8:
     pyproject.toml`: greppable) and the tree it is in after it, or is counted in its folder's
     line."""

@@ -378,7 +378,7 @@ _NOTES_NAME = lazy(r"(?:changes|changelog|history|news|release[-_ ]?notes)(?:\.(
 _GENERATED = lazy(r".*(?:\.lock|\.min\.(?:js|css)|\.map|\.snap|\.svg|_pb2\.pyi?|\.pb\.go"
                         r"|\.generated\.\w+|\.g\.dart)$")
 _MACHINE_FOLDERS = frozenset({"vendor", "_vendor", "node_modules", "dist", "third_party",
-                              "__snapshots__", "__pycache__"})
+                              "__snapshots__"})
 _MADE_METADATA = ("pkg-info", ".egg-info", ".dist-info")  # what setuptools writes into an sdist
 _PINS = "requirements"  # pip-compile's pinned requirements/*.txt, made from requirements/*.in
 _MANIFESTS = frozenset({"pyproject.toml", "setup.py", "setup.cfg", "package.json", "cargo.toml",
@@ -570,16 +570,15 @@ def _more_own_lines(job: _Job, kept: dict[int, str], room: int) -> int:
 def _map(job: _Job) -> tuple[dict[int, str], int, set[int], int] | None:
     """The kept lines (index -> suffix), what they cost, the files named and the room set
     aside to count the others in their folders' lines: the context share, `git log -p`'s
-    commit lines, then files by their own first lines by value (value_class), those without
-    hunks first in a class (their names are all they say), then in the order their hunks are
-    spent (_by_worth), while the names
+    commit lines, then files by their own first lines, those without hunks first (their names
+    are all they say), then in the order their hunks are spent (_by_worth), while the names
     take at most MAP_SHARE of the room. None when even that does not fit."""
     kept: dict[int, str] = dict.fromkeys(sorted({*job.context, *job.hashes}), "")
     used = sum(job.costs.line(i) for i in kept)
     files = job.parsed.files
     end = used + max(job.room - used, 0) * MAP_SHARE  # where the map's share ends
-    costs = {n: _name_cost(job, files[n]) for n in sorted(_by_worth(files), key=lambda n: (
-        value_class(files[n].path, files[n].notes), bool(files[n].hunks)))}
+    costs = {n: _name_cost(job, files[n])
+             for n in sorted(_by_worth(files), key=lambda n: bool(files[n].hunks))}
     everything = used + sum(costs.values()) <= end
     limit = used + (end - used) * NAMED_SHARE  # the rest of the share counts folders' files
     named: set[int] = set()
