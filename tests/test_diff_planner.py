@@ -182,22 +182,22 @@ def test_each_omitted_body_is_a_gap_with_its_line_counts(counter):
         assert all(row[:1] in " +-\\" for row in body), "a gap lies inside one hunk body"
 
 
-def test_bodies_left_out_without_markers_are_counted_in_the_closing_marker(counter):
-    """When the files' own first lines do not all fit, each is named `path (counts)` and the
-    omitted bodies under the hunk headers shown are counted in the closing marker."""
+def test_a_map_over_its_share_names_the_files_it_shows_and_counts_the_rest_by_folder(counter):
+    """At 1000 tokens click's release (43 files) has no room for every file's own first line
+    and its hunks: the files whose hunks are shown are named by their own first lines, the
+    others are counted in their folders' lines, and every hunk header shown is under a file
+    named."""
     result = clip(RELEASE, 1000, counter)
-    assert not re.search(r"^\[… lines", result.text, re.M), "no inline gaps at this budget"
-    kept = set(kept_rows(result.text, RELEASE))
+    out = result.text.splitlines()
     rows = RELEASE.splitlines()
-    bodies = [(first, end) for first, end in hunk_bodies(RELEASE) if first - 1 in kept]
-    cut = [(first, end) for first, end in bodies if end > first and first not in kept]
-    assert cut and len(cut) < len(bodies)
-    for first, end in bodies:  # whole or nothing
-        assert all(i in kept for i in range(first, end)) or first not in kept
-    added = sum(1 for first, end in cut for row in rows[first:end] if row.startswith("+"))
-    removed = sum(1 for first, end in cut for row in rows[first:end] if row.startswith("-"))
-    assert (f"the bodies of {len(cut):,} of {len(bodies):,} hunks shown "
-            f"({counts(added, removed)})") in result.text
+    kept = set(kept_rows(result.text, RELEASE))
+    starts = [i for i, row in enumerate(rows) if row.startswith("diff --git ")] + [len(rows)]
+    shown = [(s, e) for s, e in zip(starts, starts[1:])
+             if any(rows[i].startswith("@@") and i in kept for i in range(s, e))]
+    assert shown
+    assert all(s in kept for s, _ in shown), "a file whose hunks are shown is named"
+    assert len([i for i in starts[:-1] if i in kept]) < len(starts) - 1
+    assert any(re.match(r"\S+/ \([\d,]+ files?, \+", line) for line in out), "a folder's line"
 
 
 def test_when_headers_do_not_fit_every_file_is_still_counted(counter):
@@ -347,37 +347,40 @@ def test_the_smallest_source_change_is_shown_before_docs_and_requirements(budget
     out = clip(RELEASE_RU, budget, counter).text
     assert counter.count(out) <= budget
     assert changed and all(row in out.splitlines() for row in changed)
-    docs = [row for row in rows if row.startswith("diff -ru click-8.1.7/docs/")]
-    assert docs and all(row.split()[-1] in out for row in docs), "every docs file is named"
+    docs = [row.split()[-1] for row in rows if row.startswith("diff -ru click-8.1.7/docs/")]
+    assert docs and all(named_or_counted(path, out) for path in docs)
 
 
-def test_a_file_only_in_one_tree_keeps_its_own_line_in_the_shorter_map(counter):
-    """`diff -ru` of click 8.1.7 and 8.1.8 (real, tests/corpus): too many files for every
-    file's own first line, the map names files `path (counts)`, but a file only in one tree
-    keeps the line the tool printed (`Only in click-8.1.8: pyproject.toml`: greppable), and
-    the tree it is in after it."""
-    text = (GROWN_DIR / "diff-ru-click-8.1.7-8.1.8" / "output.txt").read_text()
-    result = clip(text, 2000, counter)
-    assert re.search(r"^click-8\.1\.8/\S+ \(\+\d", result.text, re.M)  # the shorter map
-    only = [row for row in text.splitlines() if row.startswith("Only in ")]
-    assert len(only) > 5
-    for row in only:
-        assert re.search(rf"^{re.escape(row)}  \(only in the (?:old|new) tree\)$", result.text,
-                         re.M), row
+def named_or_counted(path: str, out: str) -> bool:
+    """A file is named (its path ends a `diff` line) or counted in a line of a folder above it
+    (`dir/ (N files, …)`)."""
+    lines = out.splitlines()
+    folders = [path[:i + 1] for i, c in enumerate(path) if c == "/"]
+    return any(line.startswith("diff ") and (f" {path}  (" in line or f" b/{path}  (" in line)
+               for line in lines) or any(
+        line.startswith(f"{folder} (") for folder in folders for line in lines)
 
 
-def test_a_map_of_paths_names_a_file_on_one_side_as_diff_printed_it(counter):
-    """`diff -ru packaging-24.0 packaging-24.2` of the two sdists (PyPI; GNU diffutils 3.8;
-    tests/outputs/diff-ru-packaging-24.0-24.2.txt): when the map is of paths, a file only in one
-    tree keeps its own `Only in DIR: NAME` line (greppable), the tree it is in after it."""
-    text = (Path(__file__).parent / "outputs" / "diff-ru-packaging-24.0-24.2.txt").read_text()
-    only = [row for row in text.splitlines() if row.startswith("Only in ")]
-    assert len(only) == 3
-    out = compress(text, tool="Bash", budget=1000, counter=counter).text
-    assert counter.count(out) <= 1000
-    assert "packaging-24.2/src/packaging/markers.py (+" in out  # a map of paths
-    assert all(any(line.startswith(row + "  (only in the") for line in out.splitlines())
-               for row in only)
+def test_a_file_only_in_one_tree_keeps_its_own_line_with_its_tree(counter):
+    """`diff -ru` of click 8.1.7 and 8.1.8 (real, tests/corpus) and of packaging 24.0 and 24.2
+    (PyPI; GNU diffutils 3.8; tests/outputs): too many files for every file's own first line,
+    but the files without hunks are named first (their names are all they say):
+    a file only in one tree keeps the line the tool printed (`Only in click-8.1.8:
+    pyproject.toml`: greppable) and the tree it is in after it, or is counted in its folder's
+    line."""
+    for text, budget in (((GROWN_DIR / "diff-ru-click-8.1.7-8.1.8" / "output.txt").read_text(),
+                          2000),
+                         ((Path(__file__).parent / "outputs" / "diff-ru-packaging-24.0-24.2.txt")
+                          .read_text(), 1000)):
+        out = clip(text, budget, counter).text
+        only = re.findall(r"^Only in (.+?): (.+)$", text, re.M)
+        assert len(only) >= 3
+        named = [(folder, name) for folder, name in only if re.search(
+            rf"^Only in {re.escape(folder)}: {re.escape(name)}  \(only in the (?:old|new) tree\)$",
+            out, re.M)]
+        assert named
+        assert all((folder, name) in named or named_or_counted(f"{folder}/{name}", out)
+                   for folder, name in only)
 
 
 def test_a_historys_subjects_by_people_come_before_bots_merges_and_repeats(counter):
@@ -393,3 +396,68 @@ def test_a_historys_subjects_by_people_come_before_bots_merges_and_repeats(count
     assert "    drop support for python 3.8" in rows
     bot = [row for row in rows if row.startswith("    Bump the ")]
     assert len(bot) < 3
+
+
+def corpus_output(name: str) -> str:
+    return (GROWN_DIR / name / "output.txt").read_text()
+
+
+def test_a_word_diff_is_a_diff_whose_hunks_run_to_the_next_hunk(counter):
+    """`git diff --word-diff v13.8.1 v13.9.0` of rich (real, tests/corpus): its hunks carry
+    `[-old-]{+new+}` inside lines and no +/- column, so their line counts run out nowhere. Each
+    hunk runs to the next hunk or file: no line is left over as the output's own, it is sniffed
+    as a diff, and the release notes' new heading is kept at 1000 tokens."""
+    text = corpus_output("git-diff-word-diff-rich-13.8.1-13.9.0")
+    rows = text.splitlines()
+    parsed = diff.parse(rows)
+    assert parsed.strays == 0
+    assert len(parsed.files) == sum(row.startswith("diff --git ") for row in rows)
+    assert sum(len(f.hunks) for f in parsed.files) == sum(row.startswith("@@") for row in rows)
+    result = clip(text, 1000, counter)
+    assert result.kind == "diff"
+    assert "{+## [13.9.0] - 2024-10-01+}" in result.text.splitlines()
+
+
+def test_patch_mails_keep_their_subjects_before_their_other_lines(counter):
+    """`git format-patch --stdout 8.1.7..8.1.8` of click (62 mails, real): a mail's message runs
+    to its `---` line, and its `Subject:` is its commit's subject: at 1000 tokens more subjects
+    are kept than `From <hash>` lines (a fixed date after a hash says less)."""
+    text = corpus_output("git-format-patch-click-8.1.7-8.1.8")
+    rows = text.splitlines()
+    parsed = diff.parse(rows)
+    assert len(parsed.commits) == sum(row.startswith("Subject: [PATCH") for row in rows) == 62
+    out = clip(text, 1000, counter).text.splitlines()
+    subjects = [row for row in out if row.startswith("Subject: [PATCH")]
+    hashes = [row for row in out if re.match(r"From [0-9a-f]{40} ", row)]
+    assert len(subjects) >= 20 > len(hashes)
+
+
+def test_a_release_too_big_for_its_map_shows_its_version_bump_and_counts_every_file(counter):
+    """`git diff 23.3.2 24.0` of pip (118 files, real): every file's own first line would take a
+    4000-token budget whole. The names take half; the version bump is shown, and each file is
+    named by its own first line or counted in its folder's line."""
+    text = corpus_output("git-diff-pip-23.3.2-24.0")
+    out = clip(text, 4000, counter).text
+    assert '+__version__ = "24.0"' in out.splitlines()
+    paths = [row.split(" b/", 1)[1] for row in text.splitlines() if row.startswith("diff --git ")]
+    assert len(paths) == 118
+    assert all(named_or_counted(path, out) for path in paths)
+    counted = sum(int(n.replace(",", "")) for n in re.findall(
+        r"^\S+/ \(([\d,]+) (?:more )?files?,", out, re.M))
+    named = sum(1 for line in out.splitlines() if line.startswith("diff --git ")
+                and re.search(r"  \((?:[^()]|\([^()]*\))*\)$", line))
+    assert named + counted == len(paths)
+
+
+def test_release_notes_come_before_source_and_sdist_metadata_after_it(counter):
+    """`diff -Naur pluggy-1.5.0 pluggy-1.6.0` (sdists from PyPI, real): at 2000 tokens the new
+    release's notes head the hunks shown, before any source; the PKG-INFO and egg-info that
+    setuptools wrote rank with generated files, after the source."""
+    text = corpus_output("diff-Naur-pluggy-1.5.0-1.6.0")
+    out = clip(text, 2000, counter).text
+    assert "+pluggy 1.6.0 (2025-05-15)" in out.splitlines()
+    assert diff.value_class("pluggy-1.6.0/CHANGELOG.rst") == diff.NOTES
+    assert diff.value_class("pluggy-1.6.0/PKG-INFO") == diff.LOCKED
+    assert diff.value_class("pluggy-1.6.0/src/pluggy.egg-info/SOURCES.txt") == diff.LOCKED
+    assert diff.value_class("pluggy-1.6.0/src/pluggy/_callers.py") == diff.SOURCE
+    assert "+Metadata-Version: 2.4" not in out.splitlines()

@@ -1,18 +1,22 @@
-"""diff: the map of every file first, then hunks by value.
+"""diff: the map first, then hunks by value.
 
-Understands `git diff`, `git show` and `git log -p` (commit headers stay), `diff -u` and
-`diff -ru` (with `Only in` and `Binary files … differ` lines), git's extended headers (renames,
-copies, mode changes, new and deleted files, binary patches) and combined (merge) diffs.
+Understands `git diff` (also `--stat -p`, `--no-index` and `--word-diff`, whose hunks mark
+words inside lines), `git show` and `git log -p` (commit headers stay), patch mails
+(`git format-patch`, a Debian patch's DEP-3 header: the message runs to its `---`), `diff -u`,
+`diff -ru` and `diff -Naur` (with `Only in` and `Binary files … differ` lines), git's extended
+headers (renames, copies, mode changes, new and deleted files, binary patches) and combined
+(merge) diffs.
 
 The first of these that fits the budget is the plan:
-1. every file named by its own first line verbatim (`diff --git a/x b/x`) with its
-   `(+N −M, K hunks)`, the output's own lines (a history's commit subjects first), then hunks by
-   value (value_class: source, manifests, tests, docs, config, lock/generated last), file by
-   file, the smallest change of a class first: a file's every hunk header, then its bodies, each
-   whole; each omitted body under a shown header is a gap marked with its line range and counts;
-2. the same with files named `path (+N −M, K hunks)` and no marker per omitted body, the
-   omitted bodies counted in the closing marker;
-3. those lines rolled up by directory (planners/rollup.py), a single file by its own first
+1. the map: files named by their own first line verbatim (`diff --git a/x b/x`) with their
+   `(+N −M, K hunks)`, in the order their hunks are spent, while the names take at most
+   MAP_SHARE of the room; the rest rolled up by folder with their counts. Then the output's own
+   lines (a history's commit subjects first, its other lines after its hunks), then hunks by
+   value (value_class: release notes, source, manifests, tests, docs, config, lock/generated
+   last), file by file, the smallest change of a class first: a file's every hunk header, then
+   its bodies, each whole (a release-notes body too long for that shows its head: the newest
+   entries); each omitted body under a shown header is a gap marked with its line range;
+2. every file rolled up by directory (planners/rollup.py), a single file by its own first
    line, the rest of the budget naming the first files of the biggest group, then more of the
    output's own lines.
 Commit headers and lines that are no part of any file (stats, a tool's own messages) stay first.
@@ -54,16 +58,29 @@ _COMMIT = lazy(r"(?:commit [0-9a-f]{7,64}|From [0-9a-f]{40} )\b")
 # What follows a commit line: fields, the indented message, blank lines, `--stat` lines.
 _COMMIT_BODY = lazy(r"(?:Author|AuthorDate|Commit|CommitDate|Date|Merge|From|Subject):"
                     r"|\s|$")
+# A patch mail: `git format-patch`'s (after its `From <hash>` line), a Debian patch's (gbp pq's
+# `From:`, DEP-3's `Description:`): a header field with another on the next line. Its message
+# runs to the `---` line before the patch.
+_MAIL = lazy(r"(?:From|Subject|Description|Author): \S")
+_FIELD = lazy(r"[A-Z][\w-]*: ")
+_MAIL_END = "---"
+_SUBJECT = lazy(r"(?:Subject|Description): \S")  # a mail's subject: its commit's first line
 _STAT = lazy(r" .+ \| +(?:\d+ ?[+-]*|Bin .*)$| \d+ files? changed")
 _ONE_SIDE = "only on one side"
 _MINUS = "−"  # U+2212: a count reads `−3`, never a removed line `-3`
 CONTEXT_SHARE = 0.3  # commit headers and stray lines get at most this share of the budget
+# The files' names get at most this share of what the context leaves; the rest is for hunks (a
+# map of 118 files at 30 tokens a name would take a 4000-token budget whole).
+MAP_SHARE = 0.5
+NOTES_SHARE = 1 / 3  # of the room left, for the head of release notes too long to show whole
+NAMED_SHARE = 0.8  # of the map's share, when not every file fits: the rest rolls up by folder
 HISTORY_SHARE = 0.5  # in a history (`git log -p`): its commits' subjects say what it is about
 # A commit whose subject says less than a person's own: a merge (`Merge: a b`), or one a bot
 # made (GitHub names bot accounts `name[bot]`: dependabot, pre-commit-ci, renovate).
 _ROUTINE_HEADER = lazy(r"Merge: |Author: .*\[bot\]")
 # A squashed pull request repeats its branch's subject with the request's number after it.
 _PULL_REQUEST = lazy(r" \(#\d+\)$")
+_TRIES = 3  # spendings tried, each setting aside what the folders' lines then cost
 _MAX_MISSES = 32  # bodies tried in vain before the rest are left out untried
 
 
@@ -73,6 +90,7 @@ class Hunk:
     end: int  # one past the last body line
     added: int = 0
     removed: int = 0
+    short: bool = False  # its header's line counts did not run out (a word diff's do not)
 
 
 @dataclass
@@ -101,6 +119,7 @@ class Parsed:
     files: list[FileDiff]
     context: list[int]  # commit headers, stats, blank and stray lines: no part of any file
     strays: int  # non-blank context lines that are neither commit headers nor stats
+    commits: list[int] = field(default_factory=list)  # first lines of commits and patch mails
 
 
 def looks_like(sample: list[str], tool: Tool) -> bool:
@@ -131,21 +150,25 @@ def _cut_hunk(rows: list[str], files: list[FileDiff]) -> int:
 def parse(rows: list[str]) -> Parsed:
     files: list[FileDiff] = []
     context: list[int] = []
+    commits: list[int] = []
     strays = 0
     index = 0
+    words = any(_word_marked(row) for row in rows)
     while index < len(rows):
-        found = _file_at(rows, index)
+        found = _file_at(rows, index, words)
         if found:
             files.append(found)
             index = found.end
             continue
         end = _commit_end(rows, index)
-        if end == index + 1 and rows[index].strip() and not _STAT.match(rows[index]):
+        if end > index + 1 or _COMMIT.match(rows[index]):
+            commits.append(index)
+        elif rows[index].strip() and not _STAT.match(rows[index]):
             strays += 1
         context.extend(range(index, end))
         index = end
     _name_sides(rows, files)
-    return Parsed(files, context, strays)
+    return Parsed(files, context, strays, commits)
 
 
 def _name_sides(rows: list[str], files: list[FileDiff]) -> None:
@@ -175,8 +198,17 @@ def _trees(old: str, new: str) -> tuple[str, str] | None:
 
 
 def _commit_end(rows: list[str], index: int) -> int:
-    """One past a commit header starting at index (index + 1 when it is not one)."""
-    if not _COMMIT.match(rows[index]):
+    """One past a commit header starting at index (index + 1 when it is not one); a patch
+    mail's runs through its message and the `---` line after it."""
+    row = rows[index]
+    if row.startswith("From ") and _COMMIT.match(row) or _MAIL.match(row) and (
+            index + 1 < len(rows) and _FIELD.match(rows[index + 1])):
+        end = index + 1
+        while end < len(rows) and rows[end] != _MAIL_END and not _COMMIT.match(rows[end]) and (
+                _file_at(rows, end) is None):
+            end += 1
+        return end + (end < len(rows) and rows[end] == _MAIL_END)
+    if not _COMMIT.match(row):
         return index + 1
     end = index + 1
     while end < len(rows) and _COMMIT_BODY.match(rows[end]):
@@ -184,7 +216,7 @@ def _commit_end(rows: list[str], index: int) -> int:
     return end
 
 
-def _file_at(rows: list[str], index: int) -> FileDiff | None:
+def _file_at(rows: list[str], index: int, words: bool = False) -> FileDiff | None:
     row = rows[index]
     if m := _ONLY_IN.match(row):
         return FileDiff(index, index + 1, f"{m['dir'].rstrip('/')}/{m['name']}",
@@ -208,7 +240,7 @@ def _file_at(rows: list[str], index: int) -> FileDiff | None:
         path = path or _patch_path(rows[end], rows[end + 1])
         end += 2
     found = FileDiff(index, end, path or "", notes=_header_notes(rows[index:end]))
-    while end < len(rows) and (hunk := _hunk_at(rows, end)):
+    while end < len(rows) and (hunk := _hunk_at(rows, end, words)):
         found.hunks.append(hunk)
         end = hunk.end
     return found
@@ -253,7 +285,7 @@ def _header_notes(header: list[str]) -> list[str]:
     return notes
 
 
-def _hunk_at(rows: list[str], index: int) -> Hunk | None:
+def _hunk_at(rows: list[str], index: int, words: bool) -> Hunk | None:
     row = rows[index]
     if row == _BINARY_PATCH:
         end = index + 1
@@ -261,7 +293,8 @@ def _hunk_at(rows: list[str], index: int) -> Hunk | None:
             end += 1
         return Hunk(index, end)
     if m := _HUNK.match(row):
-        return _counted_hunk(rows, index, int(m["old"] or 1), int(m["new"] or 1))
+        hunk = _counted_hunk(rows, index, int(m["old"] or 1), int(m["new"] or 1))
+        return _word_diff_hunk(rows, hunk) if words else hunk
     if m := _COMBINED_HUNK.match(row):
         return _combined_hunk(rows, index, len(m["ats"]) - 1)
     return None
@@ -284,12 +317,39 @@ def _counted_hunk(rows: list[str], index: int, old_left: int, new_left: int) -> 
             old_left -= 1
             new_left -= 1
         elif mark != "\\":
+            hunk.short = True
             break
         end += 1
     if end < len(rows) and rows[end].startswith("\\"):
         end += 1  # `\ No newline at end of file` after the last line
     hunk.end = end
     return hunk
+
+
+def _word_marked(row: str) -> bool:
+    """`git diff --word-diff`'s marks: `{+added+}`, `[-removed-]`."""
+    return "{+" in row and "+}" in row or "[-" in row and "-]" in row
+
+
+def _word_diff_hunk(rows: list[str], counted: Hunk) -> Hunk:
+    """In an output with `git diff --word-diff`'s marks, a hunk's lines carry `[-removed-]`
+    and `{+added+}` inside them, with no +/- column: counted, its body changes no line or
+    stops short. Then its body runs to the next hunk, file or commit: lines with `{+` count as
+    added, with `[-` as removed."""
+    if not counted.short and (counted.added or counted.removed):  # a unified hunk's
+        return counted
+    end = counted.end
+    while end < len(rows) and not _stops_a_body(rows, end):
+        end += 1
+    body = rows[counted.header + 1:end]
+    return Hunk(counted.header, end, sum("{+" in row for row in body),
+                sum("[-" in row for row in body))
+
+
+def _stops_a_body(rows: list[str], index: int) -> bool:
+    row = rows[index]
+    return (row.startswith(("@@", "diff ", "Only in ", "Binary files ")) or bool(_COMMIT.match(row))
+            or _is_patch_header(rows, index))
 
 
 def _combined_hunk(rows: list[str], index: int, parents: int) -> Hunk:
@@ -309,13 +369,17 @@ def _combined_hunk(rows: list[str], index: int, parents: int) -> Hunk:
 # --------------------------------------------------------------------------- value
 
 
-# What a file's change is worth to a reader, best first: the source the change is about, the
-# manifests that carry its version and dependencies, its tests, its docs, CI and tool config,
-# then lock files, generated, vendored and binary files.
-SOURCE, MANIFEST, TESTS, DOCS, CONFIG, LOCKED = range(6)
+# What a file's change is worth to a reader, best first: the release notes (the change in its
+# authors' words, a line or two per entry), the source the change is about, the manifests that
+# carry its version and dependencies, its tests, its docs, CI and tool config, then lock files,
+# generated, vendored and binary files.
+NOTES, SOURCE, MANIFEST, TESTS, DOCS, CONFIG, LOCKED = range(7)
+_NOTES_NAME = lazy(r"(?:changes|changelog|history|news|release[-_ ]?notes)(?:\.(?:md|rst|txt|adoc|markdown))?$")
 _GENERATED = lazy(r".*(?:\.lock|\.min\.(?:js|css)|\.map|\.snap|\.svg|_pb2\.pyi?|\.pb\.go"
                         r"|\.generated\.\w+|\.g\.dart)$")
-_MACHINE_FOLDERS = frozenset({"vendor", "node_modules", "dist", "third_party", "__snapshots__"})
+_MACHINE_FOLDERS = frozenset({"vendor", "_vendor", "node_modules", "dist", "third_party",
+                              "__snapshots__"})
+_MADE_METADATA = ("pkg-info", ".egg-info", ".dist-info")  # what setuptools writes into an sdist
 _PINS = "requirements"  # pip-compile's pinned requirements/*.txt, made from requirements/*.in
 _MANIFESTS = frozenset({"pyproject.toml", "setup.py", "setup.cfg", "package.json", "cargo.toml",
                         "go.mod", "pom.xml", "build.gradle", "build.gradle.kts", "gemfile",
@@ -334,11 +398,12 @@ _CONFIG_NAME = lazy(r"\..*|.*\.(?:ini|cfg|ya?ml|toml|json|conf)$|tox\.ini|docker
 
 
 def value_class(path: str, notes: list[str] = ()) -> int:
-    """Which of SOURCE … LOCKED a changed file is, told by its path (and a binary patch)."""
+    """Which of NOTES … LOCKED a changed file is, told by its path (and a binary patch)."""
     parts = [part.lower() for part in split(path)] or [""]
     name = parts[-1]
     folders = set(parts[:-1])
-    if "binary" in notes or name in LOCKS or _GENERATED.match(name) or folders & _MACHINE_FOLDERS:
+    if ("binary" in notes or name in LOCKS or _GENERATED.match(name) or folders & _MACHINE_FOLDERS
+            or any(part.endswith(_MADE_METADATA) for part in parts)):
         return LOCKED
     if _PINS in folders:
         return LOCKED if name.endswith(".txt") else CONFIG
@@ -346,6 +411,8 @@ def value_class(path: str, notes: list[str] = ()) -> int:
         return CONFIG
     if folders & _TEST_FOLDERS or _TEST_NAME.match(name):
         return TESTS
+    if _NOTES_NAME.match(name):
+        return NOTES
     if folders & _DOC_FOLDERS or _DOC_NAME.match(name):
         return DOCS
     if name in _MANIFESTS:
@@ -366,8 +433,7 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> 
                budget - CLOSING_MARKER_TOKENS)
     if job.room <= 0:
         return None
-    return (_by_value(job, verbatim=True) or _by_value(job, verbatim=False)
-            or _rolled_up(job))
+    return _by_value(job) or _rolled_up(job)
 
 
 @dataclass
@@ -386,7 +452,7 @@ class _Job:
         # The output's own lines around the diff, in order, its last line first (black's
         # "7 files would be reformatted."): kept whenever it fits. `git log -p`'s commit lines
         # belong to the map.
-        self.commits = [i for i in self.parsed.context if _COMMIT.match(self.plain[i])]
+        self.commits = self.parsed.commits
         self.ranked = self._ranked()
         share = HISTORY_SHARE if len(self.commits) > 1 else CONTEXT_SHARE
         self.context = sorted(fit_in_order(self.ranked, int(self.room * share), self.costs))
@@ -401,9 +467,10 @@ class _Job:
         own = set(context)
         subjects, routine, seen = [], [], set()
         for commit in self.commits:
-            subject = next((i for i in range(commit + 1, min(commit + 8, len(self.plain)))
-                            if i in own and self.plain[i].startswith("    ")
-                            and self.plain[i].strip()), None)
+            subject = next((i for i in range(commit, min(commit + 8, len(self.plain)))
+                            if i in own and (self.plain[i].startswith("    ")
+                                             and self.plain[i].strip()
+                                             or _SUBJECT.match(self.plain[i]))), None)
             if subject is None:
                 continue
             said = _PULL_REQUEST.sub("", self.plain[subject].strip())
@@ -413,8 +480,14 @@ class _Job:
             else:
                 subjects.append(subject)
                 seen.add(said)
-        return list(dict.fromkeys(last + self.commits[:1] + subjects + routine + self.commits
+        return list(dict.fromkeys(last + self.commits[:1] + subjects + routine + self.hashes
                                   + context))
+
+    @property
+    def hashes(self) -> list[int]:
+        """`git log -p`'s `commit <hash>` lines: they name its commits (a patch mail's
+        `From <hash>` line is a fixed date after it; its subject, ranked, names it)."""
+        return [i for i in self.commits if self.plain[i].startswith("commit ")]
 
 
 def _counts(f: FileDiff) -> str:
@@ -432,99 +505,194 @@ def _name_lines(job: _Job, f: FileDiff) -> list[int]:
     return [f.start, f.start + 1] if pair else [f.start]
 
 
-def _by_value(job: _Job, verbatim: bool) -> Plan | None:
-    """The map first: every file named (verbatim: by its own first line, `diff --git a/x b/x`,
-    with its counts after it; else `path (counts)`), then the output's own lines, then hunks
-    by value (_spend). Verbatim, each omitted body under a shown header is a gap of its own;
-    else the closing marker counts them."""
-    kept, notes, used = _map(job, verbatim)
-    if used > job.room:
+def _by_value(job: _Job) -> Plan | None:
+    """The map first: files named by their own first line (`diff --git a/x b/x`) with their
+    counts after it, the rest counted in their folders' lines (room for those is set aside
+    first), then the output's own lines, then hunks by value (_spend), each file whose hunks
+    are shown named; each omitted body under a shown header is a gap of its own."""
+    mapped = _map(job)
+    if mapped is None:
         return None
-    # The output's own lines the context share left out (black's "would reformat" verdicts,
-    # commit messages) come next: the tool's own words about its diff.
-    more = fit_in_order([i for i in job.parsed.context if i not in kept], job.room - used,
-                        job.costs)
-    kept.update(dict.fromkeys(more, ""))
-    used += sum(job.costs.line(i) for i in more)
-    shown = _spend(job, kept, used, marked=verbatim)
-    kept = dict(sorted(kept.items()))
+    mapped_kept, mapped_used, mapped_named, reserve = mapped
+    history = len(job.commits) > 1
     files = job.parsed.files
-    marks = partial(_marked_gap, job, _shown_hunks(files, shown)) if verbatim else None
+    for _ in range(_TRIES):
+        kept, used, named = dict(mapped_kept), mapped_used, set(mapped_named)
+        # The output's own lines the context share left out (black's "would reformat"
+        # verdicts) come next: the tool's own words about its diff; a history's (its commits'
+        # messages, stats and mail headers) after its hunks, its subjects being in the share.
+        if not history:
+            used += _more_own_lines(job, kept, job.room - reserve - used)
+        shown: set[int] = set()
+        used = _spend(job, kept, used, named, shown, job.room - reserve)
+        notes, counted = _counted_by_folder(job, named, reserve)
+        if used + counted <= job.room:
+            break
+        reserve = counted  # the folders of the files left cost more than set aside: again
+    else:
+        return None
+    used += counted
+    if history:
+        _more_own_lines(job, kept, job.room - used)
+    kept = dict(sorted(kept.items()))
+    marks = partial(_marked_gap, job, _shown_hunks(files, shown))
     items = line_items(job.lines, kept, marks, notes)
     omitted = len(job.rows) - len(kept)
     silent = omitted - sum(i.last_line - i.first_line + 1 for i in items if isinstance(i, Gap))
-    summary = _value_summary(job, kept, shown, verbatim) if silent else ""
+    summary = _value_summary(job, kept, shown, named) if silent else ""
     return Plan("diff", tuple(items), len(job.rows), omitted, summary=summary,
-                regap=partial(_gap, job) if verbatim else None)
+                regap=partial(_gap, job))
 
 
-def _map(job: _Job, verbatim: bool) -> tuple[dict[int, str], dict[int, list[str]], int]:
-    """The kept lines (index -> suffix), the notes and what they cost: the context share,
-    `git log -p`'s commit lines and every file named; counted only until over the room."""
-    kept: dict[int, str] = dict.fromkeys(sorted({*job.context, *job.commits}), "")
-    notes: dict[int, list[str]] = {}
-    used = sum(job.costs.line(i) for i in kept)
-    for f in job.parsed.files:
-        if verbatim:
-            named = _name_lines(job, f)
-            kept.update(dict.fromkeys(named, ""))
-            kept[named[-1]] = f"  ({_details(f)})"
-            used += sum(job.costs.line(i, kept[i]) for i in named)
-        else:
-            notes[f.start] = [_short_line(job, f)]
-            used += job.costs.note(notes[f.start][0])
-        if used > job.room:
-            break
-    return kept, notes, used
-
-
-def _spend(job: _Job, kept: dict[int, str], used: int, marked: bool) -> set[int]:
-    """Hunks by value (value_class), into `kept`, file by file, the smallest change of a class
-    first (a release's version bump before a rewrite takes the room; changed files before new
-    ones, deleted ones last): a file's hunk headers, all or none, then its bodies, each whole;
-    then the next class. Marked: an omitted body under a shown header costs its marker, and
-    what is left goes to the head of the first that did not fit. Returns the files shown."""
+def _counted_by_folder(job: _Job, named: set[int], room: int) -> tuple[dict[int, list[str]], int]:
+    """The files not named, rolled up by folder (planners/rollup.py) into `room` where they
+    can be: each line as a note at its first file's line, and what they cost."""
     files = job.parsed.files
-    shown: set[int] = set()
+    rest = [n for n in range(len(files)) if n not in named]
+    notes: dict[int, list[str]] = {}
+    if not rest:
+        return notes, 0
+    entries = roll_up([_key(files[n].path) for n in rest], lambda key, members: _group_line(
+        job, key, [files[rest[i]] for i in members]), job.costs.note, room)
+    for entry, members in entries:
+        notes.setdefault(files[rest[members[0]]].start, []).append(entry)
+    return notes, sum(job.costs.note(entry) for entry, _ in entries)
+
+
+def _more_own_lines(job: _Job, kept: dict[int, str], room: int) -> int:
+    """The output's own lines not kept yet, in order, into `kept`, while they fit in `room`:
+    their cost."""
+    more = fit_in_order([i for i in job.parsed.context if i not in kept], room, job.costs)
+    kept.update(dict.fromkeys(more, ""))
+    return sum(job.costs.line(i) for i in more)
+
+
+def _map(job: _Job) -> tuple[dict[int, str], int, set[int], int] | None:
+    """The kept lines (index -> suffix), what they cost, the files named and the room set
+    aside to count the others in their folders' lines: the context share, `git log -p`'s
+    commit lines, then files by their own first lines, those without hunks first (their names
+    are all they say), then in the order their hunks are spent (_by_worth), while the names
+    take at most MAP_SHARE of the room. None when even that does not fit."""
+    kept: dict[int, str] = dict.fromkeys(sorted({*job.context, *job.hashes}), "")
+    used = sum(job.costs.line(i) for i in kept)
+    files = job.parsed.files
+    end = used + max(job.room - used, 0) * MAP_SHARE  # where the map's share ends
+    costs = {n: _name_cost(job, files[n])
+             for n in sorted(_by_worth(files), key=lambda n: bool(files[n].hunks))}
+    everything = used + sum(costs.values()) <= end
+    limit = used + (end - used) * NAMED_SHARE  # the rest of the share counts folders' files
+    named: set[int] = set()
+    for n, cost in costs.items():
+        if not everything and used + cost > limit:
+            break
+        _name(job, kept, files[n])
+        named.add(n)
+        used += cost
+    reserve = _counted_by_folder(job, named, int(end - used))[1]
+    if used + reserve > job.room:
+        return None
+    return kept, used, named, reserve
+
+
+def _name(job: _Job, kept: dict[int, str], f: FileDiff) -> None:
+    """A file named by its own first line(s), its details after it."""
+    lines = _name_lines(job, f)
+    kept.update(dict.fromkeys(lines, ""))
+    kept[lines[-1]] = f"  ({_details(f)})"
+
+
+def _name_cost(job: _Job, f: FileDiff) -> int:
+    lines = _name_lines(job, f)
+    return sum(job.costs.line(i) for i in lines[:-1]) + job.costs.line(
+        lines[-1], f"  ({_details(f)})")
+
+
+def _by_worth(files: list[FileDiff]) -> list[int]:
+    """Files by value (value_class), the smallest change of a class first (a release's version
+    bump before a rewrite takes the room; changed files before new ones, deleted ones last)."""
+    return sorted(range(len(files)), key=lambda n: (
+        value_class(files[n].path, files[n].notes), _fate(files[n]),
+        files[n].added + files[n].removed, n))
+
+
+def _spend(job: _Job, kept: dict[int, str], used: int, named: set[int], shown: set[int],
+           room: int) -> int:
+    """Hunks by value (_by_worth), into `kept` within `room`, file by file: a file's hunk
+    headers, all or none (and its name, when the map has not named it), then its bodies, each
+    whole; then the next file. An omitted body under a shown header costs its marker, and what
+    is left goes to the head of the first that did not fit. The files shown go into `shown`
+    (and `named`); returns what is used then."""
+    files = job.parsed.files
     skipped: list[int] = []
     skipped_file, skipped_marker = -1, 0
     misses = 0
-    order = sorted(range(len(files)), key=lambda n: (
-        value_class(files[n].path, files[n].notes), _fate(files[n]),
-        files[n].added + files[n].removed, n))
-    for n in order:
+    for n in _by_worth(files):
+        name = 0 if n in named else _name_cost(job, files[n])
         if not _whole_file(files[n]):  # (a whole file's header comes with its body)
             headers = [h.header for h in files[n].hunks]
-            cost = sum(job.costs.line(i) for i in headers) + (sum(
+            cost = name + sum(job.costs.line(i) for i in headers) + (sum(
                 _marker_cost(job, h.header + 1, h.end - 1) for h in files[n].hunks
-                if h.end > h.header + 1) if marked else 0)
-            if headers and used + cost <= job.room:
+                if h.end > h.header + 1))
+            if headers and used + cost <= room:
                 kept.update(dict.fromkeys(headers, ""))
                 used += cost
                 shown.add(n)
+                _name_once(job, kept, named, n)
         for hunk in (h for h in files[n].hunks if h.end > h.header + 1):
             alone = n not in shown  # a new or deleted file's one hunk: its header comes too
             if alone and not _whole_file(files[n]) or misses > _MAX_MISSES:
                 continue  # past the misses, counting bodies that cannot fit costs more than it prints
             body = list(range(hunk.header + 1 - alone, hunk.end))
-            marker = _marker_cost(job, body[0], body[-1]) if marked and not alone else 0
-            room = job.room - used + marker
-            if len(body) <= room and len(fit_in_order(body, room, job.costs)) == len(body):
+            marker = -name if alone else _marker_cost(job, body[0], body[-1])
+            left = room - used + marker
+            if len(body) <= left and len(fit_in_order(body, left, job.costs)) == len(body):
                 kept.update(dict.fromkeys(body, ""))
                 used += sum(job.costs.line(i) for i in body) - marker
                 shown.add(n)
+                _name_once(job, kept, named, n)
+                continue
+            if not alone and value_class(files[n].path, files[n].notes) == NOTES:
+                used = _notes_head(job, kept, body, used, marker, room)
                 continue
             if not skipped:
                 skipped, skipped_file = body, n
                 if alone:  # its header comes with its head: the rest of it then costs a marker
-                    skipped_marker = _marker_cost(job, body[1], body[-1]) if len(body) > 1 else 0
+                    skipped_marker = name + (
+                        _marker_cost(job, body[1], body[-1]) if len(body) > 1 else 0)
             misses += 1
-    if marked and skipped:  # what is left goes to the head of the first body that did not fit
-        head = fit_in_order(skipped, job.room - used - skipped_marker, job.costs)
+    if skipped:  # what is left goes to the head of the first body that did not fit
+        head = fit_in_order(skipped, room - used - skipped_marker, job.costs)
         if len(head) > 1 or skipped_file in shown:  # a header alone says no more than the map
             kept.update(dict.fromkeys(head, ""))
+            used += sum(job.costs.line(i) for i in head)
+            if skipped_file not in named:
+                used += _name_cost(job, files[skipped_file])
+                _name_once(job, kept, named, skipped_file)
             shown.add(skipped_file)
-    return shown
+    return used
+
+
+def _name_once(job: _Job, kept: dict[int, str], named: set[int], n: int) -> None:
+    if n not in named:
+        _name(job, kept, job.parsed.files[n])
+        named.add(n)
+
+
+def _notes_head(job: _Job, kept: dict[int, str], body: list[int], used: int,
+                marker: int, room: int) -> int:
+    """A release-notes body too long to show whole: its head (the newest entries lead it), in
+    at most NOTES_SHARE of the room left (the source's hunks come next), the rest under its marker (`used` counts the whole body's).
+    Returns what is used then."""
+    spare = room - used
+    head = fit_in_order(body, int(spare * NOTES_SHARE), job.costs)
+    while head:
+        cost = sum(job.costs.line(i) for i in head) + _marker_cost(
+            job, body[len(head)], body[-1]) - marker
+        if cost <= spare:
+            kept.update(dict.fromkeys(head, ""))
+            return used + cost
+        head.pop()
+    return used
 
 
 def _fate(f: FileDiff) -> int:
@@ -558,23 +726,18 @@ def _marked_gap(job: _Job, shown: tuple[list[int], list[Hunk]], first: int,
     return _gap(job, first, last)
 
 
-def _value_summary(job: _Job, kept: dict[int, str], shown: set[int], marked: bool) -> str:
+def _value_summary(job: _Job, kept: dict[int, str], shown: set[int], named: set[int]) -> str:
     files = job.parsed.files
     unshown = [f for n, f in enumerate(files) if n not in shown and f.hunks]
-    hunks = [h for n in shown for h in files[n].hunks]
-    cut = [h for h in hunks if h.end > h.header + 1 and h.header + 1 not in kept]
     parts = []
     if unshown:
+        where = ("named above" if len(named) == len(files)
+                 else "named above or counted in its folder's line")
         added = sum(f.added for f in unshown)
         removed = sum(f.removed for f in unshown)
         parts.append(f"the hunks of {len(unshown):,} of {len(files):,} files (+{added:,} "
                      f"{_MINUS}{removed:,} in {_hunks(sum(len(f.hunks) for f in unshown))}; "
-                     f"each file named above with its counts)")
-    if cut and not marked:
-        added = sum(h.added for h in cut)
-        removed = sum(h.removed for h in cut)
-        parts.append(f"the bodies of {len(cut):,} of {_hunks(len(hunks))} shown "
-                     f"(+{added:,} {_MINUS}{removed:,})")
+                     f"each file {where} with its counts)")
     if any(i not in kept for f in files for i in range(f.start, f.header_end)):
         parts.append("other header lines")
     own = sum(1 for i in job.parsed.context if i not in kept)
@@ -593,19 +756,12 @@ def _named_line(job: _Job, f: FileDiff) -> str:
     return f"{job.rows[f.start].rstrip()}  ({_details(f)})"
 
 
-def _short_line(job: _Job, f: FileDiff) -> str:
-    """A file's line in a map without room for every file's own first line: `path (details)`,
-    but a file only in one tree keeps its own line (`Only in d: x`, a few tokens more than its
-    path: greppable as the tool printed it) with the tree it is in after it."""
-    return _named_line(job, f) if _ONLY_IN.match(job.plain[f.start]) else _file_line(f)
-
-
 def _file_line(f: FileDiff) -> str:
     return f"{f.path or '?'} ({_details(f)})"
 
 
 def _rolled_up(job: _Job) -> Plan | None:
-    """Level 3: files rolled up under their directories (planners/rollup.py), with counts; what
+    """Level 2: files rolled up under their directories (planners/rollup.py), with counts; what
     the roll-up leaves unspent names the first files of the biggest group again."""
     files = job.parsed.files
     room = job.room - sum(job.costs.line(i) for i in job.context)
