@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from headroom_cli.planners.log import signals
@@ -41,7 +41,14 @@ _PIECES = st.sampled_from([
     "goroutine ", "created by ", "In file included from", "2024-05-01T00:00:00.042Z INFO ",
     "src/a.c:12:5: ", "a.cc: In function", "f(x)", " (", "-->", "... 3 more", "Traceback (most",
 ])
-_TEXT = st.one_of(st.lists(_PIECES, max_size=30).map("".join), st.text(max_size=40))
+
+
+def _lines_of(pieces):
+    """Text of a few short lines made of `pieces`: each line start is where the patterns try."""
+    return st.lists(st.lists(pieces, max_size=6).map("".join), max_size=6).map("\n".join)
+
+
+_TEXT = st.one_of(_lines_of(_PIECES), st.text(max_size=40))
 
 
 @settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -52,3 +59,36 @@ def test_continuation_step_matches_what_its_backtracking_form_matches(text):
         assert (plain and plain.end()) == (fast and fast.end()), (text, position)
     run_end = signals.CONTINUATION_RUN.match(text).end()
     assert run_end == _PLAIN_RUN.match(text).end()
+
+
+# END_SIGNAL as first written (before issue #24), with the repeats that walk a line and back.
+_PLAIN_END = re.compile(r"""\n(?:
+    (?:collecting\ \.\.\.\ )?collected\ \d | Ran\ \d | OK\b | ok\s | test\ result: | \[\*\]\ \d
+  | Tests?:\  | Test\ Suites:\  | Snapshots:\  | Found\ \d | BUILD\  | \[INFO\]\ (?:BUILD|Tests)
+  | make(?:\[\d+\])?:\  | Success:\  | All\ checks\ passed | Some\ errors | For\ more\ information
+  | Successfully\ installed | Failed\ to\ build | added\ \d | found\ \d
+  | [\#ℹ]\ (?:tests|pass)\ \d
+  | [ \t]*\S+:\ (?:OK|commands\ succeeded) | [ \t]*congratulations | Tests\ run:
+  | \d+\ (?:errors?|warnings?)\ generated | compilation\ terminated | Errors\ +Files
+  | [\w./\\-]+:\d+:\d+:?\ [A-Z]{1,5}\d{2,4}\b | \d+%\ tests\ passed | Total\ Test\ time
+  | [\w./\\-]+\.[A-Za-z]\w*:\d+:\d+:\ \S                             # go: a located message
+  | ==\d+==\ +(?:in\ use\ at\ exit|ERROR\ SUMMARY):                   # valgrind
+)""", re.VERBOSE)
+_END_PIECES = st.sampled_from([
+    "\n", " ", "\t", ":", "1", "12", "%", ".", "/", "a", "go", "É", "\xa0", "x.go:", "a.py:1:2:",
+    " OK", " commands succeeded", "E501", " F", "Ran 3", "ok", "OK", "collected 2", " errors",
+    " warning", " generated", " tests passed", "Tests run:", "==12== ", "ERROR SUMMARY:",
+    "make[2]: ", "./flag.go:1103:12: not", "2024-05-01T00:00:00.042Z INFO ",
+])
+
+
+@settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=st.one_of(_lines_of(_END_PIECES), st.text(max_size=40)), data=st.data())
+@example(text="\n: OK\nx: OK", data=None)
+def test_end_signal_finds_what_its_backtracking_form_finds(text, data):
+    start, end = 0, len(text)
+    if data and data.draw(st.booleans()):  # a range of the text, as the planner searches its ends
+        start = data.draw(st.integers(0, len(text)))
+        end = data.draw(st.integers(start, len(text)))
+    assert [m.span() for m in signals.END_SIGNAL.finditer(text, start, end)] == [
+        m.span() for m in _PLAIN_END.finditer(text, start, end)]

@@ -32,17 +32,20 @@ START_SIGNAL = lazy(r"""\n(?=[ \tETpftn=\[●✕✗✘×!⚠>A-Z0-9])(?:
   | =+\  | \[?(?:CRITICAL|SEVERE|PANIC|EMERG|ALERT)\b | Segmentation\ fault | Aborted\ \(core
 )""", re.VERBOSE)
 # Runner summaries sit at the ends of an output: only the first and last ENDS_CHARS are searched
-# for these (a failing summary says FAIL or error, which the triggers find anywhere).
+# for these (a failing summary says FAIL or error, which the triggers find anywhere). Tried at
+# every line start there, so a branch does not walk a line and back: a repeat that a failed
+# test cannot shorten into a match is possessive, and the go location first checks that a
+# path and a ":" and digit open the line (test_log_signals holds it to the plain form).
 END_SIGNAL = lazy(r"""\n(?:
     (?:collecting\ \.\.\.\ )?collected\ \d | Ran\ \d | OK\b | ok\s | test\ result: | \[\*\]\ \d
   | Tests?:\  | Test\ Suites:\  | Snapshots:\  | Found\ \d | BUILD\  | \[INFO\]\ (?:BUILD|Tests)
   | make(?:\[\d+\])?:\  | Success:\  | All\ checks\ passed | Some\ errors | For\ more\ information
   | Successfully\ installed | Failed\ to\ build | added\ \d | found\ \d
   | [\#ℹ]\ (?:tests|pass)\ \d
-  | [ \t]*\S+:\ (?:OK|commands\ succeeded) | [ \t]*congratulations | Tests\ run:
-  | \d+\ (?:errors?|warnings?)\ generated | compilation\ terminated | Errors\ +Files
-  | [\w./\\-]+:\d+:\d+:?\ [A-Z]{1,5}\d{2,4}\b | \d+%\ tests\ passed | Total\ Test\ time
-  | [\w./\\-]+\.[A-Za-z]\w*:\d+:\d+:\ \S                             # go: a located message
+  | [ \t]*+\S++(?<=\S:)\ (?:OK|commands\ succeeded) | [ \t]*congratulations | Tests\ run:
+  | \d++\ (?:errors?|warnings?)\ generated | compilation\ terminated | Errors\ +Files
+  | [\w./\\-]++:\d++:\d++:?+\ [A-Z]{1,5}\d{2,4}\b | \d++%\ tests\ passed | Total\ Test\ time
+  | (?=[\w./\\-]++:\d)[\w./\\-]+\.[A-Za-z]\w*:\d+:\d+:\ \S          # go: a located message
   | ==\d+==\ +(?:in\ use\ at\ exit|ERROR\ SUMMARY):                   # valgrind
 )""", re.VERBOSE)
 ENDS_CHARS = 256 * 1024
