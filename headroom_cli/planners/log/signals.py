@@ -154,13 +154,14 @@ _CONTINUATION = r"""(?:
   | (?:Caused\ by|Suppressed|Wrapped\ by):\  | During\ handling\ of\ the\ above\ exception
   | The\ above\ exception\ was\ the\ direct\ cause | Traceback\ \(most\ recent\ call
   | \.\.\.\ \d+\ (?:more|common\ frames) | --> | \| | =\  | \d++\ *+\| | \d++\ {2,}+\S | [~^]++\s*$
-  | (?:note|help|hint|Note|Hint):\ 
-  | (?=\S++\ (?:note|required\ from|in\ expansion))\S+:\d+(?::\d+)?:\ 
-  | In\ file\ included\ from | \S\S++(?<=:)\ In\ (?:function|member|instantiation|constructor|lambda)
+  | (?:note|help|hint|Note|Hint):\  |
+    (?=\S++\ (?:note|required\ from|in\ expansion))\S+:\d+(?::\d+)?:\  |
+    In\ file\ included\ from
+  | \S\S++(?<=:)\ In\ (?:function|member|instantiation|constructor|lambda)
   | E\ {2} | E\s*$ | >\ {2} | -{5,}+\s*$ | [-+?]\ \S | First\ \w+
   | (?:Expected|Received|Got|Actual|Failed\ example)\b
-  | goroutine\ \d+\ \[ | created\ by\ 
-  | [\w.$/*()\[\]-][\w.$/*)\[\]-]*+\(.*\)\s*$         # a call: its first "(" after the first character
+  | goroutine\ \d+\ \[ | created\ by\  |
+    [\w.$/*()\[\]-][\w.$/*)\[\]-]*+\(.*\)\s*$       # a call: from its first "(" past the first
   | \#\d+\ +(?:0x[\da-f]+\ in\ )?\S+\ \(                  # a gdb backtrace frame
   | [\w.:<>~$]++\ \(.*\)\ at\ \S+:\d+\s*$ | \d++\t             # gdb: the frame, its source line
 )"""
