@@ -207,6 +207,32 @@ def test_line_signal_finds_what_the_planner_regexes_find():
         assert {m.start() for m in log_scanner._LINE_SIGNAL.finditer(text)} == expected
 
 
+_A_TEXT = st.lists(st.sampled_from(["A", "ARN", "AIL", "FATAL", "ATAL", "FAT", "AL", "RN", "IL",
+                                     "x", "xception", "ception", "\n", " ", "a", "É"]),
+                   max_size=40).map("".join)
+
+
+@settings(deadline=None, max_examples=500, suppress_health_check=[HealthCheck.too_slow])
+@given(text=_A_TEXT, data=st.data(), spacing=st.sampled_from([1, 3, 1024]))
+def test_words_found_from_a_rare_letter_are_what_the_regex_finds(text, data, spacing):
+    """The capital-A words and xception, found from their first letter (memchr, then a test per
+    hit; the engine's search where the letter is not rare), in any range of the text."""
+    low = data.draw(st.integers(0, len(text)))
+    high = data.draw(st.integers(low, len(text)))
+    line_of = lambda offset: text.rfind("\n", 0, offset)  # noqa: E731
+    found, warnings = set(), set()
+    with mock.patch.object(log_scanner, "_MEMCHR_SPACING", spacing):
+        log_scanner._capital_a_lines(text, low, high, found, warnings)
+        rare = log_scanner._letter_hits(text, "x", low, high)
+    matches = list(log_scanner._CAPITAL_A_TRIGGERS.finditer(text, low, high))
+    assert warnings == {line_of(m.start()) for m in matches if m.group(1)}
+    assert found == {line_of(m.start()) for m in matches if not m.group(1)}
+    if rare is not None:
+        assert {hit for hit in rare if text.startswith("xception", hit, high)} == {
+            m.start() for m in re.finditer("xception", text[:high]) if m.start() >= low}
+        assert len(rare) <= (high - low) // spacing + 1
+
+
 # ------------------------------------------------------------------------------ lines
 
 def test_a_trace_across_a_part_boundary_is_kept_whole():

@@ -32,17 +32,20 @@ START_SIGNAL = lazy(r"""\n(?=[ \tETpftn=\[●✕✗✘×!⚠>A-Z0-9])(?:
   | =+\  | \[?(?:CRITICAL|SEVERE|PANIC|EMERG|ALERT)\b | Segmentation\ fault | Aborted\ \(core
 )""", re.VERBOSE)
 # Runner summaries sit at the ends of an output: only the first and last ENDS_CHARS are searched
-# for these (a failing summary says FAIL or error, which the triggers find anywhere).
+# for these (a failing summary says FAIL or error, which the triggers find anywhere). Tried at
+# every line start there, so a branch does not walk a line and back: a repeat that a failed
+# test cannot shorten into a match is possessive, and the go location first checks that a
+# path and a ":" and digit open the line (test_log_signals holds it to the plain form).
 END_SIGNAL = lazy(r"""\n(?:
     (?:collecting\ \.\.\.\ )?collected\ \d | Ran\ \d | OK\b | ok\s | test\ result: | \[\*\]\ \d
   | Tests?:\  | Test\ Suites:\  | Snapshots:\  | Found\ \d | BUILD\  | \[INFO\]\ (?:BUILD|Tests)
   | make(?:\[\d+\])?:\  | Success:\  | All\ checks\ passed | Some\ errors | For\ more\ information
   | Successfully\ installed | Failed\ to\ build | added\ \d | found\ \d
   | [\#ℹ]\ (?:tests|pass)\ \d
-  | [ \t]*\S+:\ (?:OK|commands\ succeeded) | [ \t]*congratulations | Tests\ run:
-  | \d+\ (?:errors?|warnings?)\ generated | compilation\ terminated | Errors\ +Files
-  | [\w./\\-]+:\d+:\d+:?\ [A-Z]{1,5}\d{2,4}\b | \d+%\ tests\ passed | Total\ Test\ time
-  | [\w./\\-]+\.[A-Za-z]\w*:\d+:\d+:\ \S                             # go: a located message
+  | [ \t]*+\S++(?<=\S:)\ (?:OK|commands\ succeeded) | [ \t]*congratulations | Tests\ run:
+  | \d++\ (?:errors?|warnings?)\ generated | compilation\ terminated | Errors\ +Files
+  | [\w./\\-]++:\d++:\d++:?+\ [A-Z]{1,5}\d{2,4}\b | \d++%\ tests\ passed | Total\ Test\ time
+  | (?=[\w./\\-]++:\d)[\w./\\-]+\.[A-Za-z]\w*:\d+:\d+:\ \S          # go: a located message
   | ==\d+==\ +(?:in\ use\ at\ exit|ERROR\ SUMMARY):                   # valgrind
 )""", re.VERBOSE)
 ENDS_CHARS = 256 * 1024
@@ -140,19 +143,27 @@ _WARNING_WORD = lazy(r"[Ww]arn(?:ing)?(?:\[[\w-]+\]|\))?:")
 RULE_HEADED = lazy(r"[A-Z]{1,5}\d{2,4}(?: \[\*\])? \S")  # ruff full, before a --> line
 _LOCATION = lazy(r"[ \t]*+--> ")
 
-# Lines that carry an error block on: traces, code frames, notes, test diffs.
+# Lines that carry an error block on: traces, code frames, notes, test diffs. Tested at the
+# start of most lines after a candidate (a timestamped record, mostly), so no branch may walk a
+# line and back: a repeat that a failed test cannot shorten into a match is possessive, and the
+# two that open on a whole token (`\S+:`) first check, possessively, the word after it, which
+# every line they match has (the first blank ends the token). The same lines match, with the
+# same ends (test_log_signals checks against the backtracking form, on hypothesis text).
 _CONTINUATION = r"""(?:
-    [ \t]+\S
+    [ \t]++\S
   | (?:Caused\ by|Suppressed|Wrapped\ by):\  | During\ handling\ of\ the\ above\ exception
   | The\ above\ exception\ was\ the\ direct\ cause | Traceback\ \(most\ recent\ call
-  | \.\.\.\ \d+\ (?:more|common\ frames) | --> | \| | =\  | \d+\ *\| | \d+\ {2,}\S | [~^]+\s*$
-  | (?:note|help|hint|Note|Hint):\  | \S+:\d+(?::\d+)?:\ (?:note|required\ from|in\ expansion)
-  | In\ file\ included\ from | \S+:\ In\ (?:function|member|instantiation|constructor|lambda)
-  | E\ {2} | E\s*$ | >\ {2} | -{5,}\s*$ | [-+?]\ \S | First\ \w+
+  | \.\.\.\ \d+\ (?:more|common\ frames) | --> | \| | =\  | \d++\ *+\| | \d++\ {2,}+\S | [~^]++\s*$
+  | (?:note|help|hint|Note|Hint):\  |
+    (?=\S++\ (?:note|required\ from|in\ expansion))\S+:\d+(?::\d+)?:\  |
+    In\ file\ included\ from
+  | \S\S++(?<=:)\ In\ (?:function|member|instantiation|constructor|lambda)
+  | E\ {2} | E\s*$ | >\ {2} | -{5,}+\s*$ | [-+?]\ \S | First\ \w+
   | (?:Expected|Received|Got|Actual|Failed\ example)\b
-  | goroutine\ \d+\ \[ | created\ by\  | [\w.$/*()\[\]-]+\(.*\)\s*$
+  | goroutine\ \d+\ \[ | created\ by\  |
+    [\w.$/*()\[\]-][\w.$/*)\[\]-]*+\(.*\)\s*$       # a call: from its first "(" past the first
   | \#\d+\ +(?:0x[\da-f]+\ in\ )?\S+\ \(                  # a gdb backtrace frame
-  | [\w.:<>~$]+\ \(.*\)\ at\ \S+:\d+\s*$ | \d+\t              # gdb: the frame, its source line
+  | [\w.:<>~$]++\ \(.*\)\ at\ \S+:\d+\s*$ | \d++\t             # gdb: the frame, its source line
 )"""
 # After a blank line (or two), only these carry the block on: a chained trace, a code frame.
 _BRIDGE = r"""(?:
