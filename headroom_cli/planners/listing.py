@@ -598,8 +598,17 @@ def _biggest(job: _Job, table: Table, middle: list[int], room: int) -> list[int]
     in room, biggest first; rows without a size are never chosen. Gives up after
     _MAX_MISSES rows in a row that do not fit (each costs a count)."""
     sizes = {i: table.size_of(job.rows[i]) for i in middle}
-    chosen, used, misses = [], 0, 0
-    for index in sorted((i for i in middle if sizes[i] > 0), key=lambda i: -sizes[i]):
+    return _fill(job, sorted((i for i in middle if sizes[i] > 0), key=lambda i: -sizes[i]), room)
+
+
+def _fill(job: _Job, order, room: int) -> list[int]:
+    """The rows of `order` (each once; -1 for none) that fit in room, in that order; gives up
+    after _MAX_MISSES rows in a row that do not fit."""
+    chosen, seen, used, misses = [], set(), 0, 0
+    for index in order:
+        if index < 0 or index in seen:
+            continue
+        seen.add(index)
         cost = job.costs.line(index)
         if used + cost <= room:
             chosen.append(index)
@@ -634,27 +643,18 @@ def _distinct(job: _Job, table: Table, body: list[int], middle: set[int],
     rare = sorted((n * len(found), c, value) for c, found in enumerate(counts)
                   if found and len(found) > 1
                   for value, n in found.items() if n <= _RARE_SHARE * len(rows))
-    exemplars = [next((i for i in rows if i in middle and cells[i][column] == value), -1)
-                 for _, column, value in rare]
+    first_of: dict[tuple[int, str], int] = {}  # (column, value) -> its first row of the middle
+    for i in rows:
+        if i in middle:
+            for column, value in enumerate(cells[i]):
+                first_of.setdefault((column, value), i)
+    exemplars = [first_of.get((column, value), -1) for _, column, value in rare]
     measures = [sorted((i for i in rows if i in middle and _number(cells[i][c]) is not None),
                        key=lambda i, c=c: -_number(cells[i][c]))
                 for c in range(width) if counts[c] is None and _measures(rows, cells, c)]
     for tier in itertools.zip_longest(exemplars, *measures, fillvalue=-1):
         order += tier  # a rare value, then each measure's next largest, in turn
-    chosen, seen, used, misses = [], set(), 0, 0
-    for index in order:
-        if index < 0 or index in seen:
-            continue
-        seen.add(index)
-        cost = job.costs.line(index)
-        if used + cost <= room:
-            chosen.append(index)
-            used, misses = used + cost, 0
-        else:
-            misses += 1
-            if misses > _MAX_MISSES:
-                break
-    return sorted(chosen)
+    return sorted(_fill(job, order, room))
 
 
 def _value_counts(values: list[str], few: int) -> dict[str, int] | None:
