@@ -482,3 +482,18 @@ def test_a_trace_s_frames_nearest_the_error_come_before_its_outermost():
     innermost = [exception - 1, exception - 2, exception - 3]
     assert order[1:4] == innermost, [rows[i] for i in order]
     assert order.index(header) > 3
+
+
+@pytest.mark.parametrize("budget", [1000, 4000])
+def test_a_log_with_no_signal_it_knows_keeps_its_rare_lines(cl100k, budget):
+    """apt's terminal log: 3,086 lines of `Unpacking`/`Setting up`, no error word the planner
+    knows (`unable to stat`, `denied execution`; `liberror-perl` is a package's name). Head
+    and tail kept none of the lines an administrator looks for; the general rung's templates
+    (one exemplar each, the rare first) keep them. The needles were chosen before headroom
+    ran on it."""
+    meta, text = corpus_case(GROWN_DIR, "apt-term-log-debian12-installs")
+    _, out = clip(text, budget, cl100k)
+    assert cl100k.count(out) <= budget
+    kept = [n["text"] for n in meta["needles"] if n["text"] in out]
+    assert len(kept) >= 4, kept
+    assert out.startswith(text.split("\n", 2)[0]) and "Log ended: 2026-11-26" in out

@@ -203,3 +203,48 @@ def test_a_flood_of_definitions_leads_with_what_its_tests_are_named_after(corpus
     shown = [m[1] for m in re.finditer(r"^src/[\w/.]+:\d+:(?:async )?def (\w+)\(", out, re.M)]
     assert len(shown) >= 3
     assert all(name.lower() in tests for name in shown), shown
+
+
+def _words(text: str) -> set[str]:
+    return {w.lower() for w in re.findall(r"[A-Za-z_$][\w$]*", text)}
+
+
+def test_distinctive_lines_hold_a_word_no_other_match_holds():
+    """A search that defines nothing (`raise …Error(`): its lines that stand apart are those
+    with a word of their own; every one the rung returns has one, and it never offers a test's
+    line (a fixture's words are rare by nature)."""
+    from headroom_cli.planners.search.signals import parse
+    from headroom_cli.planners.search.sites import distinctive_lines
+
+    _, text = corpus_case(GROWN_DIR, "rg-n-pip-raise-error-classes")
+    rows = text.splitlines()
+    files = list(parse(rows).files.values())
+    found = distinctive_lines(files, rows)
+    assert found
+    bodies = {(p, i): rows[i][files[p].text_start[i]:] for p, hits in enumerate(files)
+              for i in hits.matches}
+    seen: dict[str, int] = {}
+    for body in bodies.values():
+        for word in _words(body[:400]):
+            seen[word] = seen.get(word, 0) + 1
+    for position, index in found:
+        assert not aside(files[position].path)
+        assert any(seen[w] == 1 for w in _words(bodies[position, index][:400]) if len(w) >= 3)
+    texts = [bodies[site] for site in found]
+    assert any("BrokenStdoutLoggingError" in t for t in texts)  # the one raise of its class
+    assert not any(t.strip() == "raise InstallationError(" for t in texts)  # 59 of those
+
+
+@pytest.mark.parametrize("name, budget, least", [("rg-n-pip-raise-error-classes", 2000, 3),
+                                                 ("git-grep-pip-logger-warning-error", 1000, 2)])
+def test_a_search_that_defines_nothing_shows_lines_that_stand_apart(counter, name, budget,
+                                                                    least):
+    """Before this rung, pip's 215 `raise …Error(` lines at 2000 tokens showed one of the rare
+    error classes, and its `logger.error(` calls at 1000 none of the lines that say what they
+    report. The needles were chosen before headroom ran on them. Where not every file can be
+    named, these lines take at most SITE_FLOOR of the room: a map beats matches."""
+    meta, text = corpus_case(GROWN_DIR, name)
+    out = compress(text, tool=meta["tool"], budget=budget, counter=counter).text
+    assert counter.count(out) <= budget
+    found = [n["text"] for n in meta["needles"] if n["text"] in out]
+    assert len(found) >= least, found

@@ -6,7 +6,8 @@ head and tail, runner summaries, one instance of every error kind (rarest kinds 
 odd error among thousands of style nits survives), the last instance of repeated kinds, the
 blocks around them, each distinct warning once with its repeat count, the remaining errors, and
 finally more head and tail. The head passes over runs of progress lines (build steps, downloads,
-passing tests): they are the last rung. Everything else becomes inline gaps.
+passing tests): they are the last rung. Everything else becomes inline gaps. A log with no
+signal at all (an installer's log) is planned by the general rung (templates.py) instead.
 
 Speed: the whole text is never classified line by line. A few literal searches and two
 line-start regexes find the candidate lines; only those, the lines of the error blocks that are

@@ -15,6 +15,7 @@ from ...plan import Gap, Item, Keep, Lines, Note, Plan, gap
 from ...render import CLOSING_MARKER_TOKENS, inline_marker
 from ...tokens import Counter
 from ...tools import Tool
+from .. import templates
 from .signals import (BUG_WEIGHT, BUG_WORDS, CAUSE, classify_why, CONTINUATION_RUN, DIGITS,
                       END_SIGNAL, ENDS_CHARS, ERROR, ERROR_END, ERROR_START, FAILING_SUMMARY,
                       has_error_word, HEX_DIGITS, is_progress, KIND_CODE, label_prefix,
@@ -685,6 +686,12 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool,
         return None
     line = _line_reader(lines)
     scan = _scan(text, lines, line)
+    if folds is None and not (scan.errors or scan.warnings or scan.summaries):
+        # No signal this planner knows (an installer's log, a tool's own records): the general
+        # rung's templates find its rare lines, where head and tail would keep neither.
+        found = templates.plan(text, lines, budget, counter, tool)
+        if found is not None:
+            return found
     picker = _Picker(line, total, counter, budget)
     _choose(scan, picker, budget, focus, {} if folds is None else folds)
     _release_repeats(picker)

@@ -16,7 +16,7 @@ from ..pathmap import plan_paths
 from ..rollup import roll_up
 from .signals import DEFINITION, FileHits, HEADER_SHARE_FOR_STRAYS, parse, Parsed
 from .narrowing import moot, narrowing
-from .sites import definition_sites
+from .sites import definition_sites, distinctive_lines
 
 # The ladder's first rung: definition sites get at most this share of the room, and at least
 # SITE_FLOOR of it when every file can be named beside them.
@@ -62,12 +62,16 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool,
             return _path_map(files, rows, lines, room, costs, strays, narrower)
         return _listing(files, picks, rows, lines, strays, parsed, {}, narrower)
     # The ladder: the output's first match (what a reader meets first), definition sites of
-    # the searched symbol, then every file with its count, then a roll-up under folders.
-    sites = _first_match(files) + definition_sites(files, rows)
+    # the searched symbol (for a search that defines nothing, `raise …Error(`, the lines that
+    # stand apart), then every file with its count, then a roll-up under folders.
+    defined = definition_sites(files, rows)
+    sites = _first_match(files) + (defined or distinctive_lines(files, rows))
     bare = _total_within(files, _NONE_SHOWN, 0, costs, room)  # every file named, no line
     share = int(SITE_SHARE * room)
     if bare <= room - SITE_FLOOR * room:
         share = max(min(share, room - bare), int(SITE_FLOOR * room))
+    elif not defined:  # lines that only stand apart do not take the files' names' room
+        share = int(SITE_FLOOR * room)
     pinned = _pin(files, sites, share, costs)
     picks = _pick_matches(files, room, costs, False, pinned)
     if picks is None:

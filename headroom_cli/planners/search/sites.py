@@ -232,3 +232,40 @@ def definition_sites(files: list[FileHits], rows: list[str]) -> list[tuple[int, 
         found += [(r, nth, position, i) for nth, (r, i) in enumerate(ranked)]
     found.sort()
     return [(position, i) for _, _, position, i in found]
+
+
+RARE_MOST = 1  # a word in at most this many matched lines sets its line apart
+_SAMPLED = 4000  # matched lines judged for rare words, evenly spaced over a flood
+
+
+def distinctive_lines(files: list[FileHits], rows: list[str]) -> list[tuple[int, int]]:
+    """(file position, line index) of matched lines holding a word no other matched line holds
+    (`raise BrokenStdoutLoggingError()` among thirty-five `raise CommandError(`), after the
+    definition sites: what sets one match apart when the search defines nothing. The project's
+    own files before tests, documents and examples, before machine-made files; one line a file
+    round by round, then in input order. A flood is judged on an even sample of its lines."""
+    matched = [(position, i) for position, hits in enumerate(files) if not hits.folder
+               for i in hits.matches]
+    if len(matched) > _SAMPLED:
+        step = len(matched) / _SAMPLED
+        matched = [matched[int(k * step)] for k in range(_SAMPLED)]
+    words = [{w.lower() for w in _IDENT.findall(rows[i], files[position].text_start[i],
+                                                 files[position].text_start[i] + _JUDGED)}
+             for position, i in matched]
+    seen: dict[str, int] = {}
+    for found in words:
+        for word in found:
+            seen[word] = seen.get(word, 0) + 1
+    ranked = []
+    nth: dict[int, int] = {}
+    for (position, i), found in zip(matched, words):
+        if not any(seen[w] <= RARE_MOST and len(w) >= _MIN_SYMBOL and w not in _WORDS
+                   for w in found):
+            continue
+        path = files[position].path
+        if aside(path):
+            continue  # a test's or an example's words are its fixtures'
+        order = nth[position] = nth.get(position, -1) + 1
+        ranked.append(((int(machine_made(path)), order, position, i), (position, i)))
+    ranked.sort()
+    return [site for _, site in ranked]
