@@ -126,10 +126,10 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> 
 def _orders(text: str, lines: Lines, templates: dict[str, list[int]], heads: list[int],
             prose: bool, records: list[int]) -> tuple[list[int], ...]:
     """The lines to keep, in the order they are offered: the severe templates' exemplars,
-    then the first line of every record (_records: what names it), then one exemplar of
-    every template at the margin before any template's second line,
-    then the heads of blocks level by level (a section before its subsections; they may
-    repeat a template), then the indented templates' exemplars (detail: a disassembly's
+    the warnings', then the first line of every record (_records: what names it, after what
+    names a failure), then one exemplar of every template at the margin before any
+    template's second line, then the heads of blocks level by level (a section before its
+    subsections; they may repeat a template), then the indented templates' exemplars (detail: a disassembly's
     rarest instruction comes after its functions). Prose has no templates worth one line
     each: its outline, then the lines that name an error (a man page says "error" often)."""
     total = len(lines)
@@ -137,9 +137,10 @@ def _orders(text: str, lines: Lines, templates: dict[str, list[int]], heads: lis
         return heads, _severe_lines(text, lines)
     ranked = sorted(templates.values(), key=lambda t: _rank(lines.get(t[1]), t[0], t[1], total))
     severe = [first for _, first, _ in ranked if severity(lines.get(first)) == 2]
+    warned = [first for _, first, _ in ranked if severity(lines.get(first)) == 1]
     margin = [first for _, first, _ in ranked if lines.get(first)[:1] not in " \t"]
     indented = [first for _, first, _ in ranked if lines.get(first)[:1] in " \t"]
-    return severe, records, margin, heads, indented
+    return severe, warned, records, margin, heads, indented
 
 
 def _records(lines: Lines, keys: list[str], total: int) -> list[int]:
