@@ -194,7 +194,7 @@ def test_du_keeps_its_heaviest_rows_between_head_and_tail(counter):
 def test_a_csv_keeps_its_header_row_and_counts_what_it_leaves_out(counter):
     result = clip(CSV, 400, counter)
     rows = CSV.rstrip("\n").split("\n")
-    cut = gap_of(result)
+    cut = [line for first, last in result.omitted for line in range(first, last + 1)]
     assert result.text.startswith(rows[0] + "\n")
     assert f" of {len(rows):,} " in result.text
     shown = [line for line in result.text.splitlines() if not line.startswith("[…")]
@@ -274,3 +274,24 @@ def test_a_table_of_measures_keeps_its_largest_rows(counter):
     out = compress(text, tool="Bash", budget=600, counter=counter).text
     assert counter.count(out) <= 600 and len(out.splitlines()) < len(rows) // 2
     assert all(row in out.splitlines() for row in heaviest)
+
+
+def test_a_table_of_no_paths_keeps_the_rows_that_differ(counter):
+    """`sqlite3 -column` of this machine's 734 installed Debian packages (real, in the corpus):
+    at 1000 tokens the rows kept between head and tail are the ones that differ — the one
+    package whose priority no other has, and the largest packages by installed size — where
+    head and tail alone keep the packages that sort first and last."""
+    corpus = Path(__file__).parent / "corpus" / "sqlite3-column-dpkg-packages" / "output.txt"
+    text = corpus.read_text()
+    rows = text.splitlines()
+    body = [row.split() for row in rows[2:]]
+    priorities = [cells[-1] for cells in body]
+    lonely = [row for row, cells in zip(rows[2:], body) if priorities.count(cells[-1]) == 1]
+    largest = sorted(rows[2:], key=lambda row: -int(row.split()[3]))[:3]
+    result = clip(text, 1000, counter)
+    assert result.kind == "listing"
+    assert counter.count(result.text) <= 1000
+    shown = result.text.splitlines()
+    assert rows[0] in shown and rows[1] in shown
+    assert lonely and all(row in shown for row in lonely)
+    assert all(row in shown for row in largest)

@@ -90,6 +90,7 @@ _CALLED = {
     "node-test-tap-commander-literal-bug": "log",  # TAP's "# tests 12" are no headings
     "esbuild-minify-commander-stdout": "other",  # minified code's "{error:" is no error
     "npm-pack-dry-run-lodash-4.17.21": "log",  # "npm notice …": a tool's name and a level
+    "getent-services-debian": "other",  # `ssh   22/tcp`: aligned columns, no list of paths
 }
 
 

@@ -197,3 +197,18 @@ def test_an_aligned_log_keeps_its_rare_message_apart_from_its_level(counter):
     assert counter.count(out) <= 500
     assert "disk quota almost reached" in out
     assert sum(line.startswith("2026-") for line in out.splitlines()) > len(forms)
+
+
+def test_records_keep_the_line_that_names_each_one(counter):
+    """`apt-cache show` of five packages (real, in the corpus): fifteen records apart by blank
+    lines, each opening with `Package: …`. At 1000 tokens every record's first line is kept,
+    where one exemplar per template kept one `Package:` line (their names are masked alike)."""
+    corpus = Path(__file__).resolve().parent / "corpus" / "apt-cache-show-python-ssl-git-ssh"
+    text = (corpus / "output.txt").read_text()
+    rows = text.splitlines()
+    firsts = [row for at, row in enumerate(rows) if row and (at == 0 or not rows[at - 1])]
+    assert len(firsts) >= 10 and all(row.startswith("Package: ") for row in firsts)
+    out = compress(text, tool="Bash", budget=1000, counter=counter).text
+    assert counter.count(out) <= 1000
+    kept = [line.split("  (×")[0] for line in out.splitlines()]
+    assert all(row in kept for row in firsts)

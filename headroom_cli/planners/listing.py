@@ -12,7 +12,11 @@
   the rows are sized (`ls -l`, `du`) or a delimited table has columns that measure (whole
   numbers of many values: `python -X importtime`'s microseconds), the largest rows of the
   middle stay too (the one huge file, the heavy folders, the slowest imports). When the rows
-  name paths, the omitted ones are counted by directory right after the first gap.
+  name paths, the omitted ones are counted by directory right after the first gap. Rows that
+  name no paths (a query's result, `pip list`, a cipher list) are kept by what differs
+  between them, within DISTINCT_SHARE: rows naming an error first, then one row of each rare
+  value of a few-valued column (a status, a priority, a protocol: the one `extra` package among
+  700 `optional` ones), then the largest values of the columns that measure.
 
 Plain path lists (`find`, `rg -l`, Glob) are the search planner's file-list mode, not this one.
 """
@@ -20,6 +24,7 @@ Plain path lists (`find`, `rg -l`, Glob) are the search planner's file-list mode
 from __future__ import annotations
 
 import csv
+import itertools
 import re
 from dataclasses import dataclass, field
 
@@ -31,6 +36,7 @@ from ..tools import Tool
 from .diff import line_items
 from .costs import MAX_LINE_CHARS, LineCosts, cut_note
 from .rollup import roll_up, split
+from .templates import severity
 
 _SECTION = lazy(r"\S.*:$")
 _TOTAL = lazy(r"total \d[\d.,]*[KMGTPE]?$")
@@ -53,6 +59,10 @@ HEAD_SHARE = 2 / 3  # of a table's rows budget, for the head; the tail gets the 
 _MEASURE_VALUES = 10  # distinct numbers a column needs to be a measure
 BIGGEST_SHARE = 0.3  # of a sized table's rows budget, for its largest rows between head and tail
 _MAX_MISSES = 32
+DISTINCT_SHARE = 0.35  # of a pathless table's rows budget, for the rows that differ
+_FEW_VALUES = 6  # distinct values a column may hold and still name a kind of row
+_ROWS_A_VALUE = 16  # or one for every this many rows (a status column of a long table)
+_RARE_SHARE = 0.1  # a value on at most this share of the rows is rare
 
 
 def looks_like(sample: list[str], tool: Tool) -> bool:
@@ -382,6 +392,7 @@ class Table:
     header: int  # how many lines at the top are the header (a title row, its underline)
     path_of: object = None  # row -> the path it names, when the rows name paths
     size_of: object = None  # row -> its size in bytes, when the rows are sized (du, ls -l)
+    cells_of: object = None  # row -> its cells (or None), when the columns can be told apart
 
 
 def _table(rows: list[str]) -> Table | None:
@@ -434,7 +445,8 @@ def _delimited(body: list[str]) -> Table | None:
             return Table(header, None if column is None else
                          lambda row, c=column, d=delimiter: _field(row, d, c),
                          (lambda row, d=delimiter, m=measures: _largest_measure(row, d, m))
-                         if measures else None)
+                         if measures else None,
+                         lambda row, d=delimiter: next(csv.reader([row], delimiter=d), None))
     return None
 
 
@@ -498,7 +510,19 @@ def _column_table(body: list[str]) -> Table | None:
     rows = body[header:]
     if sum(1 for row in rows if _aligned(title, row)) < MIN_SHARE * len(rows):
         return None
-    return Table(header, _path_column(rows, _last_field))
+    return Table(header, _path_column(rows, _last_field),
+                 cells_of=lambda row, width=len(words): _column_cells(row, width))
+
+
+def _column_cells(row: str, width: int) -> list[str] | None:
+    """An aligned row's cells: split at runs of two spaces or more when that gives one per
+    title column (values may hold a space), else at every space but within the last column
+    (`ps`'s command line); None when neither gives `width` cells."""
+    cells = re.split(r"\s{2,}|\t", row.strip())
+    if len(cells) == width:
+        return cells
+    cells = row.split(None, width - 1)
+    return cells if len(cells) == width else None
 
 
 def _aligned(title: str, row: str) -> bool:
@@ -543,11 +567,15 @@ def _plan_table(job: _Job, table: Table) -> Plan | None:
     for _ in range(2):  # again with what the note left of its room, for the rows
         rows_room = room - note_room
         biggest_room = int(rows_room * BIGGEST_SHARE) if table.size_of else 0
-        head = _fit(job, body, int((rows_room - biggest_room) * HEAD_SHARE))
+        distinct_room = (int(rows_room * DISTINCT_SHARE)
+                         if table.cells_of and not table.path_of else 0)
+        picked_room = max(biggest_room, distinct_room)
+        head = _fit(job, body, int((rows_room - picked_room) * HEAD_SHARE))
         tail = _fit(job, body[len(head):][::-1],
-                    rows_room - biggest_room - _lines_cost(job, head))[::-1]
+                    rows_room - picked_room - _lines_cost(job, head))[::-1]
         middle = body[len(head):len(body) - len(tail)]
-        biggest = _biggest(job, table, middle, biggest_room) if biggest_room else []
+        biggest = (_distinct(job, table, body, set(middle), distinct_room) if distinct_room
+                   else _biggest(job, table, middle, biggest_room) if biggest_room else [])
         first = middle[0]
         shown = set(biggest)
         note = (_folders_note(job, table, [i for i in middle if i not in shown], note_room)
@@ -570,8 +598,17 @@ def _biggest(job: _Job, table: Table, middle: list[int], room: int) -> list[int]
     in room, biggest first; rows without a size are never chosen. Gives up after
     _MAX_MISSES rows in a row that do not fit (each costs a count)."""
     sizes = {i: table.size_of(job.rows[i]) for i in middle}
-    chosen, used, misses = [], 0, 0
-    for index in sorted((i for i in middle if sizes[i] > 0), key=lambda i: -sizes[i]):
+    return _fill(job, sorted((i for i in middle if sizes[i] > 0), key=lambda i: -sizes[i]), room)
+
+
+def _fill(job: _Job, order, room: int) -> list[int]:
+    """The rows of `order` (each once; -1 for none) that fit in room, in that order; gives up
+    after _MAX_MISSES rows in a row that do not fit."""
+    chosen, seen, used, misses = [], set(), 0, 0
+    for index in order:
+        if index < 0 or index in seen:
+            continue
+        seen.add(index)
         cost = job.costs.line(index)
         if used + cost <= room:
             chosen.append(index)
@@ -581,6 +618,67 @@ def _biggest(job: _Job, table: Table, middle: list[int], room: int) -> list[int]
             if misses > _MAX_MISSES:
                 break
     return chosen
+
+
+def _distinct(job: _Job, table: Table, body: list[int], middle: set[int],
+              room: int) -> list[int]:
+    """The rows of the middle that differ from the others, in this order while they fit in
+    room: those naming an error (then a warning), one row of each rare value of a few-valued
+    column (rarest first), then the largest values of the measure columns in turn. Values are
+    counted over the whole table (`body`)."""
+    cells = {i: table.cells_of(job.rows[i]) for i in body}
+    widths: dict[int, int] = {}
+    for found in cells.values():
+        if found:
+            widths[len(found)] = widths.get(len(found), 0) + 1
+    if not widths:
+        return []
+    width = max(widths, key=widths.get)
+    rows = [i for i in body if cells[i] and len(cells[i]) == width]
+    few = max(_FEW_VALUES, len(rows) // _ROWS_A_VALUE)
+    counts = [_value_counts([cells[i][c] for i in rows], few) for c in range(width)]
+    order = sorted((i for i in middle if severity(job.rows[i])),
+                   key=lambda i: (-severity(job.rows[i]), i))
+    # a value is the more surprising the fewer rows hold it against its column's mean
+    rare = sorted((n * len(found), c, value) for c, found in enumerate(counts)
+                  if found and len(found) > 1
+                  for value, n in found.items() if n <= _RARE_SHARE * len(rows))
+    first_of: dict[tuple[int, str], int] = {}  # (column, value) -> its first row of the middle
+    for i in rows:
+        if i in middle:
+            for column, value in enumerate(cells[i]):
+                first_of.setdefault((column, value), i)
+    exemplars = [first_of.get((column, value), -1) for _, column, value in rare]
+    measures = [sorted((i for i in rows if i in middle and _number(cells[i][c]) is not None),
+                       key=lambda i, c=c: -_number(cells[i][c]))
+                for c in range(width) if counts[c] is None and _measures(rows, cells, c)]
+    for tier in itertools.zip_longest(exemplars, *measures, fillvalue=-1):
+        order += tier  # a rare value, then each measure's next largest, in turn
+    return sorted(_fill(job, order, room))
+
+
+def _value_counts(values: list[str], few: int) -> dict[str, int] | None:
+    """How many rows hold each value of a column, or None when it holds more than `few`."""
+    counts: dict[str, int] = {}
+    for value in values:
+        counts[value] = counts.get(value, 0) + 1
+        if len(counts) > few:
+            return None
+    return counts
+
+
+def _measures(rows: list[int], cells: dict, column: int) -> bool:
+    """Nearly every row holds a number in this column, and the numbers are many."""
+    numbers = [_number(cells[i][column]) for i in rows]
+    found = [n for n in numbers if n is not None]
+    return len(found) >= MIN_SHARE * len(rows) and len(set(found)) >= _MEASURE_VALUES
+
+
+def _number(cell: str) -> float | None:
+    try:
+        return float(cell.replace(",", ""))
+    except ValueError:
+        return None
 
 
 def _header_lines(job: _Job, count: int) -> list[int]:

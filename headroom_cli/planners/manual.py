@@ -97,6 +97,6 @@ def looks_like(sample: list[str], tool: Tool) -> bool:
 def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> Plan | None:
     rows = outline.bodies(list(lines))
     found = headings(rows)
-    notable = outline.notable_rows(rows, range(len(rows)), {i for i, _ in found})
+    notable = outline.notable_rows(rows, range(len(rows)), {i for i, _ in found}, found)
     return outline.plan("other", "headings", text, lines, budget, counter, found,
                         deeper_after_a_miss=True, notable=notable)

@@ -21,7 +21,7 @@ end while budget is left for more.
 from __future__ import annotations
 
 import re
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import partial
 
 from ..patterns import lazy
@@ -37,15 +37,48 @@ MIN_HEADINGS = 3
 JUDGED_ROWS = 2000  # whether a text is numbered is judged on its first rows
 ENTRY_CHARS = LINE_START_CHARS  # an entry's beginning, when not every entry fits whole
 # Prose a reader looks for in a document, after its headings: an error, a breaking change,
-# a deprecation, a security fix.
-NOTABLE = lazy(r"\b(?:errors?|exceptions?|breaking|(?:backwards?[- ])?incompatib\w*|"
-                     r"deprecat\w*|security|vulnerab\w*|CVE-\d{4}-\d+|GHSA-[\w-]+)\b", re.I)
+# a deprecation, a security fix. The URGENT ones (all but an error) have room of their own
+# (URGENT_SHARE, before the headings): a changelog's reader looks for its breaking changes
+# before its fortieth version number.
+_URGENT_WORDS = (r"breaking|(?:backwards?[- ])?incompatib\w*|deprecat\w*|security|vulnerab\w*"
+                 r"|CVE-\d{4}-\d+|GHSA-[\w-]+")
+NOTABLE = lazy(rf"\b(?:errors?|exceptions?|{_URGENT_WORDS})\b", re.I)
+URGENT = lazy(rf"\b(?:{_URGENT_WORDS})\b", re.I)
+URGENT_SHARE = 0.15  # of the room, at most, for urgent prose before any heading
+# Urgent prose on more than this share of a text's lines is its topic (a list of
+# deprecations), not news: it is offered as other prose is.
+URGENT_RARE = 0.05
 
 
-def notable_rows(rows: list[str], among, named: set[int]) -> list[int]:
-    """Of the rows at the indexes `among`, those not `named` (headings, entries) whose
-    beginning is NOTABLE: the `notable=` of plan()."""
-    return [i for i in among if i not in named and NOTABLE.search(rows[i][:JUDGED_CHARS])]
+@dataclass(frozen=True)
+class Notable:
+    """Prose worth listing after the headings, in the order it is offered: `urgent` first (in
+    room of its own), then `other` in what the headings leave."""
+    urgent: tuple[int, ...] = ()
+    other: tuple[int, ...] = ()
+
+
+def notable_rows(rows: list[str], among, named: set[int],
+                 headings: list[tuple[int, int]] = ()) -> Notable:
+    """Of the rows at the indexes `among`, those not `named` (headings, entries) worth listing:
+    the `notable=` of plan(). Urgent: the prose under a heading that is itself URGENT (a
+    changelog's `### ⚠ BREAKING CHANGES`, a `## Security` section: its items rarely repeat
+    the word), then the rows whose beginning is URGENT, unless they are the text's topic
+    (URGENT_RARE); other: the rows naming an error. Each spread over the text."""
+    under: set[int] = set()
+    ends = [line for line, _ in headings[1:]] + [len(rows)]
+    for (line, _), end in zip(headings, ends):
+        if URGENT.search(rows[line][:JUDGED_CHARS]):
+            under.update(range(line + 1, end))
+    prose = [i for i in among if i not in named and any(c.isalnum() for c in rows[i][:80])]
+    sections = [i for i in prose if i in under]
+    urgent = [i for i in prose if i not in under and URGENT.search(rows[i][:JUDGED_CHARS])]
+    other = [i for i in prose if i not in under and not URGENT.search(rows[i][:JUDGED_CHARS])
+             and NOTABLE.search(rows[i][:JUDGED_CHARS])]
+    urgent = spread(sections) + spread(urgent)
+    if len(urgent) > URGENT_RARE * len(prose):
+        return Notable((), tuple(urgent + spread(other)))
+    return Notable(tuple(urgent), tuple(spread(other)))
 
 
 def numbered(rows: list[str]) -> bool:
@@ -89,14 +122,15 @@ def row_of(index: int, rows: list[str], is_numbered: bool, column: int = 0,
 
 def plan(kind: str, noun: str, text: str, lines: Lines, budget: int, counter: Counter,
          headings: list[tuple[int, int]], head_share: float = HEAD_SHARE,
-         deeper_after_a_miss: bool = False, notable: list[int] = (),
+         deeper_after_a_miss: bool = False, notable: Notable = Notable(),
          columns: dict[int, int] | None = None, tail_share: float = TAIL_SHARE,
          is_numbered: bool | None = None) -> Plan | None:
     """headings: (0-based line, level) of every heading; the lowest level is the shallowest.
     `deeper_after_a_miss`: what a level leaves goes on to the next ones (a public function
     may stand in for a class left out; a subsection never stands in for a missing chapter).
-    `notable`: lines of prose worth listing after the headings when there is room (a
-    changelog's breaking changes, deprecations and security fixes), spread over the text.
+    `notable`: lines of prose worth listing beside the headings (notable_rows): the urgent
+    ones (a changelog's breaking changes, deprecations and security fixes) in up to
+    URGENT_SHARE of the room, the others in what the headings leave.
     `columns`: where in its line a heading starts, when not at the start (HTML's tags).
     `head_share`, `tail_share`: of the budget, for the first and the last lines.
     `is_numbered`: whether the rows carry their line numbers (None: judged on the rows; a
@@ -125,13 +159,17 @@ def plan(kind: str, noun: str, text: str, lines: Lines, budget: int, counter: Co
     if sum(costs.values()) > room:  # not all fit whole: more entries by their beginnings
         limit = ENTRY_CHARS
         costs = {i: counter.count(show(i) + "\n") for i, _ in inside}
+    urgent = _notable([i for i in notable.urgent if head_end <= i < tail_start], show,
+                      int(room * URGENT_SHARE), counter, costs)
+    room -= sum(costs[i] for i in urgent)
     shown = _fit(inside, costs, room, deeper_after_a_miss)
     if not shown:
         return None
     left = room - sum(costs[i] for i in shown)
-    extra = _notable([i for i in notable if head_end <= i < tail_start], show,
+    extra = _notable([i for i in notable.other if head_end <= i < tail_start], show,
                      int(left * NOTABLE_SHARE), counter, costs)
     left -= sum(costs[i] for i in extra)
+    extra += urgent
     shown = sorted(shown + extra)
     head_end, tail_start, shown, begun = _grow(text, lines, rows, head_end, tail_start, shown,
                                                begun, costs, left, counter)
@@ -213,10 +251,10 @@ def _header(shown: int, total: int, noun: str, notable: int = 0) -> str:
 
 def _notable(candidates: list[int], show, room: int, counter: Counter,
              costs: dict[int, int]) -> list[int]:
-    """The notable lines that fit in `room`, spread over the text (`show`: a line's outline
+    """The notable lines that fit in `room`, in the order offered (`show`: a line's outline
     row); their costs go in `costs`."""
     chosen, used = [], 0
-    for i in spread(candidates):
+    for i in candidates:
         cost = costs[i] = counter.count(show(i) + "\n")
         if used + cost <= room:
             chosen.append(i)

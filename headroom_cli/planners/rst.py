@@ -77,6 +77,6 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> 
     rows = outline.bodies(list(lines))
     found = entries(rows)
     prose = (i for i, row in enumerate(rows) if not _FIELD.match(row))
-    notable = outline.notable_rows(rows, prose, {i for i, _ in found})
+    notable = outline.notable_rows(rows, prose, {i for i, _ in found}, found)
     return outline.plan("other", "titles and entries", text, lines, budget, counter, found,
                         deeper_after_a_miss=True, notable=notable)

@@ -49,6 +49,7 @@ _DISTINCT_SHARE = 0.45
 _SAMPLE_LINES = 2_000
 _MIN_LINES = 8
 _MIN_HEADS = 8  # blocks a prose output needs to be outlined rather than cut head and tail
+_MIN_RECORDS = 3  # blocks whose first lines share a template: an output of records
 _SEVERE = lazy(r"(?i)\b(?:error|errors|fail|failed|failure|fatal|panic|panicked|denied"
                      r"|exception|traceback|critical|abort(?:ed)?|segfault|refused|crash(?:ed)?)\b")
 _WARNING = lazy(r"(?i)\b(?:warn|warning|warnings|deprecated|timeout|timed out|retry"
@@ -80,10 +81,12 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> 
         return None
     if total > 2 * _SAMPLE_LINES and not _templated(text[:lines.start(_SAMPLE_LINES)]):
         templates: dict[str, list[int]] = {}  # prose, judged on its start: not masked whole
-        prose = True
+        prose, records = True, []
     else:
-        templates, filled = _templates(_keys(text, total), total)
+        keys = _keys(text, total)
+        templates, filled = _templates(keys, total)
         prose = len(templates) > _DISTINCT_SHARE * filled
+        records = [] if prose else _records(lines, keys, total)
     heads = _heads(lines, total)
     if prose and len(heads) < _MIN_HEADS:
         return None  # nearly every line of its own form, and no blocks to outline
@@ -101,7 +104,7 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> 
     room -= _edge(range(total), int(_HEAD_SHARE * room), cost, kept)
     room -= _edge(range(total - 1, -1, -1), int(_TAIL_SHARE * room), cost, kept) + _GAP_TOKENS
     notes: dict[int, str] = {}  # the exemplars between head and tail, with their counts
-    for order in _orders(text, lines, templates, heads, prose):
+    for order in _orders(text, lines, templates, heads, prose, records):
         misses = 0
         for first in order:
             if first in kept or len(lines.get(first)) > _LONG_LINE:
@@ -121,21 +124,42 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> 
 
 
 def _orders(text: str, lines: Lines, templates: dict[str, list[int]], heads: list[int],
-            prose: bool) -> tuple[list[int], ...]:
+            prose: bool, records: list[int]) -> tuple[list[int], ...]:
     """The lines to keep, in the order they are offered: the severe templates' exemplars,
-    then one exemplar of every template at the margin before any template's second line,
-    then the heads of blocks level by level (a section before its subsections; they may
-    repeat a template), then the indented templates' exemplars (detail: a disassembly's
+    the warnings', then the first line of every record (_records: what names it, after what
+    names a failure), then one exemplar of every template at the margin before any
+    template's second line, then the heads of blocks level by level (a section before its
+    subsections; they may repeat a template), then the indented templates' exemplars (detail: a disassembly's
     rarest instruction comes after its functions). Prose has no templates worth one line
     each: its outline, then the lines that name an error (a man page says "error" often)."""
     total = len(lines)
     if prose:
         return heads, _severe_lines(text, lines)
     ranked = sorted(templates.values(), key=lambda t: _rank(lines.get(t[1]), t[0], t[1], total))
-    severe = [first for _, first, _ in ranked if _severity(lines.get(first)) == 2]
+    severe = [first for _, first, _ in ranked if severity(lines.get(first)) == 2]
+    warned = [first for _, first, _ in ranked if severity(lines.get(first)) == 1]
     margin = [first for _, first, _ in ranked if lines.get(first)[:1] not in " \t"]
     indented = [first for _, first, _ in ranked if lines.get(first)[:1] in " \t"]
-    return severe, margin, heads, indented
+    return severe, warned, records, margin, heads, indented
+
+
+def _records(lines: Lines, keys: list[str], total: int) -> list[int]:
+    """The first lines of an output's records, spread over it: blocks apart by blank lines
+    (`apt-cache show`, `sqlite3 -line`, `pip show`, `dpkg -s`, a disassembly's functions)
+    whose first lines start with one word (`Package:`), at least _MIN_RECORDS of them and half
+    the blocks that open with a word; each names its record, so every one is worth a line before the fields'
+    exemplars."""
+    firsts = [index for index in range(total) if keys[index].strip()
+              and (index == 0 or not keys[index - 1].strip())]
+    by_word: dict[str, list[int]] = {}
+    for index in firsts:  # by the first word: `Package:` whatever its value's template
+        word = lines.get(index).split(None, 1)[0]
+        if any(c.isalpha() for c in word):  # not a line number (a disassembly's blocks)
+            by_word.setdefault(word, []).append(index)
+    found = max(by_word.values(), key=len, default=[])
+    if len(found) < _MIN_RECORDS or 2 * len(found) < sum(map(len, by_word.values())):
+        return []
+    return sorted(found, key=lambda index: _spread(index, total))
 
 
 def _severe_lines(text: str, lines: Lines) -> list[int]:
@@ -256,7 +280,7 @@ def _templates(keys: list[str], total: int) -> tuple[dict[str, list[int]], int]:
 def _rank(line: str, count: int, first: int, total: int) -> tuple[int, int, bool, int]:
     """Severe before the rest, rare before common, a line at the margin (a heading, a record)
     before an indented one (its detail), then spread over the output."""
-    return -_severity(line), count, line[:1] in " \t", _spread(first, total)
+    return -severity(line), count, line[:1] in " \t", _spread(first, total)
 
 
 def _spread(index: int, total: int) -> int:
@@ -267,7 +291,8 @@ def _spread(index: int, total: int) -> int:
     return int(f"{position:0{_SPREAD_BITS}b}"[::-1], 2)
 
 
-def _severity(line: str) -> int:
+def severity(line: str) -> int:
+    """2 for a line that names an error or a failure, 1 for a warning, else 0."""
     return 2 if _SEVERE.search(line) else 1 if _WARNING.search(line) else 0
 
 

@@ -26,9 +26,10 @@ CONTEXT_SEP = lazy(r"-(\d+)-")
 _RECORD = lazy(r"[\sT]\d\d?$|\d:\d\d|\"")
 _EXTENSION = lazy(r"\.[A-Za-z0-9_+~-]{1,12}$")
 # A row that holds a path among other fields, not a path with spaces in it: words after a file
-# name's extension (`row 0 src/a.py passed`), or a checksum before it (`sha256sum`'s
-# `9f86d0…  src/a.py`). Its order is its own: it is no list of paths to map.
-_FIELDS = lazy(r"[0-9a-fA-F]{32,}\s|.*\.[A-Za-z]\w{0,11}\s+\S")
+# name's extension (`row 0 src/a.py passed`), a checksum before it (`sha256sum`'s
+# `9f86d0…  src/a.py`), or columns aligned by runs of spaces (`getent services`'s
+# `ssh   22/tcp`). Its order is its own: it is no list of paths to map.
+_FIELDS = lazy(r"[0-9a-fA-F]{32,}\s|.*\.[A-Za-z]\w{0,11}\s+\S|.*\S {2,}\S")
 # The common path: folders, then a name with a letter; no space, colon, quote or backslash, and
 # no clock's `T12` at its end. It passes every test of is_path, so it is told in one match.
 _COMMON_PATH = lazy(r"/?[\w.~+@-][\w.~+@/-]*/[\w.~+@-]*[A-Za-z][\w.~+@-]*(?<!T\d)(?<!T\d\d)")
