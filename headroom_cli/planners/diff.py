@@ -446,6 +446,9 @@ class _Job:
     room: int
     context: list[int] = field(init=False)  # the output's own lines the context share keeps
     commits: list[int] = field(init=False)
+    # `git log -p`'s `commit <hash>` lines: they name its commits (a patch mail's `From <hash>`
+    # line is a fixed date after it; its subject, ranked, names it).
+    hashes: list[int] = field(init=False)
     ranked: list[int] = field(init=False)  # the output's own lines by value
 
     def __post_init__(self) -> None:
@@ -453,6 +456,7 @@ class _Job:
         # "7 files would be reformatted."): kept whenever it fits. `git log -p`'s commit lines
         # belong to the map.
         self.commits = self.parsed.commits
+        self.hashes = [i for i in self.commits if self.plain[i].startswith("commit ")]
         self.ranked = self._ranked()
         share = HISTORY_SHARE if len(self.commits) > 1 else CONTEXT_SHARE
         self.context = sorted(fit_in_order(self.ranked, int(self.room * share), self.costs))
@@ -482,12 +486,6 @@ class _Job:
                 seen.add(said)
         return list(dict.fromkeys(last + self.commits[:1] + subjects + routine + self.hashes
                                   + context))
-
-    @property
-    def hashes(self) -> list[int]:
-        """`git log -p`'s `commit <hash>` lines: they name its commits (a patch mail's
-        `From <hash>` line is a fixed date after it; its subject, ranked, names it)."""
-        return [i for i in self.commits if self.plain[i].startswith("commit ")]
 
 
 def _counts(f: FileDiff) -> str:

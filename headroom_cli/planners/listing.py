@@ -36,7 +36,7 @@ from ..tools import Tool
 from .diff import line_items
 from .costs import MAX_LINE_CHARS, LineCosts, cut_note
 from .rollup import roll_up, split
-from .templates import severity
+from .templates import few_values, severity
 
 _SECTION = lazy(r"\S.*:$")
 _TOTAL = lazy(r"total \d[\d.,]*[KMGTPE]?$")
@@ -60,8 +60,6 @@ _MEASURE_VALUES = 10  # distinct numbers a column needs to be a measure
 BIGGEST_SHARE = 0.3  # of a sized table's rows budget, for its largest rows between head and tail
 _MAX_MISSES = 32
 DISTINCT_SHARE = 0.35  # of a pathless table's rows budget, for the rows that differ
-_FEW_VALUES = 6  # distinct values a column may hold and still name a kind of row
-_ROWS_A_VALUE = 16  # or one for every this many rows (a status column of a long table)
 _RARE_SHARE = 0.1  # a value on at most this share of the rows is rare
 
 
@@ -635,10 +633,10 @@ def _distinct(job: _Job, table: Table, body: list[int], middle: set[int],
         return []
     width = max(widths, key=widths.get)
     rows = [i for i in body if cells[i] and len(cells[i]) == width]
-    few = max(_FEW_VALUES, len(rows) // _ROWS_A_VALUE)
+    few = few_values(len(rows))
     counts = [_value_counts([cells[i][c] for i in rows], few) for c in range(width)]
-    order = sorted((i for i in middle if severity(job.rows[i])),
-                   key=lambda i: (-severity(job.rows[i]), i))
+    severe = {i: level for i in middle if (level := severity(job.rows[i]))}
+    order = sorted(severe, key=lambda i: (-severe[i], i))
     # a value is the more surprising the fewer rows hold it against its column's mean
     rare = sorted((n * len(found), c, value) for c, found in enumerate(counts)
                   if found and len(found) > 1
@@ -649,9 +647,12 @@ def _distinct(job: _Job, table: Table, body: list[int], middle: set[int],
             for column, value in enumerate(cells[i]):
                 first_of.setdefault((column, value), i)
     exemplars = [first_of.get((column, value), -1) for _, column, value in rare]
-    measures = [sorted((i for i in rows if i in middle and _number(cells[i][c]) is not None),
-                       key=lambda i, c=c: -_number(cells[i][c]))
-                for c in range(width) if counts[c] is None and _measures(rows, cells, c)]
+    measures = []  # each measure column's rows of the middle, largest first
+    for column in (c for c in range(width) if counts[c] is None):
+        numbers = {i: _number(cells[i][column]) for i in rows}
+        if _measures(list(numbers.values())):
+            measures.append(sorted((i for i in rows if i in middle and numbers[i] is not None),
+                                   key=lambda i: -numbers[i]))
     for tier in itertools.zip_longest(exemplars, *measures, fillvalue=-1):
         order += tier  # a rare value, then each measure's next largest, in turn
     return sorted(_fill(job, order, room))
@@ -667,11 +668,11 @@ def _value_counts(values: list[str], few: int) -> dict[str, int] | None:
     return counts
 
 
-def _measures(rows: list[int], cells: dict, column: int) -> bool:
-    """Nearly every row holds a number in this column, and the numbers are many."""
-    numbers = [_number(cells[i][column]) for i in rows]
+def _measures(numbers: list[float | None]) -> bool:
+    """Nearly every row holds a number in this column (`numbers`, None where a row does not),
+    and the numbers are many."""
     found = [n for n in numbers if n is not None]
-    return len(found) >= MIN_SHARE * len(rows) and len(set(found)) >= _MEASURE_VALUES
+    return len(found) >= MIN_SHARE * len(numbers) and len(set(found)) >= _MEASURE_VALUES
 
 
 def _number(cell: str) -> float | None:

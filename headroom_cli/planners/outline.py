@@ -71,10 +71,14 @@ def notable_rows(rows: list[str], among, named: set[int],
         if URGENT.search(rows[line][:JUDGED_CHARS]):
             under.update(range(line + 1, end))
     prose = [i for i in among if i not in named and any(c.isalnum() for c in rows[i][:80])]
-    sections = [i for i in prose if i in under]
-    urgent = [i for i in prose if i not in under and URGENT.search(rows[i][:JUDGED_CHARS])]
-    other = [i for i in prose if i not in under and not URGENT.search(rows[i][:JUDGED_CHARS])
-             and NOTABLE.search(rows[i][:JUDGED_CHARS])]
+    sections, urgent, other = [], [], []
+    for i in prose:
+        if i in under:
+            sections.append(i)
+        elif URGENT.search(rows[i][:JUDGED_CHARS]):
+            urgent.append(i)
+        elif NOTABLE.search(rows[i][:JUDGED_CHARS]):
+            other.append(i)
     urgent = spread(sections) + spread(urgent)
     if len(urgent) > URGENT_RARE * len(prose):
         return Notable((), tuple(urgent + spread(other)))

@@ -75,6 +75,12 @@ _FEW_VALUES = 6
 _ROWS_A_VALUE = 16
 
 
+def few_values(rows: int) -> int:
+    """The most values a column of a table of `rows` rows may hold and still name a kind of
+    row (a status, a type, a priority): _FEW_VALUES, or one for every _ROWS_A_VALUE rows."""
+    return max(_FEW_VALUES, rows // _ROWS_A_VALUE)
+
+
 def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> Plan | None:
     total = len(lines)
     if total < _MIN_LINES:
@@ -202,7 +208,7 @@ def _row_keys(rows: list[str]) -> list[str]:
     widths: dict[int, int] = {}  # rows of each number of cells
     for row in cells:
         widths[len(row)] = widths.get(len(row), 0) + 1
-    few = {width: max(_FEW_VALUES, count // _ROWS_A_VALUE) for width, count in widths.items()}
+    few = {width: few_values(count) for width, count in widths.items()}
     seen: dict[tuple[int, int], set[str]] = {}
     for row in cells:
         if len(row) >= _TABLE_CELLS:

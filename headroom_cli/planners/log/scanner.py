@@ -245,10 +245,7 @@ class Scanner:
                 (warnings if warning else found).update(
                     map(newline_before, map(start_of, trigger.finditer(buf, low, high))))
             _capital_a_lines(buf, low, high, found, warnings)
-            rare = _letter_hits(buf, _RARE_TRIGGER[0], low, high)
-            found.update(map(newline_before, map(start_of, _RARE_TRIGGER_PATTERN.finditer(
-                buf, low, high))) if rare is None else (
-                newline_before(hit) for hit in rare if buf.startswith(_RARE_TRIGGER, hit, high)))
+            found.update(map(newline_before, _rare_trigger_hits(buf, low, high)))
             hit = buf.find(_LONG_TRIGGER, low, high)
             while hit != -1:
                 found.add(newline_before(hit))
@@ -496,6 +493,15 @@ def _letter_hits(buf: str, letter: str, low: int, high: int) -> list[int] | None
         hits.append(hit)
         hit = find(letter, hit + 1, high)
     return hits
+
+
+def _rare_trigger_hits(buf: str, low: int, high: int):
+    """Where _RARE_TRIGGER starts in buf[low:high]: from its rare first letter (a memchr), or
+    by the engine's search where that letter is not rare."""
+    hits = _letter_hits(buf, _RARE_TRIGGER[0], low, high)
+    if hits is None:
+        return map(re.Match.start, _RARE_TRIGGER_PATTERN.finditer(buf, low, high))
+    return (hit for hit in hits if buf.startswith(_RARE_TRIGGER, hit, high))
 
 
 def _capital_a_lines(buf: str, low: int, high: int, found: set[int], warnings: set[int]) -> None:

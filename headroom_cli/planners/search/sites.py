@@ -29,7 +29,7 @@ _WORDS = frozenset(
     "default pub async static const let var self this cls".split())
 SYMBOL_SHARE = 0.5  # of the matched lines that hold a word, for the word to be the symbol
 _MIN_SYMBOL = 3  # shorter shared words (`t`, `e`, `if`) say nothing about the search
-_SAMPLE = 4000  # matched lines read to find the symbol, evenly spaced over the output
+_SAMPLE = 4000  # matched lines read for the symbol and for rare words, evenly spaced over a flood
 _JUDGED = 400  # characters of a matched line read (a minified line is judged on its start)
 # Where the head of a definition ends: its parameters (a word then `(`), body, value or type.
 _HEAD_END = lazy(r"\w\(|[{=:;]")
@@ -96,16 +96,37 @@ def path_class(path: str) -> PathClass:
 
 def symbols(texts: list[str]) -> frozenset[str]:
     """The identifiers (lower-cased) in at least SYMBOL_SHARE of the matched texts."""
-    if len(texts) > _SAMPLE:
-        step = len(texts) / _SAMPLE
-        texts = [texts[int(k * step)] for k in range(_SAMPLE)]
-    tally: dict[str, int] = {}
-    for text in texts:
-        for word in {w.lower() for w in _IDENT.findall(text, 0, _JUDGED)}:
-            tally[word] = tally.get(word, 0) + 1
+    texts = _evenly(texts)
+    tally = _tally(_words(text) for text in texts)
     least = SYMBOL_SHARE * len(texts)
-    return frozenset(word for word, seen in tally.items()
-                     if seen >= least and len(word) >= _MIN_SYMBOL and word not in _WORDS)
+    return frozenset(word for word, seen in tally.items() if seen >= least and _telling(word))
+
+
+def _evenly(items: list) -> list:
+    """At most _SAMPLE of the items, evenly spaced over them."""
+    if len(items) <= _SAMPLE:
+        return items
+    step = len(items) / _SAMPLE
+    return [items[int(k * step)] for k in range(_SAMPLE)]
+
+
+def _words(text: str, start: int = 0) -> set[str]:
+    """The identifiers (lower-cased) of a matched text's first _JUDGED characters from start."""
+    return {w.lower() for w in _IDENT.findall(text, start, start + _JUDGED)}
+
+
+def _tally(word_sets) -> dict[str, int]:
+    """In how many of the sets each word is."""
+    tally: dict[str, int] = {}
+    for words in word_sets:
+        for word in words:
+            tally[word] = tally.get(word, 0) + 1
+    return tally
+
+
+def _telling(word: str) -> bool:
+    """Long enough to say something, and no word a definition spells."""
+    return len(word) >= _MIN_SYMBOL and word not in _WORDS
 
 
 def rank(body: str, symbols: frozenset[str], aside: bool, entry_module: bool = False,
@@ -239,37 +260,26 @@ def definition_sites(files: list[FileHits], rows: list[str]) -> list[tuple[int, 
 
 
 RARE_MOST = 1  # a word in at most this many matched lines sets its line apart
-_SAMPLED = 4000  # matched lines judged for rare words, evenly spaced over a flood
 
 
 def distinctive_lines(files: list[FileHits], rows: list[str]) -> list[tuple[int, int]]:
     """(file position, line index) of matched lines holding a word no other matched line holds
     (`raise BrokenStdoutLoggingError()` among thirty-five `raise CommandError(`), after the
-    definition sites: what sets one match apart when the search defines nothing. The project's
-    own files before tests, documents and examples, before machine-made files; one line a file
-    round by round, then in input order. A flood is judged on an even sample of its lines."""
-    matched = [(position, i) for position, hits in enumerate(files) if not hits.folder
-               for i in hits.matches]
-    if len(matched) > _SAMPLED:
-        step = len(matched) / _SAMPLED
-        matched = [matched[int(k * step)] for k in range(_SAMPLED)]
-    words = [{w.lower() for w in _IDENT.findall(rows[i], files[position].text_start[i],
-                                                 files[position].text_start[i] + _JUDGED)}
-             for position, i in matched]
-    seen: dict[str, int] = {}
-    for found in words:
-        for word in found:
-            seen[word] = seen.get(word, 0) + 1
+    definition sites: what sets one match apart when the search defines nothing. Never a
+    test's, a document's or an example's (their fixtures' words are rare by nature); the
+    project's own files before machine-made ones; one line a file round by round, then in
+    input order. A flood is judged on an even sample of its lines (_SAMPLE)."""
+    matched = _evenly([(position, i) for position, hits in enumerate(files) if not hits.folder
+                       for i in hits.matches])
+    words = [_words(rows[i], files[position].text_start[i]) for position, i in matched]
+    seen = _tally(words)
     ranked = []
     nth: dict[int, int] = {}
     for (position, i), found in zip(matched, words):
-        if not any(seen[w] <= RARE_MOST and len(w) >= _MIN_SYMBOL and w not in _WORDS
-                   for w in found):
-            continue
         path = files[position].path
-        if aside(path):
-            continue  # a test's or an example's words are its fixtures'
-        order = nth[position] = nth.get(position, -1) + 1
-        ranked.append(((int(machine_made(path)), order, position, i), (position, i)))
+        if aside(path) or not any(seen[w] <= RARE_MOST and _telling(w) for w in found):
+            continue
+        nth[position] = nth.get(position, -1) + 1
+        ranked.append((int(machine_made(path)), nth[position], position, i))
     ranked.sort()
-    return [site for _, site in ranked]
+    return [(position, i) for *_, position, i in ranked]
