@@ -523,3 +523,13 @@ def test_a_stat_before_the_patch_gives_way_to_hunks_but_keeps_its_summary(counte
     assert "+- Class-level `kw_only=True` behavior is now consistent with `dataclasses`." in out
     assert "the hunks of" in out[-1]
     assert not [row for row in out if re.match(r" \S.* \| +\d+ [+-]+$", row)]
+
+
+def test_the_file_that_sets_the_version_leads_its_class(counter):
+    """`git diff --no-index --stat -p urllib3-2.2.3 urllib3-2.3.0` (real): among the source
+    files, the one whose hunk sets `__version__` is spent first, so at 1000 tokens the bump is
+    shown after the release notes, before smaller source changes."""
+    out = clip(corpus_output("git-diff-no-index-urllib3-2.2.3-2.3.0"), 1000, counter).text
+    rows = out.splitlines()
+    assert "+__version__ = version = '2.3.0'" in rows
+    assert "+2.3.0 (2024-12-22)" in rows

@@ -91,6 +91,9 @@ NAMED_SHARE = 0.8  # of the map's share, when not every file fits: the rest roll
 HISTORY_SHARE = 0.5  # in a history (`git log -p`): its commits' subjects say what it is about
 # A commit whose subject says less than a person's own: a merge (`Merge: a b`), or one a bot
 # made (GitHub names bot accounts `name[bot]`: dependabot, pre-commit-ci, renovate).
+# An added line that sets the version (`__version__ = "8.1.8"`, `VERSION = (2, 3)`,
+# `"version": "1.2.0"`, `version = "26.3"`): what a release is, in one line.
+_VERSION_SET = lazy(r"\+\s*[\"']?(?:__version__|version|VERSION|Version)[\"']?\s*[:=]")
 _ROUTINE_HEADER = lazy(r"Merge: |Author: .*\[bot\]")
 # A squashed pull request repeats its branch's subject with the request's number after it.
 _PULL_REQUEST = lazy(r" \(#\d+\)$")
@@ -544,6 +547,7 @@ class _Job:
     # `--stat`'s line per file: the map says the same (the file, its counts), so these come
     # after the hunks, with what is left.
     stats: list[int] = field(init=False)
+    worth: list[int] = field(init=False)  # the files in the order their hunks are spent
     ranked: list[int] = field(init=False)  # the output's own lines by value, but the stats
 
     def __post_init__(self) -> None:
@@ -553,9 +557,16 @@ class _Job:
         self.commits = self.parsed.commits
         self.hashes = [i for i in self.commits if self.plain[i].startswith("commit ")]
         self.stats = [i for i in self.parsed.context if _FILE_STAT.match(self.plain[i])]
+        self.worth = _by_worth(self.parsed.files, self._bumps())
         self.ranked = self._ranked()
         share = HISTORY_SHARE if len(self.commits) > 1 else CONTEXT_SHARE
         self.context = sorted(fit_in_order(self.ranked, int(self.room * share), self.costs))
+
+    def _bumps(self) -> set[int]:
+        """The files whose hunks set a version."""
+        return {n for n, f in enumerate(self.parsed.files)
+                if any(_VERSION_SET.match(self.plain[i]) for h in f.hunks
+                       for i in range(h.header + 1, h.end))}
 
     def _ranked(self) -> list[int]:
         """The output's own lines by value: its last line, the first commit's line, every
@@ -675,7 +686,7 @@ def _map(job: _Job) -> tuple[dict[int, str], int, set[int], int] | None:
     files = job.parsed.files
     end = used + max(job.room - used, 0) * MAP_SHARE  # where the map's share ends
     costs = {n: _name_cost(job, files[n])
-             for n in sorted(_by_worth(files), key=lambda n: bool(files[n].hunks))}
+             for n in sorted(job.worth, key=lambda n: bool(files[n].hunks))}
     everything = used + sum(costs.values()) <= end
     limit = used + (end - used) * NAMED_SHARE  # the rest of the share counts folders' files
     named: set[int] = set()
@@ -704,11 +715,12 @@ def _name_cost(job: _Job, f: FileDiff) -> int:
         lines[-1], f"  ({_details(f)})")
 
 
-def _by_worth(files: list[FileDiff]) -> list[int]:
-    """Files by value (value_class), the smallest change of a class first (a release's version
-    bump before a rewrite takes the room; changed files before new ones, deleted ones last)."""
+def _by_worth(files: list[FileDiff], bumps: set[int]) -> list[int]:
+    """Files by value (value_class); in a class those that set a version first (what a release
+    is, in a line), then the smallest change (a small fix before a rewrite takes the room;
+    changed files before new ones, deleted ones last)."""
     return sorted(range(len(files)), key=lambda n: (
-        value_class(files[n].path, files[n].notes), _fate(files[n]),
+        value_class(files[n].path, files[n].notes), n not in bumps, _fate(files[n]),
         files[n].added + files[n].removed, n))
 
 
@@ -723,7 +735,7 @@ def _spend(job: _Job, kept: dict[int, str], used: int, named: set[int], shown: s
     skipped: list[int] = []
     skipped_file, skipped_marker = -1, 0
     misses = 0
-    for n in _by_worth(files):
+    for n in job.worth:
         name = 0 if n in named else _name_cost(job, files[n])
         if not _whole_file(files[n]):  # (a whole file's header comes with its body)
             headers = [h.header for h in files[n].hunks]
