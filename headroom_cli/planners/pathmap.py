@@ -24,6 +24,7 @@ from ..render import counted, path_map_folder, path_map_rest
 from .costs import MAX_LINE_CHARS, LineCosts, cut_note
 from .pathclass import machine_made
 from .rollup import split
+from .search.signals import listed_path
 from .search.sites import path_class
 
 PIN_SHARE = 0.25  # of the room, for the files named whatever their depth
@@ -164,7 +165,7 @@ def plan_paths(rows: list[str], lines: Lines, indexes: list[int], room: int,
     `weights`: each path's count (`rg -c`) or size (`du`): the heaviest are named first;
     `sized`: the paths and folder sizes of a `du` listing."""
     paths = (drawn if drawn is not None else sized.paths if sized is not None
-             else [rows[i].rstrip("\r") for i in indexes])
+             else [listed_path(rows[i]) for i in indexes])
     job = partial(_Spend, rows, indexes, costs, drawn=drawn, weights=weights, sized=sized,
                   folder_rows=folder_rows)
     found = _plan_once(job, lines, room, costs, paths)
@@ -243,7 +244,7 @@ class _Spend:
             return self.drawn[position]
         if self.sized is not None:
             return self.sized.paths[position]
-        return self.rows[self.indexes[position]].rstrip("\r")
+        return listed_path(self.rows[self.indexes[position]])
 
     # ---- costs
 
@@ -308,7 +309,11 @@ class _Spend:
 
     def pin(self, paths: list[str], room: int) -> int:
         """The first and last paths (and a count list's heaviest), then the files a reader
-        looks for first, shallowest first, while they fit in room."""
+        looks for first, those of the folders that hold the most files first (the root's,
+        then the biggest package's: `packages/vite/package.json` before a test fixture's
+        `playground/css/package.json`; a folder holds more than any folder inside it, so
+        along a branch the shallowest comes first), a vendored or built one's after all the
+        others (`pip/_vendor/rich/__main__.py`), while they fit in room."""
         order = [p for p in (0, len(paths) - 1) if p in self.owner]  # not a directory
         keyed = []
         for position, path in enumerate(paths):
@@ -316,10 +321,12 @@ class _Spend:
             name = name[max(name.rfind("/"), name.rfind("\\")) + 1:]
             found = rank(name)
             if found is not None and position in self.owner:
-                keyed.append((self.owner[position].depth, found, position))
+                folder = self.owner[position]
+                keyed.append((machine_made(path[self.top:]), -folder.total, folder.depth, found,
+                              position))
         if self.weights is not None:  # a count list: its heaviest files, a few
             order += self._heaviest_first(list(self.owner))[:_HEAVIEST]
-        order += [position for _, _, position in sorted(keyed)]
+        order += [key[-1] for key in sorted(keyed)]
         used = 0
         for position in dict.fromkeys(order):
             cost = self._name_cost(position)
