@@ -407,3 +407,19 @@ def test_a_list_that_ends_with_its_folder_keeps_that_row_last(budget, counter):
     body = [line for line in compress(text, budget=budget, counter=counter).text.split("\n")
             if line and not line.startswith("[…headroom")]
     assert body[-1] == last and body.count(last) == 1
+
+
+@pytest.mark.parametrize("budget", [500, 700])
+def test_the_project_s_own_files_are_named_before_built_or_vendored_ones(budget, counter):
+    """`ls -R pip`: while folders of pip's own still count files they do not name, no file
+    of `__pycache__/` or `_vendor/` is named but the list's last path."""
+    text = (REAL / "ls-R-pip-23.2.1-site-packages.txt").read_text()
+    last = text.splitlines()[-1]  # (ls -R names it bare: the map names it in full)
+    out = [line for line in compress(text, budget=budget, counter=counter).text.split("\n")
+           if not line.endswith("/" + last)]
+    own_counted = [line for line in out if (m := OWN.match(line) or REST.match(line)
+                                            or FOLDER.match(line))
+                   and not re.search(r"__pycache__|_vendor", m["folder"])]
+    built_named = [line for line in out if re.search(r"__pycache__/.|_vendor/.", line)
+                   and not line.endswith(")")]
+    assert own_counted and not built_named
