@@ -35,7 +35,7 @@ from ..render import CLOSING_MARKER_TOKENS, template_note
 from ..tokens import Counter
 from ..tools import Tool
 
-# One pass: quoted strings, runs of alignment spaces, rules (`----+----`, `┌────┬`: one
+# One pass: quoted strings ("…", '…', `…`), runs of alignment spaces, rules (`----+----`, `┌────┬`: one
 # template whatever their columns' widths), and every token holding a digit, a path
 # separator or an underscore (numbers, versions, hex ids, UUIDs, timestamps, paths,
 # identifiers like `BIO_ctrl@OPENSSL_3`). A token is tried only where one starts (the
@@ -62,14 +62,6 @@ _MISSES = 64  # exemplars in a row that do not fit before looking stops
 _GAP_TOKENS = 20
 _LONG_LINE = 2_000  # characters: an exemplar longer than this is not priced (it would not fit)
 _SPREAD_BITS = 16
-# A template's members judged for values that stand out (_outliers): the first lines, at
-# most; templates of fewer members; a hole's values, at most, for it to have a usual one.
-_OUTLIER_LINES = 20_000
-_VERSION = lazy(r"(?i)(?<![a-z/.])version(?![a-z/.])")
-_VERSION_RARE = 0.05  # of the lines, at most, for the lines naming a version to be news
-_VERSION_SHARE = 0.25  # of the room, at most, for them
-_MIN_OUTLIER_COUNT = 4
-_OUTLIER_VALUES = 6
 # An aligned table's cells: split at runs of two spaces or more, tabs and column rules (psql's
 # `|`, sqlite3 -box's `│`). A table is this share of the lines split in _TABLE_CELLS or more;
 # a column whose masked values repeat (at most _FEW_VALUES of them, or one for every
@@ -95,14 +87,12 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> 
         return None
     if total > 2 * _SAMPLE_LINES and not _templated(text[:lines.start(_SAMPLE_LINES)]):
         templates: dict[str, list[int]] = {}  # prose, judged on its start: not masked whole
-        prose, records, outliers = True, [], []
+        prose, records = True, []
     else:
-        keys, table = _keys(text, total)
+        keys = _keys(text, total)
         templates, filled = _templates(keys, total)
         prose = len(templates) > _DISTINCT_SHARE * filled
         records = [] if prose else _records(lines, keys, total)
-        # a table's rare values are templates of their own already (_row_keys)
-        outliers = [] if prose or table else _outliers(lines, keys, templates, total)
     heads = _heads(lines, total)
     if prose and len(heads) < _MIN_HEADS:
         return None  # nearly every line of its own form, and no blocks to outline
@@ -120,12 +110,9 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> 
     room -= _edge(range(total), int(_HEAD_SHARE * room), cost, kept)
     room -= _edge(range(total - 1, -1, -1), int(_TAIL_SHARE * room), cost, kept) + _GAP_TOKENS
     notes: dict[int, str] = {}  # the exemplars between head and tail, with their counts
-    for order, share in _orders(text, lines, templates, heads, prose, records, outliers):
+    for order in _orders(text, lines, templates, heads, prose, records):
         misses = 0
-        floor = room - int(share * room)  # it starts no line once it has spent its share
         for first in order:
-            if room <= floor:
-                break
             if first in kept or len(lines.get(first)) > _LONG_LINE:
                 continue
             noted = note(first)
@@ -143,82 +130,23 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> 
 
 
 def _orders(text: str, lines: Lines, templates: dict[str, list[int]], heads: list[int],
-            prose: bool, records: list[int],
-            outliers: list[int]) -> tuple[tuple[list[int], float], ...]:
-    """The lines to keep, in the order they are offered, each order with the share of the
-    room left it may spend: the severe templates' exemplars, the warnings', the lines that
-    name a version (_version_lines, in a share of their own), then the first line of every
-    record (_records: what names it, after what names a failure), then one exemplar of every
-    template at the margin before any template's second line, then the outliers (_outliers:
-    a member whose value is not its template's usual one), then the heads of blocks level by
-    level (a section before its subsections; they may repeat a template), then the indented
-    templates' exemplars (detail: a disassembly's rarest instruction comes after its
-    functions). Prose has no templates worth one line each: its outline, then the lines that
-    name an error (a man page says "error" often)."""
+            prose: bool, records: list[int]) -> tuple[list[int], ...]:
+    """The lines to keep, in the order they are offered: the severe templates' exemplars,
+    the warnings', then the first line of every record (_records: what names it, after what
+    names a failure), then one exemplar of every template at the margin before any
+    template's second line, then the heads of blocks level by level (a section before its
+    subsections; they may repeat a template), then the indented templates' exemplars (detail: a disassembly's
+    rarest instruction comes after its functions). Prose has no templates worth one line
+    each: its outline, then the lines that name an error (a man page says "error" often)."""
     total = len(lines)
     if prose:
-        return (heads, 1.0), (_severe_lines(text, lines), 1.0)
+        return heads, _severe_lines(text, lines)
     ranked = sorted(templates.values(), key=lambda t: _rank(lines.get(t[1]), t[0], t[1], total))
     severe = [first for _, first, _ in ranked if severity(lines.get(first)) == 2]
     warned = [first for _, first, _ in ranked if severity(lines.get(first)) == 1]
     margin = [first for _, first, _ in ranked if lines.get(first)[:1] not in " \t"]
     indented = [first for _, first, _ in ranked if lines.get(first)[:1] in " \t"]
-    return ((severe, 1.0), (warned, 1.0), (_version_lines(text, lines), _VERSION_SHARE),
-            (records, 1.0), (margin, 1.0), (outliers, 1.0), (heads, 1.0), (indented, 1.0))
-
-
-def _version_lines(text: str, lines: Lines) -> list[int]:
-    """The lines that name a version (`Version:`, `__VERSION__`, `GNU_LIBC_VERSION`, `perl5
-    (revision 5 version 36 …)`; not a path's `version.py`), spread over the output: what a
-    reader checks first in a tool's report of its build or configuration. None when more
-    than _VERSION_RARE of the lines name one (a list of versions: they are its topic)."""
-    found = list(dict.fromkeys(lines.line_of(m.start()) for m in _VERSION.finditer(text)))
-    if len(found) > _VERSION_RARE * len(lines):
-        return []
-    return sorted(found, key=lambda index: _spread(index, len(lines)))
-
-
-def _outliers(lines: Lines, keys: list[str], templates: dict[str, list[int]],
-              total: int) -> list[int]:
-    """Members of a template whose value in one of its few-valued holes is not the usual one
-    (`algo 22` among `algo 1`, `(100% confidence)` among `(60% confidence)`, `expires after
-    10y` among `8y`): the first member with each such value, the rarest values first. A
-    value is unusual when at most half as many members hold it as the commonest value of its
-    hole; a hole of more than _OUTLIER_VALUES values (names, addresses) has no usual value.
-    Judged on the first _OUTLIER_LINES lines (linear, bounded)."""
-    members: dict[str, list[int]] = {}
-    for index in range(min(total, _OUTLIER_LINES)):
-        found = templates.get(keys[index])
-        if found is not None and found[0] >= _MIN_OUTLIER_COUNT:
-            members.setdefault(keys[index], []).append(index)
-    picked: list[tuple[int, int, int]] = []
-    for indexes in members.values():
-        holes = [_MASK.findall(lines.get(index)[:_KEY_CHARS]) for index in indexes]
-        for position in range(max(map(len, holes))):
-            counts = _hole_values(holes, position)
-            if counts is None:
-                continue
-            usual = max(counts.values())
-            seen: set[str] = set()
-            for index, row in zip(indexes, holes):
-                value = row[position] if position < len(row) else None
-                if value is not None and value not in seen:
-                    seen.add(value)
-                    if 2 * counts[value] <= usual:
-                        picked.append((counts[value], _spread(index, total), index))
-    return list(dict.fromkeys(index for *_, index in sorted(picked)))
-
-
-def _hole_values(holes: list[list[str]], position: int) -> dict[str, int] | None:
-    """value -> members holding it, at one hole of a template; None when the hole holds one
-    value only or more than _OUTLIER_VALUES."""
-    counts: dict[str, int] = {}
-    for row in holes:
-        if position < len(row):
-            counts[row[position]] = counts.get(row[position], 0) + 1
-            if len(counts) > _OUTLIER_VALUES:
-                return None
-    return counts if len(counts) >= 2 else None
+    return severe, warned, records, margin, heads, indented
 
 
 def _records(lines: Lines, keys: list[str], total: int) -> list[int]:
@@ -246,15 +174,14 @@ def _severe_lines(text: str, lines: Lines) -> list[int]:
     return list(found)
 
 
-def _keys(text: str, total: int) -> tuple[list[str], bool]:
+def _keys(text: str, total: int) -> list[str]:
     """The template key of each of the first `total` lines: masking is one regular-expression
     pass over the whole text (no mask crosses a newline, so the masked text splits into the
-    same lines); an aligned table's rows are keyed by their columns (_row_keys); and whether
-    the output is such a table."""
+    same lines); an aligned table's rows are keyed by their columns (_row_keys)."""
     table = _aligned(text.split("\n", _SAMPLE_LINES)[:_SAMPLE_LINES])
     masked = _MASK.sub(_HOLE, _SEPARATOR.sub(_RULE, text) if table else text)
     rows = masked.split("\n", total)[:total]
-    return (_row_keys(rows) if table else [row[:_KEY_CHARS] for row in rows]), table
+    return _row_keys(rows) if table else [row[:_KEY_CHARS] for row in rows]
 
 
 def _aligned(sample: list[str]) -> bool:
@@ -334,7 +261,7 @@ def _depth(line: str) -> int:
 
 def _templated(text: str) -> bool:
     total = text.count("\n") + 1
-    templates, filled = _templates(_keys(text, total)[0], total)
+    templates, filled = _templates(_keys(text, total), total)
     return len(templates) <= _DISTINCT_SHARE * filled
 
 
