@@ -461,3 +461,75 @@ def test_release_notes_come_before_source_and_sdist_metadata_after_it(counter):
     assert diff.value_class("pluggy-1.6.0/src/pluggy.egg-info/SOURCES.txt") == diff.LOCKED
     assert diff.value_class("pluggy-1.6.0/src/pluggy/_callers.py") == diff.SOURCE
     assert "+Metadata-Version: 2.4" not in out.splitlines()
+
+
+def plain_counts(rows: list[str], added: tuple[str, ...], removed: tuple[str, ...]) -> tuple:
+    """Files (`diff ` and `Only in ` lines), and body lines by their first characters."""
+    return (sum(row.startswith(("diff ", "Only in ")) for row in rows),
+            sum(row.startswith(added) for row in rows),
+            sum(row.startswith(removed) for row in rows))
+
+
+@pytest.mark.parametrize("name, added, removed", [
+    # diff's normal format: `3c3`, `< old`, `---`, `> new`
+    ("diff-r-normal-pluggy-1.5.0-1.6.0", (">",), ("<",)),
+    # its context format: `*** 3,8 ****` (`- `, `! ` old), `--- 3,9 ----` (`+ `, `! ` new)
+    ("diff-rc-six-1.16.0-1.17.0", ("+ ",), ("- ",)),
+])
+def test_normal_and_context_hunks_are_parsed_and_sniffed_as_a_diff(name, added, removed, counter):
+    """`diff -r` and `diff -rc` of two sdists (real, tests/corpus): every file found, every
+    changed line counted on its side, no line left over, and the output sniffed as a diff."""
+    text = corpus_output(name)
+    rows = text.splitlines()
+    parsed = diff.parse(rows)
+    files, plus, minus = plain_counts(rows, added, removed)
+    if added == ("+ ",):  # a `! ` line is a change on the side it is printed on
+        old = new = False
+        for row in rows:
+            if row.startswith("*** ") and row.endswith(" ****"):
+                old, new = True, False
+            elif row.startswith("--- ") and row.endswith(" ----"):
+                old, new = False, True
+            elif row.startswith("! "):
+                minus, plus = minus + old, plus + new
+    assert parsed.strays == 0
+    assert len(parsed.files) == files
+    assert (sum(f.added for f in parsed.files), sum(f.removed for f in parsed.files)) == (
+        plus, minus)
+    assert clip(text, 2000, counter).kind == "diff"
+
+
+def test_a_recursive_normal_diff_shows_its_release_notes_and_names_its_source(counter):
+    """`diff -r pluggy-1.5.0 pluggy-1.6.0` (real): at 2000 tokens the release's heading is
+    shown and the hook-calling core is named by its own `diff -r` line; the file only in the
+    old tree is named with its `Only in` line."""
+    out = clip(corpus_output("diff-r-normal-pluggy-1.5.0-1.6.0"), 2000, counter).text
+    rows = [row.split("  (")[0] for row in out.splitlines()]
+    assert "> pluggy 1.6.0 (2025-05-15)" in rows
+    assert "Only in pluggy-1.5.0: setup.py" in rows
+    assert ("diff -r pluggy-1.5.0/src/pluggy/_callers.py pluggy-1.6.0/src/pluggy/_callers.py"
+            in rows)
+
+
+def test_a_stat_before_the_patch_gives_way_to_hunks_but_keeps_its_summary(counter):
+    """`git diff --stat -p 25.3.0 25.4.0` of attrs (48 files, real): each `--stat` line says
+    what the map says (a file and its counts), so at 1000 tokens none is kept while hunks go
+    unshown; the stat's summary line is, and the release notes' heading and its breaking
+    change are shown."""
+    text = corpus_output("git-diff-stat-p-attrs-25.3-25.4")
+    out = clip(text, 1000, counter).text.splitlines()
+    assert " 48 files changed, 4014 insertions(+), 490 deletions(-)" in out
+    assert "+## [25.4.0](https://github.com/python-attrs/attrs/tree/25.4.0) - 2025-10-06" in out
+    assert "+- Class-level `kw_only=True` behavior is now consistent with `dataclasses`." in out
+    assert "the hunks of" in out[-1]
+    assert not [row for row in out if re.match(r" \S.* \| +\d+ [+-]+$", row)]
+
+
+def test_the_file_that_sets_the_version_leads_its_class(counter):
+    """`git diff --no-index --stat -p urllib3-2.2.3 urllib3-2.3.0` (real): among the source
+    files, the one whose hunk sets `__version__` is spent first, so at 1000 tokens the bump is
+    shown after the release notes, before smaller source changes."""
+    out = clip(corpus_output("git-diff-no-index-urllib3-2.2.3-2.3.0"), 1000, counter).text
+    rows = out.splitlines()
+    assert "+__version__ = version = '2.3.0'" in rows
+    assert "+2.3.0 (2024-12-22)" in rows
