@@ -57,7 +57,7 @@ SIGNAL = lazy(rf"\n(?:{_PLACE}(?:{_OPENING}|(?=[^\n]*?{_ENDING}))|{INDENTED_CODE
 # What varies between findings of one kind: quoted names, bracketed details with a colon
 # (`[Expected: 80; Actual: 104]`, `[Context: "…"]`), numbers other than a percentage.
 _VARYING = lazy(r"""'[^'\n]*'|"[^"\n]*"|`[^`\n]*`|‘[^’\n]*’|“[^”\n]*”|\[\w+:\ [^\]\n]*\]
-    |\d+(?:\.\d+)?(?!\d|\.\d|%)""", re.VERBOSE)
+    |(?<![\w.])\d+(?:\.\d+)?(?![\w%]|\.\d)""", re.VERBOSE)
 _RULE_AT_END = lazy(r"\[(?P<rule>[\w.-]+/[\w./-]+|-W[\w-]+)\](?:\ \[\d\])?[ \t\r]*$")
 _RULE_AT_START = lazy(rf"[ \t]*+(?:\d++\ )?(?:-\ )?[\[(]?(?:{_SEVERITY}[:\]) ]\ *)?"
                       rf"(?P<code>{_CODE}(?:/[\w-]+)?)\b")

@@ -189,7 +189,12 @@ def _candidate_lines(text: str, lines: Lines) -> set[int]:
     tail_start = max(head_end, len(text) - ENDS_CHARS)
     add(END_SIGNAL.finditer(text, 0, head_end))
     add(END_SIGNAL.finditer(text, tail_start))
-    for signal in (LINT_SIGNAL, LOCATED_SIGNAL, diagnostics.SIGNAL):
+    # A linter's findings without a trigger word (diagnostics.py) are looked for in the ends
+    # as the end signals are, and all through the text when the ends show them.
+    findings = diagnostics.SIGNAL
+    add(findings.finditer(text, 0, head_end))
+    add(findings.finditer(text, tail_start))
+    for signal in (LINT_SIGNAL, LOCATED_SIGNAL, findings):
         if signal.search(text, 0, head_end) or signal.search(text, tail_start):
             if copies:  # a flood of one located warning: each distinct line is asked once
                 found.update(_signal_lines(signal, text, lines, head_end, tail_start))
