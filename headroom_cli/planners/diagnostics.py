@@ -60,7 +60,7 @@ _VARYING = lazy(r"""'[^'\n]*'|"[^"\n]*"|`[^`\n]*`|‘[^’\n]*’|“[^”\n]*�
     |(?<![\w.])\d+(?:\.\d+)?(?![\w%]|\.\d)""", re.VERBOSE)
 _RULE_AT_END = lazy(r"\[(?P<rule>[\w.-]+/[\w./-]+|-W[\w-]+)\](?:\ \[\d\])?[ \t\r]*$")
 _RULE_AT_START = lazy(rf"[ \t]*+(?:\d++\ )?(?:-\ )?[\[(]?(?:{_SEVERITY}[:\]) ]\ *)?"
-                      rf"(?P<code>{_CODE}(?:/[\w-]+)?)\b")
+                      rf"(?P<code>{_CODE})\b")
 KIND_CHARS = 50
 
 
@@ -95,7 +95,8 @@ def _names_a_file(path: str) -> bool:
 
 
 def kind(line: str) -> str:
-    """A finding's kind: its rule code (`D103`, `MD013/line-length`, `whitespace/braces`),
+    """A finding's kind: its rule code (`D103`, `MD013` of `MD013/line-length`, cpplint's
+    `whitespace/braces`),
     else its message with what varies masked, cut to KIND_CHARS."""
     place = PLACE.match(line)
     rest = line[place.end():] if place else line
