@@ -21,7 +21,8 @@ The first of these that fits the budget is the plan:
 2. every file rolled up by directory (planners/rollup.py), a single file by its own first
    line, the rest of the budget naming the first files of the biggest group, then more of the
    output's own lines.
-Commit headers and lines that are no part of any file (stats, a tool's own messages) stay first.
+Commit headers and lines that are no part of any file (a stat's summary, a tool's own messages)
+stay first; `--stat`'s line per file, which the map repeats, comes after the hunks.
 """
 
 from __future__ import annotations
@@ -77,6 +78,7 @@ _MAIL = lazy(r"(?:From|Subject|Description|Author): \S")
 _FIELD = lazy(r"[A-Z][\w-]*: ")
 _MAIL_END = "---"
 _SUBJECT = lazy(r"(?:Subject|Description): \S")  # a mail's subject: its commit's first line
+_FILE_STAT = lazy(r" .+ \| +(?:\d+ ?[+-]*|Bin .*)$")  # `--stat`'s line for one file
 _STAT = lazy(r" .+ \| +(?:\d+ ?[+-]*|Bin .*)$| \d+ files? changed")
 _ONE_SIDE = "only on one side"
 _MINUS = "−"  # U+2212: a count reads `−3`, never a removed line `-3`
@@ -539,7 +541,10 @@ class _Job:
     # `git log -p`'s `commit <hash>` lines: they name its commits (a patch mail's `From <hash>`
     # line is a fixed date after it; its subject, ranked, names it).
     hashes: list[int] = field(init=False)
-    ranked: list[int] = field(init=False)  # the output's own lines by value
+    # `--stat`'s line per file: the map says the same (the file, its counts), so these come
+    # after the hunks, with what is left.
+    stats: list[int] = field(init=False)
+    ranked: list[int] = field(init=False)  # the output's own lines by value, but the stats
 
     def __post_init__(self) -> None:
         # The output's own lines around the diff, in order, its last line first (black's
@@ -547,6 +552,7 @@ class _Job:
         # belong to the map.
         self.commits = self.parsed.commits
         self.hashes = [i for i in self.commits if self.plain[i].startswith("commit ")]
+        self.stats = [i for i in self.parsed.context if _FILE_STAT.match(self.plain[i])]
         self.ranked = self._ranked()
         share = HISTORY_SHARE if len(self.commits) > 1 else CONTEXT_SHARE
         self.context = sorted(fit_in_order(self.ranked, int(self.room * share), self.costs))
@@ -574,8 +580,9 @@ class _Job:
             else:
                 subjects.append(subject)
                 seen.add(said)
+        stats = set(self.stats)
         return list(dict.fromkeys(last + self.commits[:1] + subjects + routine + self.hashes
-                                  + context))
+                                  + [i for i in context if i not in stats]))
 
 
 def _counts(f: FileDiff) -> str:
@@ -611,7 +618,7 @@ def _by_value(job: _Job) -> Plan | None:
         # verdicts) come next: the tool's own words about its diff; a history's (its commits'
         # messages, stats and mail headers) after its hunks, its subjects being in the share.
         if not history:
-            used += _more_own_lines(job, kept, job.room - reserve - used)
+            used += _more_own_lines(job, kept, job.room - reserve - used, job.ranked)
         shown: set[int] = set()
         used = _spend(job, kept, used, named, shown, job.room - reserve)
         notes, counted = _counted_by_folder(job, named, reserve)
@@ -621,8 +628,7 @@ def _by_value(job: _Job) -> Plan | None:
     else:
         return None
     used += counted
-    if history:
-        _more_own_lines(job, kept, job.room - used)
+    _more_own_lines(job, kept, job.room - used)
     kept = dict(sorted(kept.items()))
     marks = partial(_marked_gap, job, _shown_hunks(files, shown))
     items = line_items(job.lines, kept, marks, notes)
@@ -648,10 +654,12 @@ def _counted_by_folder(job: _Job, named: set[int], room: int) -> tuple[dict[int,
     return notes, sum(job.costs.note(entry) for entry, _ in entries)
 
 
-def _more_own_lines(job: _Job, kept: dict[int, str], room: int) -> int:
-    """The output's own lines not kept yet, in order, into `kept`, while they fit in `room`:
-    their cost."""
-    more = fit_in_order([i for i in job.parsed.context if i not in kept], room, job.costs)
+def _more_own_lines(job: _Job, kept: dict[int, str], room: int,
+                    lines: list[int] | None = None) -> int:
+    """The output's own lines (or those of `lines`) not kept yet, in order, into `kept`, while
+    they fit in `room`: their cost."""
+    more = fit_in_order([i for i in (job.parsed.context if lines is None else sorted(lines))
+                         if i not in kept], room, job.costs)
     kept.update(dict.fromkeys(more, ""))
     return sum(job.costs.line(i) for i in more)
 
