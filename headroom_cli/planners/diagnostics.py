@@ -47,16 +47,12 @@ PLACE = lazy(_PLACE)
 SPELLED_PLACE = lazy(r"[^\s:]++:\ line\ \d++,\ col(?:umn)?\ \d++,")
 # A two-line record's second line: an indented rule code and its message (pydocstyle).
 INDENTED_CODE = lazy(rf"[ \t]++{_CODE}:\ \S")
-# A finding under its file's name, by its position and severity (eslint's and stylelint's
-# stylish format, remark's, yamllint's: `  12:5  ✖  Unexpected …  rule`, `  1:1-1:9  warning  …`).
-POSITIONED = lazy(r"[ \t]++\d++:\d++(?:-\d++:\d++)?\ ++(?P<severity>[✖✗×⚠]|error|warning)(?=\s)")
 # A traceback frame's place (pytest --tb=short: `tests/a.py:12: in test_x`): no finding.
 _FRAME = lazy(r"\ in\ \S")
 _LOWER = lazy(r"[ \t]*+(?:\d++\ )?(?:-\ )?[\[(]?(?:note|info|hint|remark)\b")
 # For the log planner's search through a whole text, from the newline before a line: a
 # located diagnostic with its evidence at the message's start, or an indented coded line.
-SIGNAL = lazy(rf"\n(?:{_PLACE}(?:{_OPENING}|(?=[^\n]*?{_ENDING}))|{INDENTED_CODE.pattern}"
-              rf"|{POSITIONED.pattern})")
+SIGNAL = lazy(rf"\n(?:{_PLACE}(?:{_OPENING}|(?=[^\n]*?{_ENDING}))|{INDENTED_CODE.pattern})")
 
 # What varies between findings of one kind: quoted names, bracketed details with a colon
 # (`[Expected: 80; Actual: 104]`, `[Context: "…"]`), numbers other than a percentage.
@@ -66,11 +62,6 @@ _RULE_AT_END = lazy(r"\[(?P<rule>[\w.-]+/[\w./-]+|-W[\w-]+)\](?:\ \[\d\])?[ \t\r
 _RULE_AT_START = lazy(rf"[ \t]*+(?:\d++\ )?(?:-\ )?[\[(]?(?:{_SEVERITY}[:\]) ]\ *)?"
                       rf"(?P<code>{_CODE})\b")
 KIND_CHARS = 50
-# Files named without an extension (a finding in `Dockerfile:3`, a search hit in `Makefile:12`).
-BARE_FILES = {"Makefile", "Dockerfile", "Gemfile", "Rakefile", "Procfile", "Jenkinsfile",
-              "Vagrantfile", "Justfile", "LICENSE", "README", "BUILD", "WORKSPACE", "go.mod",
-              "PKG-INFO", "CHANGELOG", "CHANGES", "NEWS", "AUTHORS", "NOTICE", "COPYING",
-              "CONTRIBUTING", "MANIFEST", "METADATA"}
 
 
 def after_place(line: str, start: int) -> bool:
@@ -98,10 +89,9 @@ def finding(line: str) -> bool:
 
 
 def _names_a_file(path: str) -> bool:
-    """The place's path has a folder or an extension, or is a known bare name: `a/b:3`,
-    `a.c:3`, `Dockerfile:3`; not `localhost:3`."""
+    """The place's path has a folder or an extension: `a/b:3`, `a.c:3`; not `Makefile:3`."""
     name = path.replace("\\", "/")
-    return "/" in name or "." in name.strip(".") or name in BARE_FILES
+    return "/" in name or "." in name.strip(".")
 
 
 def kind(line: str) -> str:

@@ -9,8 +9,7 @@ from functools import cache
 from ...patterns import lazy
 from ...tools import Tool
 from ..costs import JUDGED_CHARS
-from ..diagnostics import (INDENTED_CODE, POSITIONED, SIGNAL as DIAGNOSTIC_SIGNAL, SPELLED_PLACE,
-                           finding, located)
+from ..diagnostics import INDENTED_CODE, SIGNAL as DIAGNOSTIC_SIGNAL, SPELLED_PLACE, finding, located
 
 SUMMARY, ERROR, WARNING = "summary", "error", "warning"
 
@@ -184,8 +183,7 @@ CONTINUATION_RUN = lazy(CONTINUATION_STEP + "*", re.VERBOSE | re.MULTILINE)
 # path:line:col diagnostic): the next such line is a new event, not part of this block.
 SELF_CONTAINED = lazy(r"[\w./\\-]+[:(]\d+(?:[:,]\d+)?\)?:?\s"
                              r"|[ \t]*+\d+:\d+\s+(?:error|warning)\s"  # eslint stylish
-                             rf"|{SPELLED_PLACE.pattern}"  # jshint: `a.js: line 8, col 7,`
-                             rf"|{POSITIONED.pattern}")  # stylelint: `  12:5  ✖  …`
+                             rf"|{SPELLED_PLACE.pattern}")  # jshint: `a.js: line 8, col 7,`
 PY_EXCEPTION = lazy(r"[\w.]+(?::|\s*$)")
 
 # Rule codes name an error's kind: rustc E0308, tsc TS2322, lint F821, eslint rule, -Wflag.
@@ -432,9 +430,6 @@ def classify_why(line: str, following: str) -> tuple[str | None, bool]:
         return ERROR, False
     if _WARNING_START.match(head) or ("arn" in line and _WARNING_WORD.search(head)):
         return WARNING, False
-    positioned = POSITIONED.match(head)
-    if positioned:
-        return (WARNING if positioned["severity"] in ("warning", "⚠") else ERROR), False
     if LOCATED_MESSAGE.match(head) or finding(head) or INDENTED_CODE.match(head):
         return ERROR, False  # a linter's finding, whatever its words (diagnostics.py)
     return None, False

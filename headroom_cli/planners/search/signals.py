@@ -9,7 +9,7 @@ from functools import lru_cache
 
 from ...patterns import lazy
 from ...tools import Tool
-from ..diagnostics import BARE_FILES, after_place
+from ..diagnostics import after_place
 from ..rollup import split
 
 # `git grep -n PATTERN HEAD` names each file after its tree: `HEAD:src/a.c:12:` (the tree is
@@ -34,6 +34,10 @@ _FIELDS = lazy(r"[0-9a-fA-F]{32,}\s|.*\.[A-Za-z]\w{0,11}\s+\S|.*\S {2,}\S")
 # The common path: folders, then a name with a letter; no space, colon, quote or backslash, and
 # no clock's `T12` at its end. It passes every test of is_path, so it is told in one match.
 _COMMON_PATH = lazy(r"/?[\w.~+@-][\w.~+@/-]*/[\w.~+@-]*[A-Za-z][\w.~+@-]*(?<!T\d)(?<!T\d\d)")
+_BARE_FILES = {"Makefile", "Dockerfile", "Gemfile", "Rakefile", "Procfile", "Jenkinsfile",
+               "Vagrantfile", "Justfile", "LICENSE", "README", "BUILD", "WORKSPACE", "go.mod",
+               "PKG-INFO", "CHANGELOG", "CHANGES", "NEWS", "AUTHORS", "NOTICE", "COPYING",
+               "CONTRIBUTING", "MANIFEST", "METADATA"}
 # Compiler and linter diagnostics (`x.c:12:5: error: …`, `x.py:3:1: F401 …`, go's `x.go:12:5:
 # message`, cpplint's `x.c:3:  … [whitespace/braces] [4]`) look like vimgrep output but are
 # logs: diagnostics.after_place tells their messages from a matched line.
@@ -248,7 +252,7 @@ def is_path(candidate: str) -> bool:
     name = trimmed[max(trimmed.rfind("/"), trimmed.rfind("\\")) + 1:]
     if "/" in candidate or "\\" in candidate:
         return bool(name) and ": " not in candidate
-    return bool(_EXTENSION.search(name)) or name in BARE_FILES
+    return bool(_EXTENSION.search(name)) or name in _BARE_FILES
 
 
 def folder_key(path: str) -> str:
