@@ -33,6 +33,7 @@ from headroom_cli.api import compress
 from headroom_cli.numbered import numbered, stripped
 from headroom_cli.plan import Lines
 from headroom_cli.planners import diff, yaml_doc
+from headroom_cli.planners.diagnostics import after_place
 from headroom_cli.planners.log import signals as log_signals
 from headroom_cli.planners.search import signals as search_signals
 from headroom_cli.sniff import sniff
@@ -227,7 +228,7 @@ def _whole_parse_says_search(sample: list[str]) -> bool:
     if matches < search_signals.MIN_MATCH_LINES or parsed.recognised < 0.75 * filled:
         return False
     diagnostics = sum(1 for f in parsed.files.values() for i in f.matches
-                      if search_signals._DIAGNOSTIC.match(sample[i], f.text_start[i]))
+                      if after_place(sample[i], f.text_start[i]))
     return diagnostics < 0.3 * matches
 
 

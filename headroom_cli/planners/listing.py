@@ -33,6 +33,7 @@ from ..plan import Gap, Lines, Plan
 from ..render import CLOSING_MARKER_TOKENS
 from ..tokens import Counter
 from ..tools import Tool
+from .diagnostics import located
 from .diff import line_items
 from .costs import MAX_LINE_CHARS, LineCosts, cut_note
 from .rollup import roll_up, split
@@ -71,7 +72,9 @@ def looks_like_a_delimited_table(sample: list[str], tool: Tool) -> bool:
     """CSV or TSV under a title row: a table even when its rows start with timestamps (asked
     before log records are)."""
     body = [row for row in sample if row.strip()]
-    return len(body) >= MIN_ROWS + 1 and _delimited(body) is not None
+    # A linter's located finding (`a.js: line 8, col 7, Missing semicolon.`) is a record, not
+    # a title row: its commas delimit no columns.
+    return len(body) >= MIN_ROWS + 1 and not located(body[0]) and _delimited(body) is not None
 
 
 # --------------------------------------------------------------------------- ls -R sections

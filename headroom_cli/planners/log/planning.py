@@ -14,8 +14,9 @@ from typing import Callable
 from ...plan import Gap, Item, Keep, Lines, Note, Plan, gap
 from ...render import CLOSING_MARKER_TOKENS, inline_marker
 from ...tokens import Counter
+from ..costs import JUDGED_CHARS
 from ...tools import Tool
-from .. import templates
+from .. import diagnostics, templates
 from .signals import (BUG_WEIGHT, BUG_WORDS, CAUSE, classify_why, CONTINUATION_RUN, DIGITS,
                       END_SIGNAL, ENDS_CHARS, ERROR, ERROR_END, ERROR_START, FAILING_SUMMARY,
                       has_error_word, HEX_DIGITS, is_progress, KIND_CODE, label_prefix,
@@ -188,7 +189,12 @@ def _candidate_lines(text: str, lines: Lines) -> set[int]:
     tail_start = max(head_end, len(text) - ENDS_CHARS)
     add(END_SIGNAL.finditer(text, 0, head_end))
     add(END_SIGNAL.finditer(text, tail_start))
-    for signal in (LINT_SIGNAL, LOCATED_SIGNAL):
+    # A linter's findings without a trigger word (diagnostics.py) are looked for in the ends
+    # as the end signals are, and all through the text when the ends show them.
+    findings = diagnostics.SIGNAL
+    add(findings.finditer(text, 0, head_end))
+    add(findings.finditer(text, tail_start))
+    for signal in (LINT_SIGNAL, LOCATED_SIGNAL, findings):
         if signal.search(text, 0, head_end) or signal.search(text, tail_start):
             if copies:  # a flood of one located warning: each distinct line is asked once
                 found.update(_signal_lines(signal, text, lines, head_end, tail_start))
@@ -317,8 +323,16 @@ def _name_kinds(line, scan: _Scan) -> None:
     for group in (scan.errors, scan.warnings, scan.summaries):
         scan.signature.update(zip(group, _signatures(list(map(line, group)))))
     for index in scan.errors:
-        code = KIND_CODE.search(line(index))
-        scan.kind[index] = code.group(code.lastgroup) if code else scan.signature[index]
+        text = line(index)
+        code = KIND_CODE.search(text)
+        scan.kind[index] = code.group(code.lastgroup) if code else (
+            diagnostics.kind(text) if _is_finding(text) else scan.signature[index])
+
+
+def _is_finding(text: str) -> bool:
+    """A linter's finding: its kind is its rule or its message's template (diagnostics.py)."""
+    return diagnostics.finding(text[:JUDGED_CHARS]) or bool(
+        diagnostics.INDENTED_CODE.match(text))
 
 
 def _signatures(texts: list[str]) -> list[bytes]:

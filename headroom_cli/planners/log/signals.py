@@ -9,6 +9,7 @@ from functools import cache
 from ...patterns import lazy
 from ...tools import Tool
 from ..costs import JUDGED_CHARS
+from ..diagnostics import INDENTED_CODE, SIGNAL as DIAGNOSTIC_SIGNAL, SPELLED_PLACE, finding, located
 
 SUMMARY, ERROR, WARNING = "summary", "error", "warning"
 
@@ -87,6 +88,8 @@ _SUMMARY = lazy(r"""[ \t]*+(?:\[(?:INFO|ERROR|WARNING)\]\ *)?(?:
   | (?:FAIL|PASS)\s*$ | BUILD\ (?:SUCCESS|FAILURE|SUCCESSFUL|FAILED) | Total\ time:
   | Tests\ run:\ \d+,\ Failures: | \d+\ actionable\ tasks?
   | Found\ \d+\ (?:errors?|problems?|warnings?) | Errors\ +Files\s*$
+  | \d+\ (?:errors?|warnings?|problems?)\s*$                       # jshint: "431 errors"
+  | Total\ (?:[a-z]+\ )?(?:errors|warnings|problems|issues)(?:\ found)?\ *[:=]\ *\d+\s*$
   | \S*\ *\d+\ problems?\ \(\d+\ errors?,\ \d+\ warnings?\)
   | \d+\ errors?\ and\ \d+\ warnings?\ potentially\ fixable | \[\*\]\ \d+\ fixable
   | Success:\ no\ issues\ found | All\ checks\ passed
@@ -179,7 +182,8 @@ CONTINUATION_RUN = lazy(CONTINUATION_STEP + "*", re.VERBOSE | re.MULTILINE)
 # An error line that says what happened by itself (a timestamped or levelled record, a
 # path:line:col diagnostic): the next such line is a new event, not part of this block.
 SELF_CONTAINED = lazy(r"[\w./\\-]+[:(]\d+(?:[:,]\d+)?\)?:?\s"
-                             r"|[ \t]*+\d+:\d+\s+(?:error|warning)\s")  # eslint stylish
+                             r"|[ \t]*+\d+:\d+\s+(?:error|warning)\s"  # eslint stylish
+                             rf"|{SPELLED_PLACE.pattern}")  # jshint: `a.js: line 8, col 7,`
 PY_EXCEPTION = lazy(r"[\w.]+(?::|\s*$)")
 
 # Rule codes name an error's kind: rustc E0308, tsc TS2322, lint F821, eslint rule, -Wflag.
@@ -362,19 +366,26 @@ def _mostly_log_records(sample: list[str], shell: bool = False) -> bool:
     """Most lines are records; the lines that carry a record on (a trace, a wrapped message)
     are not counted either way."""
     records = others = 0
-    for line in sample:
+    for index, line in enumerate(sample):
         if not line.strip():
             continue
         line = _without_read_prefix(line)
-        if _is_record(line) or shell and SHELL_RECORD.match(line):
+        if _is_record(line) or shell and SHELL_RECORD.match(line) or _opens_a_finding(
+                line, sample[index + 1] if index + 1 < len(sample) else ""):
             records += 1
         elif not _CARRIED.match(line):
             others += 1
     return records >= 3 and records >= _LOG_RECORD_SHARE * (records + others)
 
 
+def _opens_a_finding(line: str, following: str) -> bool:
+    """A two-line record's first line: its place, with the rule code indented under it
+    (pydocstyle's `a.py:12 in public function f:`, then `    D103: Missing docstring`)."""
+    return line[:1] not in (" ", "\t") and INDENTED_CODE.match(following) is not None
+
+
 def _is_record(line: str) -> bool:
-    return bool(LOG_RECORD.match(line) or _PREFIXED_RECORD.match(line))
+    return bool(LOG_RECORD.match(line) or _PREFIXED_RECORD.match(line)) or located(line)
 
 
 def _without_read_prefix(line: str) -> str:
@@ -389,7 +400,8 @@ def _might_signal(line: str, following: str) -> bool:
     if any(word in line for word in TRIGGERS):
         return True
     pair = "\n" + line + "\n" + following
-    return bool(START_SIGNAL.match(pair) or END_SIGNAL.match(pair) or LINT_SIGNAL.match(pair))
+    return bool(START_SIGNAL.match(pair) or END_SIGNAL.match(pair) or LINT_SIGNAL.match(pair)
+                or DIAGNOSTIC_SIGNAL.match(pair))
 
 
 def _classify(line: str, following: str) -> str | None:
@@ -418,8 +430,8 @@ def classify_why(line: str, following: str) -> tuple[str | None, bool]:
         return ERROR, False
     if _WARNING_START.match(head) or ("arn" in line and _WARNING_WORD.search(head)):
         return WARNING, False
-    if LOCATED_MESSAGE.match(head):
-        return ERROR, False
+    if LOCATED_MESSAGE.match(head) or finding(head) or INDENTED_CODE.match(head):
+        return ERROR, False  # a linter's finding, whatever its words (diagnostics.py)
     return None, False
 
 

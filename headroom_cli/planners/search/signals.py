@@ -9,6 +9,7 @@ from functools import lru_cache
 
 from ...patterns import lazy
 from ...tools import Tool
+from ..diagnostics import after_place
 from ..rollup import split
 
 # `git grep -n PATTERN HEAD` names each file after its tree: `HEAD:src/a.c:12:` (the tree is
@@ -37,12 +38,9 @@ _BARE_FILES = {"Makefile", "Dockerfile", "Gemfile", "Rakefile", "Procfile", "Jen
                "Vagrantfile", "Justfile", "LICENSE", "README", "BUILD", "WORKSPACE", "go.mod",
                "PKG-INFO", "CHANGELOG", "CHANGES", "NEWS", "AUTHORS", "NOTICE", "COPYING",
                "CONTRIBUTING", "MANIFEST", "METADATA"}
-# Compiler and linter diagnostics (`x.c:12:5: error: …`, `x.py:3:1: F401 …`) look like vimgrep
-# output but are logs.
-# So does Go's `x.go:12:5: message`: a matched line is never one space and a word (gofmt
-# indents with tabs, most code with several spaces).
-_DIAGNOSTIC = lazy(r"\s*+(?:fatal error|error|warning|note|info|hint)\b|\s*+[A-Z]{1,4}\d{2,5}\b"
-                   r"| (?=[^\s])")
+# Compiler and linter diagnostics (`x.c:12:5: error: …`, `x.py:3:1: F401 …`, go's `x.go:12:5:
+# message`, cpplint's `x.c:3:  … [whitespace/braces] [4]`) look like vimgrep output but are
+# logs: diagnostics.after_place tells their messages from a matched line.
 # rg --json: a JSON object a line; begin, match, context, end and summary records.
 _RG_JSON = lazy(r'\{"type":"(?P<type>begin|match|context|end|summary)","data":\{'
                 r'(?:"path":\{"text":"(?P<path>(?:[^"\\]|\\.)*+)"\})?')
@@ -83,7 +81,7 @@ def looks_like(sample: list[str], tool: Tool) -> bool:
     if not matches or matches + context < least or parsed.recognised < MIN_SHARE * non_empty:
         return False
     diagnostics = sum(1 for f in parsed.files.values() for i in f.matches
-                      if _DIAGNOSTIC.match(sample[i], f.text_start[i]))
+                      if after_place(sample[i], f.text_start[i]))
     return diagnostics < DIAGNOSTIC_SHARE * matches
 
 
@@ -133,7 +131,7 @@ def parse(rows: list[str], hopeless: int | None = None,
             hits.matches.append(index)
             hits.text_start[index] = m.end()
             recognised += 1
-            if diagnostics is not None and _DIAGNOSTIC.match(row, m.end()):
+            if diagnostics is not None and after_place(row, m.end()):
                 diagnostics -= 1
                 if diagnostics < 0:
                     return None
