@@ -16,8 +16,6 @@ its folder) and public names come first: that is the surface a reader is after.
 
 from __future__ import annotations
 
-from bisect import bisect_right
-from itertools import accumulate
 from typing import NamedTuple
 
 from ...patterns import lazy
@@ -198,32 +196,19 @@ def _tested(texts: list[str]) -> frozenset[str]:
     """Names the tests name (`def test_format_str_basic`: format, format_str, str…), lower-cased
     and without separators: a definition its tests are named after is the package's API."""
     found = set()
-    for name in _test_names(texts):
-        parts = [p.lower() for p in _PART.findall(name)]
+    joined = "\n".join(texts)
+    if "test" not in joined and "Test" not in joined:
+        return frozenset()  # no test's name (most searches): not searched for text by text
+    for text in texts:
+        m = _TEST_NAME.search(text, 0, _JUDGED)
+        if not m:
+            continue
+        parts = [p.lower() for p in _PART.findall(m.group(1))]
         for start in range(len(parts)):
             for end in range(start + 1, min(len(parts), start + 4) + 1):
                 found.add("_".join(parts[start:end]))
                 found.add("".join(parts[start:end]))
     return frozenset(found)
-
-
-def _test_names(texts: list[str]) -> list[str]:
-    """_TEST_NAME's name in each text that has one (its first match in the text's first _JUDGED
-    characters), searched for in one pass over them all: joined by a NUL, which no part of the
-    pattern matches, so no match spans two texts and each text's first one is its search's."""
-    judged = [text[:_JUDGED] for text in texts]
-    joined = "\0".join(judged)
-    if joined.count("\0") != len(judged) - 1:  # a text holds a NUL: one search a text
-        return [m[1] for text in texts if (m := _TEST_NAME.search(text, 0, _JUDGED))]
-    names, ends, last = [], None, -1
-    for m in _TEST_NAME.finditer(joined):
-        if ends is None:  # where each text ends in the joined text, once there is a match
-            ends = list(accumulate(map((1).__add__, map(len, judged))))
-        which = bisect_right(ends, m.start())
-        if which != last:  # a text's later matches are not its search's
-            names.append(m[1])
-            last = which
-    return names
 
 
 def aside(path: str) -> bool:
