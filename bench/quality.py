@@ -452,9 +452,12 @@ def main(argv=None) -> int:
     print_gap(cells_of[TUNING_NAME], cells_of[SEALED_NAME], cells_of.get(SHARED_NAME))
     if args.markdown:
         print_markdown(cells_of)
-    shapes = None if args.cmd else sniffed(all_cases)
+    sniffs = sniffed(all_cases)  # groups any clipper's figures by headroom's shapes
+    shapes = None if args.cmd else sniffs  # what headroom's planners are judged on
     if shapes is not None:
         print_sniffing(all_cases, shapes, args.sealed_misses)
+    if sniffs is not None:
+        print_by_shape(all_runs, sniffs, budgets)
 
     verdicts = (sealed_targets(cells_of[SEALED_NAME])
                 + gap_targets(cells_of[TUNING_NAME], cells_of[SEALED_NAME], budgets)
@@ -475,6 +478,32 @@ def print_sniffing(cases: list[Case], shapes: dict | None, show_sealed: bool) ->
     print_shapes(cases, shapes, show_sealed)
     print_confusion(cases, shapes)
     return 0
+
+
+# A shape sniffed in fewer cases of a corpus than this is pooled with the others as "(rest)":
+# one sealed case's own figures would open it.
+_FEWEST_SHOWN = 3
+
+
+def print_by_shape(runs: list[Run], shapes: dict, budgets: tuple[int, ...]) -> None:
+    """Mean recall per corpus and shape headroom sniffs (the planner that runs): where each
+    corpus loses its needles, in aggregates only."""
+    print("\nrecall by the shape headroom sniffs (its planner; shapes of fewer than "
+          f"{_FEWEST_SHOWN} cases pooled as (rest))")
+    print(f"{'corpus':7s} {'shape':9s} {'cases':>5s} " + " ".join(f"{b:>6d}" for b in budgets))
+    for corpus in dict.fromkeys(r.case.corpus for r in runs):
+        mine = [r for r in runs if r.case.corpus == corpus]
+        cases = {r.case.id: shapes[(corpus, r.case.id)] for r in mine}
+        sizes: dict[str, int] = {}
+        for shape in cases.values():
+            sizes[shape] = sizes.get(shape, 0) + 1
+        pooled = {i: shape if sizes[shape] >= _FEWEST_SHOWN else "(rest)"
+                  for i, shape in cases.items()}
+        for shape in sorted(set(pooled.values()), key=lambda s: (s == "(rest)", s)):
+            group = [r for r in mine if pooled[r.case.id] == shape]
+            n = sum(1 for v in pooled.values() if v == shape)
+            print(f"{corpus:7s} {shape:9s} {n:>5d} " + " ".join(
+                f"{fmt(mean(r.recall for r in group if r.budget == b)):>6s}" for b in budgets))
 
 
 def print_markdown(cells_of: dict[str, dict]) -> None:

@@ -38,7 +38,9 @@ _SYMBOLS_WITHIN = 4  # non-blank lines a symbol table or a disassembly shows its
 
 
 def _any_hunk(sample: list[str]) -> bool:
-    return any(line.startswith("@@") for line in sample)
+    """A unified hunk's `@@`, a context hunk's stars or `diff -r`'s line (whose hunks may be
+    in the normal format: `3c3`)."""
+    return any(line.startswith(("@@", "***************", "diff -")) for line in sample)
 
 
 def _opens_json(sample: list[str]) -> bool:

@@ -461,3 +461,51 @@ def test_release_notes_come_before_source_and_sdist_metadata_after_it(counter):
     assert diff.value_class("pluggy-1.6.0/src/pluggy.egg-info/SOURCES.txt") == diff.LOCKED
     assert diff.value_class("pluggy-1.6.0/src/pluggy/_callers.py") == diff.SOURCE
     assert "+Metadata-Version: 2.4" not in out.splitlines()
+
+
+def plain_counts(rows: list[str], added: tuple[str, ...], removed: tuple[str, ...]) -> tuple:
+    """Files (`diff ` and `Only in ` lines), and body lines by their first characters."""
+    return (sum(row.startswith(("diff ", "Only in ")) for row in rows),
+            sum(row.startswith(added) for row in rows),
+            sum(row.startswith(removed) for row in rows))
+
+
+@pytest.mark.parametrize("name, added, removed", [
+    # diff's normal format: `3c3`, `< old`, `---`, `> new`
+    ("diff-r-normal-pluggy-1.5.0-1.6.0", (">",), ("<",)),
+    # its context format: `*** 3,8 ****` (`- `, `! ` old), `--- 3,9 ----` (`+ `, `! ` new)
+    ("diff-rc-six-1.16.0-1.17.0", ("+ ",), ("- ",)),
+])
+def test_normal_and_context_hunks_are_parsed_and_sniffed_as_a_diff(name, added, removed, counter):
+    """`diff -r` and `diff -rc` of two sdists (real, tests/corpus): every file found, every
+    changed line counted on its side, no line left over, and the output sniffed as a diff."""
+    text = corpus_output(name)
+    rows = text.splitlines()
+    parsed = diff.parse(rows)
+    files, plus, minus = plain_counts(rows, added, removed)
+    if added == ("+ ",):  # a `! ` line is a change on the side it is printed on
+        old = new = False
+        for row in rows:
+            if row.startswith("*** ") and row.endswith(" ****"):
+                old, new = True, False
+            elif row.startswith("--- ") and row.endswith(" ----"):
+                old, new = False, True
+            elif row.startswith("! "):
+                minus, plus = minus + old, plus + new
+    assert parsed.strays == 0
+    assert len(parsed.files) == files
+    assert (sum(f.added for f in parsed.files), sum(f.removed for f in parsed.files)) == (
+        plus, minus)
+    assert clip(text, 2000, counter).kind == "diff"
+
+
+def test_a_recursive_normal_diff_shows_its_release_notes_and_names_its_source(counter):
+    """`diff -r pluggy-1.5.0 pluggy-1.6.0` (real): at 2000 tokens the release's heading is
+    shown and the hook-calling core is named by its own `diff -r` line; the file only in the
+    old tree is named with its `Only in` line."""
+    out = clip(corpus_output("diff-r-normal-pluggy-1.5.0-1.6.0"), 2000, counter).text
+    rows = [row.split("  (")[0] for row in out.splitlines()]
+    assert "> pluggy 1.6.0 (2025-05-15)" in rows
+    assert "Only in pluggy-1.5.0: setup.py" in rows
+    assert ("diff -r pluggy-1.5.0/src/pluggy/_callers.py pluggy-1.6.0/src/pluggy/_callers.py"
+            in rows)

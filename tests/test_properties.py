@@ -227,6 +227,13 @@ _FUZZ = settings(
        tool=st.sampled_from(TOOLS))
 # Found by CI: a run of 4,301 digits before a tab was read as a line number (int() refuses it).
 @example(text="1" * 4301 + "\t1\t\n", budget=1, kind="auto", tool="Bash")
+# The same class, found by reading: a hunk's line count, diff's normal `NcM` and `rg -c`'s count.
+@example(text="diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1," + "9" * 5000 + " +1 @@\n+x\n",
+         budget=50, kind="auto", tool="Bash")
+@example(text="diff -r a/x b/x\n" + "9" * 5000 + "a1\n> x\n", budget=20, kind="auto",
+         tool="Bash")
+@example(text="".join(f"src/m{i}.py:" + "7" * 5000 + "\n" for i in range(3)), budget=100,
+         kind="search", tool="Grep")
 def test_adversarial_runs_are_clipped_within_the_budget(counter, text, budget, kind, tool):
     result = compress(text, tool=tool, budget=budget, kind=kind, counter=counter)
     assert counter.count(result.text) <= budget

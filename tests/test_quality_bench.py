@@ -138,3 +138,20 @@ def test_shapes_only_prints_agreement_and_counts_per_corpus_without_runs(tmp_pat
     assert "  tuning: log->log 1, search->search 1\n" in done.stdout
     assert "  sealed: log->log 1\n" in done.stdout
     assert "recall" not in done.stdout  # no run, no figures
+
+
+def test_recall_is_grouped_by_the_shape_sniffed_and_small_groups_are_pooled(tmp_path):
+    """Per corpus, mean recall by the shape headroom sniffs; a shape of fewer than three cases
+    is pooled as (rest), so no sealed case's own figures show. `cat` keeps every needle,
+    `true` none."""
+    searches = ["rg-heading-toolz-merge", "git-grep-cjson-parse", "grep-rn-cpython-def-visit"]
+    tuning = _corpus(tmp_path / "t", SMALL, *searches)
+    sealed = _corpus(tmp_path / "s", SMALL, LARGE)
+    done = _quality(tuning, sealed, "--cmd", "cat", "--budget", "500")
+    rows = [line.split() for line in done.stdout.split("recall by the shape")[1].splitlines()[2:]]
+    assert ["tuning", "search", "3", "1.00"] in rows
+    assert ["tuning", "(rest)", "1", "1.00"] in rows
+    assert ["sealed", "(rest)", "2", "1.00"] in rows
+    assert not any(row[:2] == ["sealed", "search"] for row in rows)
+    done = _quality(tuning, sealed, "--cmd", "true", "--budget", "500")
+    assert "tuning  search        3   0.00" in done.stdout

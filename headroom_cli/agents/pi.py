@@ -30,7 +30,7 @@ NAME = "pi"
 SIGNATURE = "headroom: installed by `headroom init pi`"
 TOOLS = {"bash": "Bash", "read": "Read", "grep": "Grep", "find": "Glob", "ls": "Glob"}
 # pi's last line for a failed command: the status we keep after the clip, and read.
-_STATUS = lazy(r"(?:\A|\n\n)(Command exited with code (-?\d+)|Command timed out after "
+_STATUS = lazy(r"(?:\A|\n\n)(Command exited with code (-?\d{1,9})|Command timed out after "
                r"[\d.]+ seconds|Command aborted)\Z")
 # pi's note after a cut bash output (and where the whole of it is).
 _NOTE = lazy(r"\n\n\[(?:Showing [^\]\n]*?)Full output: ([^\]\n]+)\]\Z")

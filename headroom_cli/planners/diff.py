@@ -3,7 +3,9 @@
 Understands `git diff` (also `--stat -p`, `--no-index` and `--word-diff`, whose hunks mark
 words inside lines), `git show` and `git log -p` (commit headers stay), patch mails
 (`git format-patch`, a Debian patch's DEP-3 header: the message runs to its `---`), `diff -u`,
-`diff -ru` and `diff -Naur` (with `Only in` and `Binary files … differ` lines), git's extended
+`diff -ru` and `diff -Naur` (with `Only in` and `Binary files … differ` lines), the normal
+(`diff`, `diff -r`: `3c3`, `< old`, `---`, `> new`) and context (`diff -c`, `diff -rc`:
+`***************`, `*** 3,8 ****`, `--- 3,9 ----`) formats, git's extended
 headers (renames, copies, mode changes, new and deleted files, binary patches) and combined
 (merge) diffs.
 
@@ -46,12 +48,22 @@ _DIFF_COMMAND = lazy(r"diff(?: -{1,2}[\w=-]+)+ (?P<old>\S+) (?P<new>\S+)$")
 _ONLY_IN = lazy(r"Only in (?P<dir>.+?): (?P<name>.+)$")
 _BINARY_NOTICE = lazy(r"Binary files (?P<old>.+) and (?P<new>.+) differ$")
 _OLD_FILE = lazy(r"--- (?P<path>[^\t]+?)(?:\t.*)?$")
+_CONTEXT_OLD_FILE = lazy(r"\*\*\* (?P<path>[^\t]+?)(?:\t.*)?$")
 _NEW_FILE = lazy(r"\+\+\+ (?P<path>[^\t]+?)(?:\t.*)?$")
 _EXTENDED = lazy(r"index [0-9a-f]+[.,]|(?:old|new|deleted file|new file) mode "
                        r"|(?:dis)?similarity index |rename (?:from|to) |copy (?:from|to) "
                        r"|Binary files ")
-_HUNK = lazy(r"@@ -\d+(?:,(?P<old>\d+))? \+\d+(?:,(?P<new>\d+))? @@")
+_HUNK = lazy(r"@@ -\d+(?:,(?P<old>\d{1,9}))? \+\d+(?:,(?P<new>\d{1,9}))? @@")
 _COMBINED_HUNK = lazy(r"(?P<ats>@{3,}) (?:-\d+(?:,\d+)? )+\+\d+(?:,\d+)? (?P=ats)")
+# diff's normal format: `3c3`, `5,7d4`, `9a10,12` (old lines, an action, new lines). Counts
+# read by int() have at most 9 digits here: it refuses a number past 4,300.
+_NORMAL_HUNK = lazy(r"(?P<o1>\d{1,9})(?:,(?P<o2>\d{1,9}))?(?P<action>[acd])"
+                    r"(?P<n1>\d{1,9})(?:,(?P<n2>\d{1,9}))?$")
+_NORMAL_SPLIT = "---"  # between a change's old and new lines
+# diff's context format: each hunk opens with a row of stars, then each side's range
+_CONTEXT_HUNK = "***************"
+_CONTEXT_OLD = lazy(r"\*\*\* (?P<first>\d{1,9})(?:,(?P<last>\d{1,9}))? \*\*\*\*$")
+_CONTEXT_NEW = lazy(r"--- (?P<first>\d{1,9})(?:,(?P<last>\d{1,9}))? ----$")
 _BINARY_PATCH = "GIT binary patch"
 _BINARY_PATCH_LINE = lazy(r"(?:(?:literal|delta) \d+|[A-Za-z][\x21-\x7e]*|)$")
 _COMMIT = lazy(r"(?:commit [0-9a-f]{7,64}|From [0-9a-f]{40} )\b")
@@ -134,17 +146,22 @@ def looks_like(sample: list[str], tool: Tool) -> bool:
 
 
 def _cut_hunk(rows: list[str], files: list[FileDiff]) -> int:
-    """The most stray lines that read as hunks (bodies and `@@` headers) in one run ending at
-    a file."""
+    """The most stray lines that read as hunks (bodies and headers) in one run ending at a
+    file."""
     longest, previous_end = 0, 0
     for f in files:
         index, run = f.start - 1, 0
-        while index >= previous_end and rows[index][:1] in (" ", "+", "-", "\\", "@", ""):
+        while index >= previous_end and _reads_as_hunk(rows[index]):
             run += bool(rows[index].strip())
             index -= 1
         longest = max(longest, run)
         previous_end = f.end
     return longest
+
+
+def _reads_as_hunk(row: str) -> bool:
+    return (row[:1] in (" ", "+", "-", "\\", "@", "", "<", ">", "!") or row == _CONTEXT_HUNK
+            or bool(_NORMAL_HUNK.match(row) or _CONTEXT_OLD.match(row)))
 
 
 def parse(rows: list[str]) -> Parsed:
@@ -230,7 +247,7 @@ def _file_at(rows: list[str], index: int, words: bool = False) -> FileDiff | Non
     elif m := _DIFF_COMMAND.match(row):
         path = m["new"]
         end = index + 1
-    elif _is_patch_header(rows, index):
+    elif _is_patch_header(rows, index) or _is_context_header(rows, index):
         end = index
     else:
         return None
@@ -238,6 +255,9 @@ def _file_at(rows: list[str], index: int, words: bool = False) -> FileDiff | Non
         end += 1
     if _is_patch_header(rows, end):
         path = path or _patch_path(rows[end], rows[end + 1])
+        end += 2
+    elif _is_context_header(rows, end):
+        path = path or _context_path(rows[end], rows[end + 1])
         end += 2
     found = FileDiff(index, end, path or "", notes=_header_notes(rows[index:end]))
     while end < len(rows) and (hunk := _hunk_at(rows, end, words)):
@@ -249,6 +269,12 @@ def _file_at(rows: list[str], index: int, words: bool = False) -> FileDiff | Non
 def _is_patch_header(rows: list[str], index: int) -> bool:
     return (index + 1 < len(rows) and rows[index].startswith("--- ")
             and rows[index + 1].startswith("+++ "))
+
+
+def _is_context_header(rows: list[str], index: int) -> bool:
+    """`diff -c`'s file header: `*** old<TAB>date`, `--- new<TAB>date`, then a hunk's stars."""
+    return (index + 2 < len(rows) and rows[index].startswith("*** ")
+            and rows[index + 1].startswith("--- ") and rows[index + 2] == _CONTEXT_HUNK)
 
 
 def _git_path(rest: str) -> str:
@@ -264,6 +290,12 @@ def _patch_path(old_row: str, new_row: str) -> str:
     if old.startswith("a/") or new.startswith("b/"):
         return path[2:] if path.startswith(("a/", "b/")) else path
     return path
+
+
+def _context_path(old_row: str, new_row: str) -> str:
+    old = _CONTEXT_OLD_FILE.match(old_row)["path"]
+    new = _OLD_FILE.match(new_row)["path"]  # a context diff names its new file on the `---` line
+    return old if new == "/dev/null" else new
 
 
 def _header_notes(header: list[str]) -> list[str]:
@@ -297,7 +329,65 @@ def _hunk_at(rows: list[str], index: int, words: bool) -> Hunk | None:
         return _word_diff_hunk(rows, hunk) if words else hunk
     if m := _COMBINED_HUNK.match(row):
         return _combined_hunk(rows, index, len(m["ats"]) - 1)
+    if m := _NORMAL_HUNK.match(row):
+        return _normal_hunk(rows, index, m)
+    if row == _CONTEXT_HUNK and index + 1 < len(rows) and _CONTEXT_OLD.match(rows[index + 1]):
+        return _context_hunk(rows, index + 1)
     return None
+
+
+def _span(first: str, last: str | None) -> int:
+    """How many lines a range names: `5,7` three, `5` one, `0` (an empty file's) none."""
+    return int(last) - int(first) + 1 if last else int(first != "0")
+
+
+def _normal_hunk(rows: list[str], index: int, m) -> Hunk:
+    """`5,7c5,6`: the old lines (`< x`), `---`, the new ones (`> x`); `a` has no old lines, `d`
+    no new ones."""
+    old = 0 if m["action"] == "a" else _span(m["o1"], m["o2"])
+    new = 0 if m["action"] == "d" else _span(m["n1"], m["n2"])
+    end, removed = _side(rows, index + 1, old, "<")
+    if old and new and end < len(rows) and rows[end] == _NORMAL_SPLIT:
+        end += 1
+    end, added = _side(rows, end, new, ">")
+    return Hunk(index, end, added, removed)
+
+
+def _side(rows: list[str], index: int, count: int, marks: str,
+          changed: str = "") -> tuple[int, int]:
+    """One past up to `count` lines from index that start with one of `marks` (and the
+    `\\ No newline at end of file` notes among them), and how many start with one of `changed`
+    (all of them when `changed` is empty)."""
+    end, seen, hits = index, 0, 0
+    while end < len(rows) and seen < count:
+        mark = rows[end][:1] or " "  # some tools strip a blank context line's space
+        if mark == "\\":
+            end += 1
+            continue
+        if mark not in marks:
+            break
+        hits += mark in (changed or marks)
+        seen += 1
+        end += 1
+    if end < len(rows) and rows[end].startswith("\\"):
+        end += 1
+    return end, hits
+
+
+def _context_hunk(rows: list[str], index: int) -> Hunk:
+    """From `*** 3,8 ****` (after the stars): the old side's lines (`  `, `- `, `! `), printed
+    only when it has changes, then `--- 3,9 ----` and the new side's (`  `, `+ `, `! `), printed
+    only when it has additions."""
+    first = _CONTEXT_OLD.match(rows[index])
+    end, removed = index + 1, 0
+    if end < len(rows) and not _CONTEXT_NEW.match(rows[end]):
+        end, removed = _side(rows, end, _span(first["first"], first["last"]), " -!", "-!")
+    added = 0
+    if end < len(rows) and (second := _CONTEXT_NEW.match(rows[end])):
+        end += 1
+        if end < len(rows) and rows[end] != _CONTEXT_HUNK:
+            end, added = _side(rows, end, _span(second["first"], second["last"]), " +!", "+!")
+    return Hunk(index, end, added, removed)
 
 
 def _counted_hunk(rows: list[str], index: int, old_left: int, new_left: int) -> Hunk:
@@ -499,7 +589,8 @@ def _hunks(count: int) -> str:
 def _name_lines(job: _Job, f: FileDiff) -> list[int]:
     """The lines that name a file: its first (`diff --git a/x b/x`, `diff -ru A B`, `Only in`),
     or the `--- `/`+++ ` pair of a plain `diff -u`."""
-    pair = f.header_end - f.start >= 2 and _is_patch_header(job.plain, f.start)
+    pair = f.header_end - f.start >= 2 and (_is_patch_header(job.plain, f.start)
+                                             or _is_context_header(job.plain, f.start))
     return [f.start, f.start + 1] if pair else [f.start]
 
 
@@ -902,8 +993,9 @@ def _keep_line(items: list[Item], lines: Lines, index: int, suffix: str) -> None
 
 def _gap(job: _Job, first: int, last: int) -> Gap:
     rows = job.plain[first:last + 1]
-    added = sum(1 for row in rows if row.startswith("+"))
-    removed = sum(1 for row in rows if row.startswith("-"))
+    added = sum(1 for row in rows if row.startswith(("+", ">")))  # `>`: the normal format's
+    removed = sum(1 for row in rows if row.startswith("-") and row != _NORMAL_SPLIT
+                  or row.startswith("<"))
     detail = f"+{added:,} {_MINUS}{removed:,}" if added or removed else ""
     return Gap(job.lines.start(first), job.lines.end(last), first + 1, last + 1, detail)
 

@@ -294,7 +294,7 @@ def _keep_line(index: int, rows: list[str], lines: Lines) -> Keep:
 
 
 _EXACT_ROLL_UP = 1000
-_COUNTED = lazy(r":(\d+)$")
+_COUNTED = lazy(r":(\d{1,12})$")  # (int() refuses a number past 4,300 digits)
 
 
 def _estimate(text: str) -> int:
