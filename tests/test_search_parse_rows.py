@@ -61,11 +61,18 @@ def test_real_rows_and_their_mutants_are_read_alike(rows, edits):
 
 
 def test_the_one_pass_reads_most_rows_of_a_real_search():
-    heads = signals._plain_heads(REAL)
-    assert heads is not None and sum(1 for head, _ in heads if head) > 0.9 * len(REAL)
+    heads = list(signals._plain_heads(REAL))
+    assert len(heads) == len(REAL) and sum(1 for head, _ in heads if head) > 0.9 * len(REAL)
 
 
 @pytest.mark.parametrize("rows", [["a/b.py:1:x\ny"], ["a/b.py:1:x", "c\nd/e.py:2:y"]])
 def test_rows_holding_a_newline_are_read_row_by_row(rows):
-    assert signals._plain_heads(rows) is None
+    assert list(signals._plain_heads(rows)) == [("", "")] * len(rows)
+    assert_read_alike(rows)
+
+
+def test_rows_are_read_alike_across_batches(monkeypatch):
+    monkeypatch.setattr(signals, "_HEADS_AT_ONCE", 7)
+    rows = REAL[:100]
+    rows[20] = "a/b.py:1:x\ny"  # one batch read row by row, the others in one pass each
     assert_read_alike(rows)

@@ -4,9 +4,10 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
-from itertools import count, repeat
+from itertools import chain, count, repeat
 
 from ...patterns import lazy
 from ...tools import Tool
@@ -216,11 +217,21 @@ class _Readable:
                        for m in CONTEXT_SEP.finditer(bare)))
 
 
-def _plain_heads(rows: list[str]) -> list[tuple[str, str]] | None:
-    """Each row's (head, path) by _PLAIN_ROWS; None when a row holds a newline (the rows are
-    then not the lines of their text joined)."""
+_HEADS_AT_ONCE = 4096  # rows read in one pass at a time: the copy made of them stays small
+
+
+def _plain_heads(rows: list[str]) -> Iterator[tuple[str, str]]:
+    """Each row's (head, path) by _PLAIN_ROWS, a few thousand rows at a time."""
+    return chain.from_iterable(map(_batch_heads, (rows[start:start + _HEADS_AT_ONCE]
+                                                  for start in range(0, len(rows),
+                                                                     _HEADS_AT_ONCE))))
+
+
+def _batch_heads(rows: list[str]) -> list[tuple[str, str]]:
+    """("", "") for every row when one holds a newline: the rows are then not the lines of
+    their text joined (each is read as a sniff reads it)."""
     heads = _PLAIN_ROWS.findall("\n" + "\n".join(rows))
-    return heads if len(heads) == len(rows) else None
+    return heads if len(heads) == len(rows) else [("", "")] * len(rows)
 
 
 def _file_list(rows: list[str], candidates: list[int]) -> Parsed | None:
