@@ -13,6 +13,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field, replace
 from functools import cached_property
+from operator import itemgetter
 from typing import NamedTuple
 
 from .plan import Gap, Keep, Plan
@@ -149,6 +150,10 @@ class Seam(NamedTuple):
     bytes: int  # exact where the pieces around it know their byte offsets (head, tail)
 
 
+# Seam.chars and Seam.bytes as C callables: a gap over many picks sums tens of thousands.
+_SEAM_CHARS, _SEAM_BYTES = (itemgetter(Seam._fields.index(name)) for name in ("chars", "bytes"))
+
+
 def _byte_gap(before: int | None, after: int | None, chars: int) -> int:
     return after - before if before is not None and after is not None else chars
 
@@ -191,9 +196,12 @@ class _Seams:
 
     def take(self, start: int, end: int) -> list[Seam]:
         """The seams not yet taken at positions start..end (inclusive)."""
+        low, high = bisect_left(self.positions, start), bisect_right(self.positions, end)
+        if self.taken.find(1, low, high) == -1:  # none taken yet (a gap over many picks): a slice
+            self.taken[low:high] = b"\1" * (high - low)
+            return self.seams[low:high]
         found = []
-        for index in range(bisect_left(self.positions, start),
-                           bisect_right(self.positions, end)):
+        for index in range(low, high):
             if not self.taken[index]:
                 self.taken[index] = 1
                 found.append(self.seams[index])
@@ -224,8 +232,8 @@ def _whole_gap(gap: Gap, excerpt: Excerpt, absorbed: list[Seam]) -> Gap:
     last = excerpt.origin_of_end(gap.end)
     return replace(gap, first_line=excerpt.line_of_char(first) + 1,
                    last_line=excerpt.line_of_char(max(first, last - 1)) + 1,
-                   hidden_chars=sum(s.chars for s in absorbed),
-                   hidden_bytes=sum(s.bytes for s in absorbed))
+                   hidden_chars=sum(map(_SEAM_CHARS, absorbed)),
+                   hidden_bytes=sum(map(_SEAM_BYTES, absorbed)))
 
 
 def _hidden_gap(seam: Seam, excerpt: Excerpt) -> Gap:

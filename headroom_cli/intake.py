@@ -14,9 +14,10 @@ at the end covers only what follows them.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections import deque
 from dataclasses import dataclass
-from operator import itemgetter
+from operator import add, itemgetter
 from typing import Callable
 
 from .clean import ByteMap, clean
@@ -246,7 +247,7 @@ class Intake:
             pieces.append(Piece(start, origin, line, len(text), at_line_start, byte_origin))
 
         add(head, self.live_chars, self.live_lines, True, self.live_out_bytes)
-        picks = list(self._picks(head_end, tail_origin))
+        picks = self._picks(head_end, tail_origin)
         _add_picks(picks, pieces, texts)
         add(tail, tail_origin, self.lines - tail.count("\n"),
             tail_origin == 0 or before_tail in ("\n", ""),
@@ -263,21 +264,24 @@ class Intake:
                        domain_start=self.live_chars, domain_line=self.live_lines,
                        binary=self.binary, byte_map=byte_map)
 
-    def _picks(self, head_end: int, tail_origin: int):
-        """The scanner's picks between head and tail, trimmed to whole lines outside them."""
+    def _picks(self, head_end: int, tail_origin: int) -> list[tuple[int, int, str]]:
+        """The scanner's picks between head and tail, trimmed to whole lines outside them.
+        The picks are ascending and do not overlap, so those inside are one slice, found by
+        bisection; only the two at its ends can need trimming (a log has tens of thousands)."""
         if self.scanner is None:
-            return
-        for offset, line, text in self.scanner.picks():
-            end = offset + len(text)
-            if end <= head_end or offset >= tail_origin:
-                continue
-            if offset < head_end:
-                cut = head_end - offset
-                line += text.count("\n", 0, cut)
-                text, offset = text[cut:], head_end
-            if end > tail_origin:
-                text = text[:tail_origin - offset]
-            yield offset, line, text
+            return []
+        picks = self.scanner.picks()
+        offsets = list(map(itemgetter(0), picks))
+        ends = list(map(add, offsets, map(len, map(itemgetter(2), picks))))
+        picks = picks[bisect_right(ends, head_end):bisect_left(offsets, tail_origin)]
+        if picks and picks[0][0] < head_end:
+            offset, line, text = picks[0]
+            cut = head_end - offset
+            picks[0] = (head_end, line + text.count("\n", 0, cut), text[cut:])
+        if picks and picks[-1][0] + len(picks[-1][2]) > tail_origin:
+            offset, line, text = picks[-1]
+            picks[-1] = (offset, line, text[:tail_origin - offset])
+        return picks
 
 
 def _add_picks(picks: list[tuple[int, int, str]], pieces: list[Piece], texts: list[str]) -> None:

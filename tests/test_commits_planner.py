@@ -55,3 +55,41 @@ def test_tags_come_before_branches_and_merges():
 ])
 def test_what_is_no_history_has_no_landmarks_or_is_not_commits(rows):
     assert not commits.looks_like(rows, lookup("Bash")) or not commits.landmarks(rows)
+
+
+STAT = (CORPUS / "git-log-stat-cjson-60" / "output.txt").read_text()
+ONELINE_STAT = (CORPUS / "git-log-oneline-stat-vite-60" / "output.txt").read_text()
+
+
+@pytest.mark.parametrize("text", [STAT, ONELINE_STAT], ids=["stat", "oneline-stat"])
+def test_a_history_with_its_stats_is_commits(text):
+    assert sniff(Lines(text), lookup("Bash")) == "commits"
+
+
+@pytest.mark.parametrize("budget", [4000])
+def test_every_commit_s_subject_before_its_changes(budget, counter):
+    """`git log --oneline --stat` (60 commits, ~6,000 tokens): every commit's row is kept
+    before any commit's changes, and the biggest commit's totals with them."""
+    rows = ONELINE_STAT.splitlines()
+    commit_rows = [row for row in rows if re.match(r"[0-9a-f]{10} ", row)]
+    assert len(commit_rows) == 60
+    result = compress(ONELINE_STAT, tool="Bash", budget=budget, counter=counter)
+    assert result.kind == "commits" and counter.count(result.text) <= budget
+    out = result.text
+    assert all(row in out for row in commit_rows)
+    if budget == 4000:
+        totals = [row for row in rows if re.match(r" \d+ files? changed", row)]
+        biggest = max(totals, key=lambda row: int(row.split()[0]))
+        assert biggest in out
+
+
+def test_a_full_history_s_subjects_are_landmarks_after_its_releases():
+    rows = STAT.splitlines()
+    levels = dict(commits.landmarks(rows))
+    subjects = [i + 1 for i, row in enumerate(rows) if re.match(r"commit [0-9a-f]{40}", row)]
+    # the subject is the first indented message line after the header
+    firsts = []
+    for start in subjects:
+        firsts.append(next(i for i in range(start, len(rows)) if rows[i].startswith("    ")))
+    assert all(levels[i] == 4 for i in firsts)
+    assert all(levels[i - 1] in (3, 5) for i in subjects)  # a merge's line, or any commit's

@@ -509,3 +509,27 @@ def test_a_recursive_normal_diff_shows_its_release_notes_and_names_its_source(co
     assert "Only in pluggy-1.5.0: setup.py" in rows
     assert ("diff -r pluggy-1.5.0/src/pluggy/_callers.py pluggy-1.6.0/src/pluggy/_callers.py"
             in rows)
+
+
+def test_a_stat_before_the_patch_gives_way_to_hunks_but_keeps_its_summary(counter):
+    """`git diff --stat -p 25.3.0 25.4.0` of attrs (48 files, real): each `--stat` line says
+    what the map says (a file and its counts), so at 1000 tokens none is kept while hunks go
+    unshown; the stat's summary line is, and the release notes' heading and its breaking
+    change are shown."""
+    text = corpus_output("git-diff-stat-p-attrs-25.3-25.4")
+    out = clip(text, 1000, counter).text.splitlines()
+    assert " 48 files changed, 4014 insertions(+), 490 deletions(-)" in out
+    assert "+## [25.4.0](https://github.com/python-attrs/attrs/tree/25.4.0) - 2025-10-06" in out
+    assert "+- Class-level `kw_only=True` behavior is now consistent with `dataclasses`." in out
+    assert "the hunks of" in out[-1]
+    assert not [row for row in out if re.match(r" \S.* \| +\d+ [+-]+$", row)]
+
+
+def test_the_file_that_sets_the_version_leads_its_class(counter):
+    """`git diff --no-index --stat -p urllib3-2.2.3 urllib3-2.3.0` (real): among the source
+    files, the one whose hunk sets `__version__` is spent first, so at 1000 tokens the bump is
+    shown after the release notes, before smaller source changes."""
+    out = clip(corpus_output("git-diff-no-index-urllib3-2.2.3-2.3.0"), 1000, counter).text
+    rows = out.splitlines()
+    assert "+__version__ = version = '2.3.0'" in rows
+    assert "+2.3.0 (2024-12-22)" in rows

@@ -12,12 +12,15 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from conftest import GROWN_DIR, corpus_case, corpus_cases
 from headroom_cli.clean import clean
 from headroom_cli.fit import fit
 from headroom_cli.plan import Gap, Keep, Lines, Note
 from headroom_cli.planners import log
+from headroom_cli.planners.log import planning as log_planning
 from headroom_cli.render import Context
 from headroom_cli.tokens import load_counter
 from headroom_cli.tools import lookup
@@ -497,3 +500,14 @@ def test_a_log_with_no_signal_it_knows_keeps_its_rare_lines(cl100k, budget):
     kept = [n["text"] for n in meta["needles"] if n["text"] in out]
     assert len(kept) >= 4, kept
     assert out.startswith(text.split("\n", 2)[0]) and "Log ended: 2026-11-26" in out
+
+
+@settings(deadline=None, max_examples=200)
+@given(signatures=st.lists(st.sampled_from([b"x", b"y", b"z", b""]), max_size=30))
+def test_members_are_each_signatures_warnings_in_text_order(signatures):
+    indexes = sorted(range(0, 3 * len(signatures), 3))
+    members = log_planning._members(indexes, signatures)
+    for signature in set(signatures):
+        assert members[signature] == [index for index, other in zip(indexes, signatures)
+                                      if other == signature]
+    assert set(members) == set(signatures)

@@ -363,3 +363,63 @@ def test_rows_that_hold_a_path_among_other_fields_are_no_path_list(counter):
     assert len(kept) > 5
     assert kept == sorted(kept, key=rows.index)
     assert not re.search(r"\(\d+ (?:more )?files", result.text)
+
+
+def _vite_ls_files() -> str:
+    from conftest import GROWN_DIR
+    return (GROWN_DIR / "git-ls-files-vite-monorepo" / "output.txt").read_text()
+
+
+@pytest.mark.parametrize("budget", [1000, 2000])
+def test_git_s_quoted_paths_are_counted_in_their_folders(budget, counter):
+    """`git ls-files` quotes a path with a space or a byte past ASCII; the list is still a
+    list of paths, and a quoted path counts in its folder (no `"playground/` group)."""
+    text = _vite_ls_files()
+    rows = text.splitlines()
+    quoted = [row for row in rows if row.startswith('"')]
+    assert quoted  # the real output holds some
+    result = compress(text, budget=budget, counter=counter)
+    assert result.kind == "search" and CLOSING.search(result.text)
+    assert not any(line.startswith('"') and FOLDER.match(line)
+                   for line in result.text.split("\n"))
+    m = re.search(r"^playground/ \(([\d,]+) files\)$", result.text, re.M)
+    assert m and num(m[1]) == sum(1 for row in rows if row.strip('"').startswith("playground/"))
+
+
+@pytest.mark.parametrize("budget", [500, 1000])
+def test_the_biggest_folders_manifests_are_named_before_a_fixture_s(budget, counter):
+    """Of the files a reader looks for, those of the folders holding the most files come
+    first: the main package's manifest before the test fixtures' at the same depth."""
+    text = _vite_ls_files()
+    out = compress(text, budget=budget, counter=counter).text.split("\n")
+    assert "packages/vite/package.json" in out
+    fixtures = [row for row in text.splitlines()
+                if row.startswith("playground/") and row.endswith("/package.json")]
+    assert len(fixtures) > 50 and not set(fixtures) <= set(out)
+
+
+@pytest.mark.parametrize("budget", [300, 500])
+def test_a_list_that_ends_with_its_folder_keeps_that_row_last(budget, counter):
+    """`find -depth` lists a folder after its contents: the list's last path is the folder
+    itself, which no file line of the map stands for; it is kept, last."""
+    text = (REAL / "find-depth-sphinx-8.1.3-locale.txt").read_text()
+    last = text.splitlines()[-1]
+    body = [line for line in compress(text, budget=budget, counter=counter).text.split("\n")
+            if line and not line.startswith("[…headroom")]
+    assert body[-1] == last and body.count(last) == 1
+
+
+@pytest.mark.parametrize("budget", [500, 700])
+def test_the_project_s_own_files_are_named_before_built_or_vendored_ones(budget, counter):
+    """`ls -R pip`: while folders of pip's own still count files they do not name, no file
+    of `__pycache__/` or `_vendor/` is named but the list's last path."""
+    text = (REAL / "ls-R-pip-23.2.1-site-packages.txt").read_text()
+    last = text.splitlines()[-1]  # (ls -R names it bare: the map names it in full)
+    out = [line for line in compress(text, budget=budget, counter=counter).text.split("\n")
+           if not line.endswith("/" + last)]
+    own_counted = [line for line in out if (m := OWN.match(line) or REST.match(line)
+                                            or FOLDER.match(line))
+                   and not re.search(r"__pycache__|_vendor", m["folder"])]
+    built_named = [line for line in out if re.search(r"__pycache__/.|_vendor/.", line)
+                   and not line.endswith(")")]
+    assert own_counted and not built_named

@@ -273,3 +273,58 @@ def test_budget_zero_in_json_wraps_the_whole_large_input(run_cli, small_hold):
     data = numbered(20_000)
     record = json.loads(run_cli(["--budget", "0", "--format", "json"], data).stdout)
     assert record["text"] == data.decode() and record["omitted"] == []
+
+
+def _picks_one_by_one(picks, head_end: int, tail_origin: int):
+    """Intake._picks as it was written first, pick by pick: the rule its slice must agree with."""
+    for offset, line, text in picks:
+        end = offset + len(text)
+        if end <= head_end or offset >= tail_origin:
+            continue
+        if offset < head_end:
+            cut = head_end - offset
+            line += text.count("\n", 0, cut)
+            text, offset = text[cut:], head_end
+        if end > tail_origin:
+            text = text[:tail_origin - offset]
+        yield offset, line, text
+
+
+_PICK_LINES = st.lists(st.lists(st.text("ab", max_size=4).map(lambda s: s + "\n"),
+                                min_size=1, max_size=3).map("".join), max_size=12)
+
+
+@settings(deadline=None, max_examples=400)
+@given(texts=_PICK_LINES, gaps=st.lists(st.integers(0, 6), min_size=12, max_size=12),
+       head_end=st.integers(0, 120), tail_length=st.integers(0, 120))
+def test_picks_between_head_and_tail_are_those_the_pick_by_pick_rule_keeps(
+        texts, gaps, head_end, tail_length):
+    """The picks kept between head and tail (one slice by bisection, its two ends trimmed) are
+    those trimming pick by pick keeps: picks cut by either end, one cut by both, none inside."""
+    picks, offset, line = [], 0, 0
+    for text, gap in zip(texts, gaps):
+        offset, line = offset + gap, line + (gap > 0)
+        picks.append((offset, line, text))
+        offset, line = offset + len(text), line + text.count("\n")
+    tail_origin = max(head_end, offset + 2 - tail_length)
+    intake = Intake(keep=1, start=lambda sample: ("log", None))
+    intake.scanner = type("Picked", (), {"picks": lambda self: picks})()
+    assert intake._picks(head_end, tail_origin) == list(
+        _picks_one_by_one(picks, head_end, tail_origin))
+
+
+@settings(deadline=None, max_examples=300)
+@given(positions=st.lists(st.integers(0, 40), max_size=15).map(sorted),
+       asks=st.lists(st.tuples(st.integers(-2, 42), st.integers(-2, 42)), max_size=8))
+def test_seams_are_handed_out_once_in_order_as_one_by_one(positions, asks):
+    """_Seams.take hands a range out as one slice when none of it was taken: the same seams,
+    in the same order, as taking them one by one."""
+    from headroom_cli.excerpt import Seam, _Seams
+
+    seams = [Seam(position, index + 1, index + 2) for index, position in enumerate(positions)]
+    fast, taken = _Seams(seams), set()
+    for start, end in asks:
+        expected = [seam for index, seam in enumerate(seams)
+                    if start <= seam.position <= end and index not in taken]
+        taken.update(index for index, seam in enumerate(seams) if start <= seam.position <= end)
+        assert fast.take(start, end) == expected

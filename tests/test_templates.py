@@ -212,3 +212,22 @@ def test_records_keep_the_line_that_names_each_one(counter):
     assert counter.count(out) <= 1000
     kept = [line.split("  (×")[0] for line in out.splitlines()]
     assert all(row in kept for row in firsts)
+
+
+CORPUS = Path(__file__).resolve().parent / "corpus"
+
+
+def corpus_output(name: str) -> str:
+    return (CORPUS / name / "output.txt").read_text()
+
+
+def test_backtick_quoted_names_do_not_make_a_template_of_each_line(counter):
+    """pydocstyle over httpx at 1000 tokens: `path:N in public class `Name`:` lines are one
+    template (the name in backticks masked like a quoted string); its note counts them all."""
+    text = corpus_output("pydocstyle-httpx-package")
+    rows = text.splitlines()
+    classes = line_numbers(rows, " in public class `")
+    out = compress(text, tool="Bash", budget=1000, counter=counter).text
+    notes = [NOTE.search(row) for row in out.splitlines() if " in public class `" in row]
+    counted = [(num(m["count"]), num(m["first"]), num(m["last"])) for m in notes if m]
+    assert (len(classes), classes[0], classes[-1]) in counted

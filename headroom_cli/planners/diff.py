@@ -21,7 +21,8 @@ The first of these that fits the budget is the plan:
 2. every file rolled up by directory (planners/rollup.py), a single file by its own first
    line, the rest of the budget naming the first files of the biggest group, then more of the
    output's own lines.
-Commit headers and lines that are no part of any file (stats, a tool's own messages) stay first.
+Commit headers and lines that are no part of any file (a stat's summary, a tool's own messages)
+stay first; `--stat`'s line per file, which the map repeats, comes after the hunks.
 """
 
 from __future__ import annotations
@@ -77,6 +78,7 @@ _MAIL = lazy(r"(?:From|Subject|Description|Author): \S")
 _FIELD = lazy(r"[A-Z][\w-]*: ")
 _MAIL_END = "---"
 _SUBJECT = lazy(r"(?:Subject|Description): \S")  # a mail's subject: its commit's first line
+_FILE_STAT = lazy(r" .+ \| +(?:\d+ ?[+-]*|Bin .*)$")  # `--stat`'s line for one file
 _STAT = lazy(r" .+ \| +(?:\d+ ?[+-]*|Bin .*)$| \d+ files? changed")
 _ONE_SIDE = "only on one side"
 _MINUS = "−"  # U+2212: a count reads `−3`, never a removed line `-3`
@@ -89,6 +91,9 @@ NAMED_SHARE = 0.8  # of the map's share, when not every file fits: the rest roll
 HISTORY_SHARE = 0.5  # in a history (`git log -p`): its commits' subjects say what it is about
 # A commit whose subject says less than a person's own: a merge (`Merge: a b`), or one a bot
 # made (GitHub names bot accounts `name[bot]`: dependabot, pre-commit-ci, renovate).
+# An added line that sets the version (`__version__ = "8.1.8"`, `VERSION = (2, 3)`,
+# `"version": "1.2.0"`, `version = "26.3"`): what a release is, in one line.
+_VERSION_SET = lazy(r"\+\s*[\"']?(?:__version__|version|VERSION|Version)[\"']?\s*[:=]")
 _ROUTINE_HEADER = lazy(r"Merge: |Author: .*\[bot\]")
 # A squashed pull request repeats its branch's subject with the request's number after it.
 _PULL_REQUEST = lazy(r" \(#\d+\)$")
@@ -539,7 +544,11 @@ class _Job:
     # `git log -p`'s `commit <hash>` lines: they name its commits (a patch mail's `From <hash>`
     # line is a fixed date after it; its subject, ranked, names it).
     hashes: list[int] = field(init=False)
-    ranked: list[int] = field(init=False)  # the output's own lines by value
+    # `--stat`'s line per file: the map says the same (the file, its counts), so these come
+    # after the hunks, with what is left.
+    stats: list[int] = field(init=False)
+    worth: list[int] = field(init=False)  # the files in the order their hunks are spent
+    ranked: list[int] = field(init=False)  # the output's own lines by value, but the stats
 
     def __post_init__(self) -> None:
         # The output's own lines around the diff, in order, its last line first (black's
@@ -547,9 +556,17 @@ class _Job:
         # belong to the map.
         self.commits = self.parsed.commits
         self.hashes = [i for i in self.commits if self.plain[i].startswith("commit ")]
+        self.stats = [i for i in self.parsed.context if _FILE_STAT.match(self.plain[i])]
+        self.worth = _by_worth(self.parsed.files, self._bumps())
         self.ranked = self._ranked()
         share = HISTORY_SHARE if len(self.commits) > 1 else CONTEXT_SHARE
         self.context = sorted(fit_in_order(self.ranked, int(self.room * share), self.costs))
+
+    def _bumps(self) -> set[int]:
+        """The files whose hunks set a version."""
+        return {n for n, f in enumerate(self.parsed.files)
+                if any(_VERSION_SET.match(self.plain[i]) for h in f.hunks
+                       for i in range(h.header + 1, h.end))}
 
     def _ranked(self) -> list[int]:
         """The output's own lines by value: its last line, the first commit's line, every
@@ -574,8 +591,9 @@ class _Job:
             else:
                 subjects.append(subject)
                 seen.add(said)
+        stats = set(self.stats)
         return list(dict.fromkeys(last + self.commits[:1] + subjects + routine + self.hashes
-                                  + context))
+                                  + [i for i in context if i not in stats]))
 
 
 def _counts(f: FileDiff) -> str:
@@ -611,7 +629,7 @@ def _by_value(job: _Job) -> Plan | None:
         # verdicts) come next: the tool's own words about its diff; a history's (its commits'
         # messages, stats and mail headers) after its hunks, its subjects being in the share.
         if not history:
-            used += _more_own_lines(job, kept, job.room - reserve - used)
+            used += _more_own_lines(job, kept, job.room - reserve - used, job.ranked)
         shown: set[int] = set()
         used = _spend(job, kept, used, named, shown, job.room - reserve)
         notes, counted = _counted_by_folder(job, named, reserve)
@@ -621,8 +639,7 @@ def _by_value(job: _Job) -> Plan | None:
     else:
         return None
     used += counted
-    if history:
-        _more_own_lines(job, kept, job.room - used)
+    _more_own_lines(job, kept, job.room - used)
     kept = dict(sorted(kept.items()))
     marks = partial(_marked_gap, job, _shown_hunks(files, shown))
     items = line_items(job.lines, kept, marks, notes)
@@ -648,10 +665,12 @@ def _counted_by_folder(job: _Job, named: set[int], room: int) -> tuple[dict[int,
     return notes, sum(job.costs.note(entry) for entry, _ in entries)
 
 
-def _more_own_lines(job: _Job, kept: dict[int, str], room: int) -> int:
-    """The output's own lines not kept yet, in order, into `kept`, while they fit in `room`:
-    their cost."""
-    more = fit_in_order([i for i in job.parsed.context if i not in kept], room, job.costs)
+def _more_own_lines(job: _Job, kept: dict[int, str], room: int,
+                    lines: list[int] | None = None) -> int:
+    """The output's own lines (or those of `lines`) not kept yet, in order, into `kept`, while
+    they fit in `room`: their cost."""
+    more = fit_in_order([i for i in (job.parsed.context if lines is None else sorted(lines))
+                         if i not in kept], room, job.costs)
     kept.update(dict.fromkeys(more, ""))
     return sum(job.costs.line(i) for i in more)
 
@@ -667,7 +686,7 @@ def _map(job: _Job) -> tuple[dict[int, str], int, set[int], int] | None:
     files = job.parsed.files
     end = used + max(job.room - used, 0) * MAP_SHARE  # where the map's share ends
     costs = {n: _name_cost(job, files[n])
-             for n in sorted(_by_worth(files), key=lambda n: bool(files[n].hunks))}
+             for n in sorted(job.worth, key=lambda n: bool(files[n].hunks))}
     everything = used + sum(costs.values()) <= end
     limit = used + (end - used) * NAMED_SHARE  # the rest of the share counts folders' files
     named: set[int] = set()
@@ -696,11 +715,12 @@ def _name_cost(job: _Job, f: FileDiff) -> int:
         lines[-1], f"  ({_details(f)})")
 
 
-def _by_worth(files: list[FileDiff]) -> list[int]:
-    """Files by value (value_class), the smallest change of a class first (a release's version
-    bump before a rewrite takes the room; changed files before new ones, deleted ones last)."""
+def _by_worth(files: list[FileDiff], bumps: set[int]) -> list[int]:
+    """Files by value (value_class); in a class those that set a version first (what a release
+    is, in a line), then the smallest change (a small fix before a rewrite takes the room;
+    changed files before new ones, deleted ones last)."""
     return sorted(range(len(files)), key=lambda n: (
-        value_class(files[n].path, files[n].notes), _fate(files[n]),
+        value_class(files[n].path, files[n].notes), n not in bumps, _fate(files[n]),
         files[n].added + files[n].removed, n))
 
 
@@ -715,7 +735,7 @@ def _spend(job: _Job, kept: dict[int, str], used: int, named: set[int], shown: s
     skipped: list[int] = []
     skipped_file, skipped_marker = -1, 0
     misses = 0
-    for n in _by_worth(files):
+    for n in job.worth:
         name = 0 if n in named else _name_cost(job, files[n])
         if not _whole_file(files[n]):  # (a whole file's header comes with its body)
             headers = [h.header for h in files[n].hunks]

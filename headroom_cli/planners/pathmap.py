@@ -24,6 +24,7 @@ from ..render import counted, path_map_folder, path_map_rest
 from .costs import MAX_LINE_CHARS, LineCosts, cut_note
 from .pathclass import machine_made
 from .rollup import split
+from .search.signals import listed_path
 from .search.sites import path_class
 
 PIN_SHARE = 0.25  # of the room, for the files named whatever their depth
@@ -164,7 +165,7 @@ def plan_paths(rows: list[str], lines: Lines, indexes: list[int], room: int,
     `weights`: each path's count (`rg -c`) or size (`du`): the heaviest are named first;
     `sized`: the paths and folder sizes of a `du` listing."""
     paths = (drawn if drawn is not None else sized.paths if sized is not None
-             else [rows[i].rstrip("\r") for i in indexes])
+             else [listed_path(rows[i]) for i in indexes])
     job = partial(_Spend, rows, indexes, costs, drawn=drawn, weights=weights, sized=sized,
                   folder_rows=folder_rows)
     found = _plan_once(job, lines, room, costs, paths)
@@ -243,7 +244,7 @@ class _Spend:
             return self.drawn[position]
         if self.sized is not None:
             return self.sized.paths[position]
-        return self.rows[self.indexes[position]].rstrip("\r")
+        return listed_path(self.rows[self.indexes[position]])
 
     # ---- costs
 
@@ -308,7 +309,11 @@ class _Spend:
 
     def pin(self, paths: list[str], room: int) -> int:
         """The first and last paths (and a count list's heaviest), then the files a reader
-        looks for first, shallowest first, while they fit in room."""
+        looks for first, those of the folders that hold the most files first (the root's,
+        then the biggest package's: `packages/vite/package.json` before a test fixture's
+        `playground/css/package.json`; a folder holds more than any folder inside it, so
+        along a branch the shallowest comes first), never a vendored or built one
+        (`pip/_vendor/rich/__main__.py`), while they fit in room."""
         order = [p for p in (0, len(paths) - 1) if p in self.owner]  # not a directory
         keyed = []
         for position, path in enumerate(paths):
@@ -316,10 +321,12 @@ class _Spend:
             name = name[max(name.rfind("/"), name.rfind("\\")) + 1:]
             found = rank(name)
             if found is not None and position in self.owner:
-                keyed.append((self.owner[position].depth, found, position))
+                folder = self.owner[position]
+                if not machine_made(path[self.top:]):
+                    keyed.append((-folder.total, folder.depth, found, position))
         if self.weights is not None:  # a count list: its heaviest files, a few
             order += self._heaviest_first(list(self.owner))[:_HEAVIEST]
-        order += [position for _, _, position in sorted(keyed)]
+        order += [key[-1] for key in sorted(keyed)]
         used = 0
         for position in dict.fromkeys(order):
             cost = self._name_cost(position)
@@ -394,7 +401,7 @@ class _Spend:
 
     def name_files(self, root: _Folder, room: int) -> int:
         """A file from every open folder in turn (shallow folders first), then from under
-        every closed folder shown, while room lasts."""
+        every closed folder shown, while room lasts; the project's own folders first."""
         open_folders = sorted((f for f in root.below() if f.opened),
                               key=lambda f: (f.depth, f.label))
         queues = [self._in_turn(f, [p for p in f.files if p not in self.named])
@@ -403,23 +410,46 @@ class _Spend:
         closed = sorted((child for f in open_folders for child in f.folders.values()
                          if not child.opened and child.label not in f.hidden),
                         key=lambda f: (f.depth, f.label))
-        queues += [self._in_turn(f, [p for sub in f.below() for p in sub.files
-                                     if p not in self.named]) for f in closed]
-        used = turn = misses = 0
-        while any(turn < len(queue) for queue in queues):
+        # The project's own folders' files before those of its tests, docs, examples and
+        # vendored or built folders (`tests/`, `doc/`, `__pycache__/`): counted, named last;
+        # unless the list weighs its paths (`du`: what is big is what is looked for).
+        aside = {id(f): self.weights is None and self._aside(f) for f in root.below()}
+        own = [q for f, q in zip(open_folders, queues) if not aside[id(f)]]
+        last = [q for f, q in zip(open_folders, queues) if aside[id(f)]]
+        for folder in closed:
+            below = [p for sub in folder.below() for p in sub.files if p not in self.named]
+            own.append(self._in_turn(folder, [p for p in below if not aside[id(self.owner[p])]]))
+            last.append(self._in_turn(folder, [p for p in below if aside[id(self.owner[p])]]))
+        used = misses = 0
+        for part in (own, last):
+            spent, misses = self._in_turns(part, room - used, misses)
+            used += spent
+        return used
+
+    def _aside(self, folder: _Folder) -> bool:
+        """A folder of tests, docs or examples, or one a machine made, below the folder
+        every path shares."""
+        path = folder.label[self.top:] + "_"
+        return path_class(path).aside or machine_made(path)
+
+    def _in_turns(self, queues: list[list[int]], room: int, misses: int) -> tuple[int, int]:
+        """A file from each queue in turn while room lasts: what it cost, and the files
+        missed so far (naming stops past _MAX_MISSES)."""
+        used = turn = 0
+        while misses <= _MAX_MISSES and any(turn < len(queue) for queue in queues):
             for queue in queues:
                 if turn < len(queue):
                     cost = self._name_cost(queue[turn])
                     if used + cost > room:
                         misses += 1
                         if misses > _MAX_MISSES:
-                            return used
+                            break
                         continue  # a shorter path may fit
                     used += cost
                     self._name(queue[turn])
                     self.sampled.append(queue[turn])
             turn += 1
-        return used
+        return used, misses
 
     def complete(self, root: _Folder, room: int) -> int:
         """Name the rest of a folder when that costs no more than the count lines it spares,

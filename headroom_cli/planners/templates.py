@@ -35,12 +35,12 @@ from ..render import CLOSING_MARKER_TOKENS, template_note
 from ..tokens import Counter
 from ..tools import Tool
 
-# One pass: quoted strings, runs of alignment spaces, rules (`----+----`, `┌────┬`: one
+# One pass: quoted strings ("…", '…', `…`), runs of alignment spaces, rules (`----+----`, `┌────┬`: one
 # template whatever their columns' widths), and every token holding a digit, a path
 # separator or an underscore (numbers, versions, hex ids, UUIDs, timestamps, paths,
 # identifiers like `BIO_ctrl@OPENSSL_3`). A token is tried only where one starts (the
 # lookbehind), so masking stays linear.
-_MASK = lazy(r"\"[^\"\n]*\"|'[^'\n]*'|[ \t]{2,}|[-=+─━┼┬┴├┤┌┐└┘╋]{3,}"
+_MASK = lazy(r"\"[^\"\n]*\"|'[^'\n]*'|`[^`\n]*`|[ \t]{2,}|[-=+─━┼┬┴├┤┌┐└┘╋]{3,}"
                    r"|(?<![\w.~@+/\\:-])(?=[\w.~@+:-]*[\d/\\_])[\w.~@+/\\:-]+")
 _HOLE = "\x00"
 _KEY_CHARS = 200  # of a masked line, what names its template (a long line's start)

@@ -631,7 +631,7 @@ def _keep_warnings(scan: _Scan, picker: _Picker, folds: dict[int, int]) -> None:
     counts = Tally(signatures)
     # Built backwards, each signature's first warning is the one written last.
     first = dict(zip(reversed(signatures), reversed(scan.warnings)))
-    members = _Members(scan.warnings, signatures)
+    members = _members(scan.warnings, signatures)
     by_count = sorted(first, key=lambda s: (-counts[s], first[s]))
     order = []
     while by_count:
@@ -649,26 +649,24 @@ def _keep_warnings(scan: _Scan, picker: _Picker, folds: dict[int, int]) -> None:
             folds.pop(shape, None)
             # Its repeats: the same line, its numbers aside (a signature joins more: files).
             shown = _numbers_aside(picker.line(index))
-            copies = members.of(signature)[1:]  # [0] is index, the first
+            copies = members[signature][1:]  # [0] is index, the first
             texts = list(map(picker.line, copies))
             # One test per distinct text: a flood's copies are one text.
             repeat = {text: _numbers_aside(text) == shown for text in dict.fromkeys(texts)}
             picker.repeats.update(compress(copies, map(repeat.__getitem__, texts)))
 
 
-class _Members:
-    """The warnings of each signature, in text order: one sort in C, then two bisections per
-    signature asked for (only the shown ones are), not a list built per warning in Python."""
-
-    def __init__(self, indexes: list[int], signatures: list[bytes]) -> None:
-        self.order = sorted(range(len(indexes)), key=signatures.__getitem__)  # stable
-        self.signatures = list(map(signatures.__getitem__, self.order))
-        self.indexes = indexes
-
-    def of(self, signature: bytes) -> list[int]:
-        low = bisect_left(self.signatures, signature)
-        high = bisect_right(self.signatures, signature, low)
-        return list(map(self.indexes.__getitem__, self.order[low:high]))
+def _members(indexes: list[int], signatures: list[bytes]) -> dict[bytes, list[int]]:
+    """The warnings of each signature, in text order, in one pass (a sort of the signatures
+    compared their long shared prefixes: ~2x the time on a log's ~40,000 warnings)."""
+    groups: dict[bytes, list[int]] = {}
+    for index, signature in zip(indexes, signatures):
+        group = groups.get(signature)
+        if group is None:
+            groups[signature] = [index]
+        else:
+            group.append(index)
+    return groups
 
 
 def _numbers_aside(line: str) -> bytes:

@@ -273,9 +273,15 @@ def _path_map(files: list[FileHits], rows: list[str], lines: Lines, room: int, c
               strays: list[int], narrower: Narrowing | None) -> Plan:
     """A file list too long to print: its map (planners/pathmap.py), the stray lines after."""
     counts = [_COUNTED.search(f.path) for f in files]  # `rg -c`: path:count
+    # The last path, when it is a folder's own row (`dpkg -L` closes with its doc folder),
+    # has no file line in the map: it is kept after it, where the list ends.
+    last = files[-1].heading
+    folder = files[-1].path.rstrip("/\\") + "/"
+    closing = [last] if any(f.path.startswith(folder) for f in files[:-1]) else []
+    room -= sum(costs.line(i) for i in closing)
     found = plan_paths(rows, lines, [f.heading for f in files], room, costs,
                        weights=[int(m[1]) for m in counts] if all(counts) else None)
-    items = [*found.items, *(_keep_line(i, rows, lines) for i in strays)]
+    items = [*found.items, *(_keep_line(i, rows, lines) for i in closing + strays)]
     cut = sum(1 for item in items if isinstance(item, Keep) and item.suffix)
     total = len(files)
     summary = search_roll_up_summary(total - found.named, total, found.files - found.named,

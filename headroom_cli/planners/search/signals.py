@@ -240,13 +240,20 @@ def _file_list(rows: list[str], candidates: list[int]) -> Parsed | None:
     a line of its own."""
     paths = [i for i in candidates if not TREE_COUNT.match(rows[i])]
     strays = [i for i in candidates if TREE_COUNT.match(rows[i])]
-    named = sum(1 for i in paths if is_path(rows[i].rstrip("\r")))
+    named = sum(1 for i in paths if is_path(listed_path(rows[i])))
     if named < MIN_SHARE_OF_PATHS * len(paths) or len(strays) > 1 or not all(
             _BARE_NAME.fullmatch(rows[i].rstrip("\r")) for i in paths
-            if not is_path(rows[i].rstrip("\r"))):
+            if not is_path(listed_path(rows[i]))):
         return None
     return Parsed({rows[i].rstrip("\r"): FileHits(rows[i].rstrip("\r"), heading=i)
                    for i in paths}, strays, len(candidates), file_list=True)
+
+
+def listed_path(row: str) -> str:
+    """A path list's row as the path it names: git quotes a path with a space or a byte past
+    ASCII (`"docs/caf\\303\\251 menu.md"`); the quotes are no part of the path's folders."""
+    row = row.rstrip("\r")
+    return row[1:-1] if len(row) > 2 and row[0] == '"' == row[-1] else row
 
 
 def _rg_json_row(record: re.Match, index: int, row: str, files: dict[str, FileHits]) -> bool:
