@@ -80,6 +80,7 @@ _CONTEXT_LIKE = lazy(rf"\n(?!{_PATH}:\d+:)([^\n]*?)-\d+-")  # group 1: the path,
 _W = "[A-Za-z0-9_.~+@-]"
 _FOLD_RUN = lazy(rf"\n(?:((/?{_W}++/(?:{_W}*+/)*+)[0-9_.~+@-]*+[A-Za-z]{_W}*+):\d++:[^\n]*+"
                  rf"((?:\n\1:\d++:[^\n]*+)*+)|[^\n]*+)")
+_PATH_OF, _KEY, _REST = itemgetter(0), itemgetter(1), itemgetter(2)  # _FOLD_RUN's groups
 _FAST_WAIT = 8
 
 
@@ -378,9 +379,11 @@ class Scanner:
         found = _FOLD_RUN.findall(p, 0, len(p) - 1)
         if not found:
             return None
-        paths, keys, rests = zip(*found)
+        # Each field taken out in C (zip(*found) makes an iterator per run: ~1.5 times slower).
+        keys = list(map(_KEY, found))
         if "" in keys:
             return None  # other lines among the runs: context, separators, strays, odd paths
+        paths, rests = list(map(_PATH_OF, found)), list(map(_REST, found))
         # Each newline counted once, in C: the match lines after the first of each run that
         # has more (most runs have none: they cost no call).
         after = list(map(str.count, filter(None, rests), repeat("\n")))

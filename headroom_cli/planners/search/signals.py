@@ -4,8 +4,10 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import chain, count, repeat
 
 from ...patterns import lazy
 from ...tools import Tool
@@ -20,6 +22,10 @@ _MATCH = lazy(rf"(?P<path>{REVISION}(?:[A-Za-z]:[\\/])?[^:\n]*?[^\s:]):(?P<line>
 # _MATCH's common case, matched the same (a tree or a drive is followed by no `NN:`, so where
 # the first colon is followed by one, the path is what comes before it), at half its cost.
 _PLAIN_MATCH = lazy(r"(?P<path>[^:\n]*[^\s:]):(?P<line>\d+):(?:(?P<col>\d+):)?")
+# Rows joined by "\n", each one a match: (the row's head, up to where its text starts; the text
+# before its first colon) when the row is shaped as _PLAIN_MATCH reads it but for the path's
+# last character, else ("", "") — read in one pass over the rows' text.
+_PLAIN_ROWS = lazy(r"\n(([^:\n]*+):\d++:(?:\d++:)?+)?")
 _HEADING_ENTRY = lazy(r"\d+[:-]")
 CONTEXT_SEP = lazy(r"-(\d+)-")
 # What a log record has and a path has not: a date's hour before a clock's minutes (`[26/Nov/
@@ -119,13 +125,31 @@ def parse(rows: list[str], hopeless: int | None = None,
     recognised = 0
     if hopeless is not None:
         readable = _Readable(any(row.startswith('{"type":"') for row in rows))
-    for index, row in enumerate(rows):
+    # A planner's rows (a sniff gives up early: it reads row by row): the heads of most, the
+    # plain match lines, read in one pass; a row whose path is no path (or one a plain match
+    # cannot have, ending in a space) is read again below, as every row of a sniff is.
+    heads = _plain_heads(rows) if hopeless is None and diagnostics is None else None
+    last, hits = None, None
+    for index, row, (head, path) in zip(count(), rows, heads or repeat(("", ""))):
+        if head:
+            if path != last:
+                if not (path and not path[-1].isspace() and is_path(path)):
+                    head = ""  # not a plain match line's: read as every row is, below
+                else:
+                    last, hits = path, files.get(path)
+                    if hits is None:
+                        hits = files[path] = FileHits(path)
+            if head:
+                hits.matches.append(index)
+                hits.text_start[index] = len(head)
+                recognised += 1
+                continue
         if row.startswith('{"type":"') and (record := _RG_JSON.match(row)):
             recognised += _rg_json_row(record, index, row, files)
             continue
         m = _PLAIN_MATCH.match(row) or _MATCH.match(row)
         if m and is_path(path := m["path"]):
-            hits = files.get(path)
+            last, hits = path, files.get(path)
             if hits is None:  # a FileHits per file, not one built and dropped per match
                 hits = files[path] = FileHits(path)
             hits.matches.append(index)
@@ -189,6 +213,23 @@ class _Readable:
                 or self.heading and _HEADING_ENTRY.match(bare) is not None
                 or any(self.json or is_path(bare[:m.start()])
                        for m in CONTEXT_SEP.finditer(bare)))
+
+
+_HEADS_AT_ONCE = 4096  # rows read in one pass at a time: the copy made of them stays small
+
+
+def _plain_heads(rows: list[str]) -> Iterator[tuple[str, str]]:
+    """Each row's (head, path) by _PLAIN_ROWS, a few thousand rows at a time."""
+    return chain.from_iterable(map(_batch_heads, (rows[start:start + _HEADS_AT_ONCE]
+                                                  for start in range(0, len(rows),
+                                                                     _HEADS_AT_ONCE))))
+
+
+def _batch_heads(rows: list[str]) -> list[tuple[str, str]]:
+    """("", "") for every row when one holds a newline: the rows are then not the lines of
+    their text joined (each is read as a sniff reads it)."""
+    heads = _PLAIN_ROWS.findall("\n" + "\n".join(rows))
+    return heads if len(heads) == len(rows) else [("", "")] * len(rows)
 
 
 def _file_list(rows: list[str], candidates: list[int]) -> Parsed | None:
