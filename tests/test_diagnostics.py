@@ -132,3 +132,15 @@ def test_jshint_is_no_table_and_keeps_its_count(cl100k):
     for line in findings:
         if messages[message(line)] == 1:
             assert line in out, line
+
+
+def test_a_timestamp_is_no_place():
+    """A log's every line opens with a timestamp (`2024-05-01T00:00:00.000Z INFO …`): read as
+    `path:line:col`, the search for a finding's ending ran along each line (10x the time of
+    the other line-start signals on a 1 MB log). A place's path has a dot or a slash."""
+    from headroom_cli.planners import diagnostics
+
+    assert diagnostics.PLACE.match("2024-05-01T00:00:00.000Z INFO  [http] connection") is None
+    assert diagnostics.SIGNAL.match("\n2024-05-01T00:00:00.000Z WARN  x  [-Wunused]") is None
+    assert diagnostics.PLACE.match("src/a.c:12:5: warning: x")["path"] == "src/a.c"
+    assert diagnostics.PLACE.match(r"C:\src\a.c(12,5): error C2065")["path"] == r"C:\src\a.c"

@@ -39,8 +39,10 @@ _ENDING = (r"(?:\ {2}\[[\w./-]+\](?:\ \[\d\])?|\[-W[\w-]+(?:=[\w-]+)?\]"
 OPENING = lazy(_OPENING)
 ENDING = lazy(_ENDING)
 _ENDING_CHARS = 80  # the end is looked for in a line's last characters
-# A place at a line's start: a path (a name with an extension, or folders), then its line.
-_PLACE = (r"(?P<path>(?:[A-Za-z]:[\\/])?[\w.@+~-][\w./\\@+~-]*+)"
+# A place at a line's start: a path (a name with an extension, or folders), then its line. The
+# lookahead wants a dot or a slash before any colon, so a timestamp (`2024-05-01T00:00:00`, a
+# log's every line) is no place and the search for an ending never starts there.
+_PLACE = (r"(?P<path>(?:[A-Za-z]:[\\/])?(?=[\w@+~-]*+[./\\])[\w.@+~-][\w./\\@+~-]*+)"
           r"(?::\d++(?::\d++)*+:?|\(\d++(?:,\d++)?\):?|:\ line\ \d++,\ col(?:umn)?\ \d++,)")
 PLACE = lazy(_PLACE)
 # jshint's and eslint compact's place says so itself: no search prints it.
