@@ -55,6 +55,19 @@ signal.pthread_sigmask(signal.SIG_UNBLOCK, {signum})
 """
 
 
+@pytest.fixture(scope="module", autouse=True)
+def sigint_not_ignored():
+    """A shell without job control starts a background job (`.ci/run &`) with SIGINT ignored,
+    and every child inherits that: headroom then rightly keeps it ignored, and these tests
+    would measure the shell, not headroom. With a handler here, each child starts with SIGINT's
+    default (exec resets a handled signal; an ignored one stays ignored)."""
+    before = signal.getsignal(signal.SIGINT)
+    if before == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, before)
+
+
 @pytest.fixture(scope="module")
 def load():
     """Under HEADROOM_SIGNAL_STRESS, busy loops while this module's tests run, enough to make
