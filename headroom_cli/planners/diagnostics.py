@@ -75,19 +75,27 @@ def after_place(line: str, start: int) -> bool:
 
 def located(line: str) -> bool:
     """A finding with its place at the line's start (not a traceback frame's place)."""
+    return _message_start(line) is not None
+
+
+def _message_start(line: str) -> int | None:
+    """Where a located finding's message starts (just after its place); None for no finding."""
     place = PLACE.match(line)
     if place is None or not _names_a_file(place["path"]):
-        return False
+        return None
     end = place.end()
-    return SPELLED_PLACE.match(line) is not None or (
-        not _FRAME.match(line, end) and after_place(line, end))
+    if SPELLED_PLACE.match(line) or not _FRAME.match(line, end) and after_place(line, end):
+        return end
+    return None
 
 
-def finding(line: str) -> bool:
-    """A located finding other than a note (a compiler's note carries an error on)."""
-    if not located(line):
-        return False
-    return not _LOWER.match(line, PLACE.match(line).end())
+def is_finding(line: str) -> bool:
+    """A finding the log takes for an error: a located one other than a note (a compiler's
+    note carries an error on), or a two-line record's indented coded line."""
+    start = _message_start(line)
+    if start is not None:
+        return not _LOWER.match(line, start)
+    return INDENTED_CODE.match(line) is not None
 
 
 def _names_a_file(path: str) -> bool:

@@ -546,7 +546,7 @@ class _Job:
     hashes: list[int] = field(init=False)
     # `--stat`'s line per file: the map says the same (the file, its counts), so these come
     # after the hunks, with what is left.
-    stats: list[int] = field(init=False)
+    stats: frozenset[int] = field(init=False)
     worth: list[int] = field(init=False)  # the files in the order their hunks are spent
     ranked: list[int] = field(init=False)  # the output's own lines by value, but the stats
 
@@ -556,7 +556,7 @@ class _Job:
         # belong to the map.
         self.commits = self.parsed.commits
         self.hashes = [i for i in self.commits if self.plain[i].startswith("commit ")]
-        self.stats = [i for i in self.parsed.context if _FILE_STAT.match(self.plain[i])]
+        self.stats = frozenset(i for i in self.parsed.context if _FILE_STAT.match(self.plain[i]))
         self.worth = _by_worth(self.parsed.files, self._bumps())
         self.ranked = self._ranked()
         share = HISTORY_SHARE if len(self.commits) > 1 else CONTEXT_SHARE
@@ -591,9 +591,8 @@ class _Job:
             else:
                 subjects.append(subject)
                 seen.add(said)
-        stats = set(self.stats)
         return list(dict.fromkeys(last + self.commits[:1] + subjects + routine + self.hashes
-                                  + [i for i in context if i not in stats]))
+                                  + [i for i in context if i not in self.stats]))
 
 
 def _counts(f: FileDiff) -> str:
@@ -629,7 +628,7 @@ def _by_value(job: _Job) -> Plan | None:
         # verdicts) come next: the tool's own words about its diff; a history's (its commits'
         # messages, stats and mail headers) after its hunks, its subjects being in the share.
         if not history:
-            used += _more_own_lines(job, kept, job.room - reserve - used, job.ranked)
+            used += _more_own_lines(job, kept, job.room - reserve - used, but=job.stats)
         shown: set[int] = set()
         used = _spend(job, kept, used, named, shown, job.room - reserve)
         notes, counted = _counted_by_folder(job, named, reserve)
@@ -666,11 +665,11 @@ def _counted_by_folder(job: _Job, named: set[int], room: int) -> tuple[dict[int,
 
 
 def _more_own_lines(job: _Job, kept: dict[int, str], room: int,
-                    lines: list[int] | None = None) -> int:
-    """The output's own lines (or those of `lines`) not kept yet, in order, into `kept`, while
-    they fit in `room`: their cost."""
-    more = fit_in_order([i for i in (job.parsed.context if lines is None else sorted(lines))
-                         if i not in kept], room, job.costs)
+                    but: frozenset[int] = frozenset()) -> int:
+    """The output's own lines not kept yet (nor in `but`), in order, into `kept`, while they fit
+    in `room`: their cost."""
+    more = fit_in_order([i for i in job.parsed.context if i not in kept and i not in but], room,
+                        job.costs)
     kept.update(dict.fromkeys(more, ""))
     return sum(job.costs.line(i) for i in more)
 

@@ -326,13 +326,9 @@ def _name_kinds(line, scan: _Scan) -> None:
         text = line(index)
         code = KIND_CODE.search(text)
         scan.kind[index] = code.group(code.lastgroup) if code else (
-            diagnostics.kind(text) if _is_finding(text) else scan.signature[index])
-
-
-def _is_finding(text: str) -> bool:
-    """A linter's finding: its kind is its rule or its message's template (diagnostics.py)."""
-    return diagnostics.finding(text[:JUDGED_CHARS]) or bool(
-        diagnostics.INDENTED_CODE.match(text))
+            # a linter's finding: its kind is its rule or its message's template
+            diagnostics.kind(text) if diagnostics.is_finding(text[:JUDGED_CHARS])
+            else scan.signature[index])
 
 
 def _signatures(texts: list[str]) -> list[bytes]:

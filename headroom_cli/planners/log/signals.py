@@ -9,7 +9,7 @@ from functools import cache
 from ...patterns import lazy
 from ...tools import Tool
 from ..costs import JUDGED_CHARS
-from ..diagnostics import INDENTED_CODE, SIGNAL as DIAGNOSTIC_SIGNAL, SPELLED_PLACE, finding, located
+from ..diagnostics import INDENTED_CODE, SIGNAL as DIAGNOSTIC_SIGNAL, SPELLED_PLACE, is_finding, located
 
 SUMMARY, ERROR, WARNING = "summary", "error", "warning"
 
@@ -430,7 +430,7 @@ def classify_why(line: str, following: str) -> tuple[str | None, bool]:
         return ERROR, False
     if _WARNING_START.match(head) or ("arn" in line and _WARNING_WORD.search(head)):
         return WARNING, False
-    if LOCATED_MESSAGE.match(head) or finding(head) or INDENTED_CODE.match(head):
+    if LOCATED_MESSAGE.match(head) or is_finding(head):
         return ERROR, False  # a linter's finding, whatever its words (diagnostics.py)
     return None, False
 
