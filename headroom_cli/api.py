@@ -14,7 +14,8 @@ from functools import cached_property, lru_cache
 from . import tools
 from .clean import clean
 from .config import DEFAULTS
-from .tokens import DEFAULT_ENCODING, Counter, LazyCounter, count_large, load_counter
+from .tokens import (DEFAULT_ENCODING, Counter, LazyCounter, count_large, count_spans,
+                     load_counter)
 
 DEFAULT_BUDGET = DEFAULTS["budget"]  # the one default (config.py)
 
@@ -43,7 +44,7 @@ class Result:
         """Exact up to 200,000 characters of input, extrapolated from a sample beyond."""
         if self.whole_tokens is not None:
             return self.whole_tokens
-        return count_large(self.counter, [self.source])
+        return count_spans(self.counter, self.source, [(0, len(self.source))])
 
     @cached_property
     def output_tokens(self) -> int:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .plan import Gap, Keep, Narrowing, Note, Plan
-from .tokens import Counter, count_large
+from .tokens import Counter, count_spans
 from .tools import Tool
 
 MARKER_PREFIX = "[…headroom: "
@@ -382,7 +382,7 @@ def _byte_span(text: str, gap: Gap, context: Context) -> tuple[int, int, int]:
 def dropped_tokens(text: str, plan: Plan, counter: Counter) -> int:
     """Tokens of everything no Keep covers, the text a streamed output never held included."""
     spans = plan.dropped_spans(len(text))
-    return count_large(counter, [text[start:end] for start, end in spans]) + plan.hidden_tokens
+    return count_spans(counter, text, spans) + plan.hidden_tokens
 
 
 def terse_markers(lines: int, context: Context, everything: bool = True) -> list[str]:

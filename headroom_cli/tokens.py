@@ -25,6 +25,7 @@ import time
 from array import array
 from bisect import bisect_left
 from collections.abc import Callable
+from itertools import accumulate
 
 from .defaults import DEFAULT_ENCODING, ENCODINGS  # noqa: F401 - imported from here too
 
@@ -111,6 +112,68 @@ def count_large(counter: Counter, pieces: list[str]) -> int:
         if room <= 0:
             break
     return int(round(counted * total_chars / EXACT_COUNT_LIMIT, -2))
+
+
+def count_spans(counter: Counter, text: str, spans) -> int:
+    """count_large(counter, [text[start:end] for start, end in spans]), the same figure, with
+    one pass over the text serving every span: a clip counts spans of one text several times
+    (what each rendered plan drops, the input for the ledger), and the seams cut them alike."""
+    sampled, room, total_chars = [], EXACT_COUNT_LIMIT, 0
+    for start, end in spans:
+        total_chars += end - start
+        if room > 0:
+            taken = min(end - start, room)
+            sampled.append((start, start + taken))
+            room -= taken
+    table = _span_table(counter, text, sampled[-1][1]) if sampled else None
+    if table is None:
+        return count_large(counter, [text[start:end] for start, end in spans])
+    counted = sum(table.tokens(start, end) for start, end in sampled)
+    if total_chars <= EXACT_COUNT_LIMIT:
+        return counted
+    return int(round(counted * total_chars / EXACT_COUNT_LIMIT, -2))
+
+
+class SpanTable:
+    """Tokens of any span of a text's first `length` characters, from one count of them: the
+    running total of tokens at each seam (_SEAM), where the text counts as the sum of its parts;
+    a span's ragged ends, before its first seam and after its last, are counted as they are."""
+
+    def __init__(self, counter: Counter, text: str, length: int, seams: list[int],
+                 totals: list[int]) -> None:
+        self._counter, self._text, self.length = counter, text, length
+        self._seams, self._totals = seams, totals  # totals[i]: tokens of text[:seams[i]]
+
+    def tokens(self, start: int, end: int) -> int:
+        seams, text, count = self._seams, self._text, self._counter.count
+        first = bisect_left(seams, start)  # the span's seams: seams[first:last]
+        last = bisect_left(seams, end + 1)
+        if first >= last or seams[last - 1] <= seams[first] or end > self.length:
+            return count(text[start:end]) if end > start else 0
+        low, high = seams[first], seams[last - 1]
+        head = count(text[start:low]) if low > start else 0
+        tail = count(text[high:end]) if end > high else 0
+        return head + self._totals[last - 1] - self._totals[first] + tail
+
+
+_last_table: SpanTable | None = None
+
+
+def _span_table(counter: Counter, text: str, needed: int) -> SpanTable | None:
+    """The SpanTable of text covering its first `needed` characters (the last one built, when
+    it does), or None when the counter has none to give."""
+    global _last_table
+    last = _last_table
+    if last is not None and last._text is text and last._counter is counter \
+            and last.length >= needed:
+        return last
+    tabulate = getattr(counter, "running_totals_at_seams", None)
+    found = tabulate(text, needed) if tabulate is not None else None
+    if found is None:
+        return None
+    length, seams, totals = found
+    _last_table = SpanTable(counter, text, length, seams, totals)
+    return _last_table
 
 
 # A clip counts large texts that are mostly the same: the excerpt's first 200,000 characters,
@@ -223,6 +286,10 @@ class LazyCounter:
     def prefix_chars(self, text: str, tokens: int) -> int:
         return self._counter().prefix_chars(text, tokens)
 
+    def running_totals_at_seams(self, text: str, needed: int):
+        tabulate = getattr(self._counter(), "running_totals_at_seams", None)
+        return tabulate(text, needed) if tabulate is not None else None
+
     def suffix_chars(self, text: str, tokens: int) -> int:
         return self._counter().suffix_chars(text, tokens)
 
@@ -270,6 +337,27 @@ class BpeCounter:
         text = _countable(text)
         counted = self._by_python(lambda python: python.count(text))
         return counted if counted is not None else len(self._tiktoken().encode_ordinary(text))
+
+    def running_totals_at_seams(self, text: str, needed: int):
+        """For a SpanTable of text's first `needed` characters or more (to a seam): their
+        length, the seams in them (the text's ends among them) and the tokens before each;
+        None when the Python engine does not count this text."""
+        import re  # (cached by re: the pass-through never counts)
+
+        seam = re.compile(_SEAM).search(text, needed) if needed < len(text) else None
+        length = seam.end() if seam is not None else len(text)
+        head = text[:length]
+        if _countable(head) != head:
+            return None  # lone surrogates, counted as U+FFFD: positions would not agree
+        totals = self._by_python(lambda python: python.running_totals(head))
+        if totals is None:
+            return None
+        ends, running = totals
+        seams = [0, *(found.end() for found in re.finditer(_SEAM, head)), length]
+        at = [bisect_left(ends, position) for position in seams]
+        if any(ends[i] != position for i, position in zip(at, seams)):
+            return None  # (a seam inside a piece: not in cl100k; counted as it is instead)
+        return length, seams, [running[i] for i in at]
 
     def prefix_chars(self, text: str, tokens: int) -> int:
         """Length of the longest prefix of text that is at most `tokens` tokens (roughly)."""
@@ -406,6 +494,20 @@ class _PythonBpe:
                 if piece not in counts:
                     self._learn(piece)
             return sum(map(counts.__getitem__, pieces))
+
+    def running_totals(self, text: str) -> tuple[list[int], list[int]]:
+        """Where each piece of text ends, 0 first, and the tokens up to there: piece ends and
+        running totals, both in C (accumulate over map), not a Python step per piece."""
+        pieces = self._split_pieces(text)
+        counts = self._piece_counts
+        try:
+            running = list(accumulate(map(counts.__getitem__, pieces), initial=0))
+        except KeyError:  # pieces not seen yet: learn them, then count
+            for piece in pieces:
+                if piece not in counts:
+                    self._learn(piece)
+            running = list(accumulate(map(counts.__getitem__, pieces), initial=0))
+        return list(accumulate(map(len, pieces), initial=0)), running
 
     def _split_pieces(self, text: str) -> list[str]:
         if not text.isascii() and self._foreign.search(text):

@@ -293,3 +293,40 @@ def test_a_large_count_like_the_last_counts_only_what_differs(python_counter, mo
     tokens.count_large(estimate, [text])
     tokens.count_large(estimate, [shifted])
     assert seen == [text, shifted]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data(), st.booleans())
+def test_spans_of_one_text_count_as_each_span_counted_alone(python_counter, tiktoken_counter,
+                                                            data, foreign):
+    # count_spans counts a text once and reads every span off its seams; the figure must be
+    # count_large's, to the token, whatever the spans (ragged ends, inside one line, past
+    # EXACT_COUNT_LIMIT, where both extrapolate alike).
+    counter = tiktoken_counter if foreign else python_counter
+    texts = real_texts()
+    text = data.draw(st.sampled_from(texts))
+    if data.draw(st.booleans()):  # past the exact limit: the sample is the spans' first part
+        text = (text + "\n") * (tokens.EXACT_COUNT_LIMIT // max(1, len(text)) + 2)
+    cuts = sorted(data.draw(st.lists(st.integers(0, len(text)), min_size=2, max_size=12)))
+    spans = list(zip(cuts[::2], cuts[1::2]))
+    tokens._last_table = None
+    expected = tokens.count_large(counter, [text[start:end] for start, end in spans])
+    assert tokens.count_spans(counter, text, spans) == expected
+    assert tokens.count_spans(counter, text, spans) == expected  # the table, reused
+
+
+def test_a_texts_spans_are_counted_from_one_pass_over_it(tmp_path, monkeypatch):
+    monkeypatch.setattr(tokens, "PYTHON_MERGE_SECONDS", 3600.0)
+    python_counter = load_counter("cl100k_base", cache_dir=str(tmp_path))  # on Python's engine
+    text = _big_text(["2024-05-01T00:00:00Z INFO  [http] GET /api/items 200", "  at f(y)"])
+    spans = [(0, 4_000), (9_000, 30_000), (30_500, len(text))]
+    tokens._last_table = None
+    whole = tokens.count_spans(python_counter, text, [(0, len(text))])
+    counted: list[int] = []
+    real = python_counter.count
+    monkeypatch.setattr(python_counter, "count", lambda part: counted.append(len(part))
+                        or real(part))
+    assert tokens.count_spans(python_counter, text, spans) == sum(
+        real(text[start:end]) for start, end in spans)
+    assert whole == real(text)
+    assert sum(counted) < 400  # the spans' ragged ends only, each within a line

@@ -342,9 +342,25 @@ _TEMPLATE = lazy(r"[^%]*+%[-+#0]*+(?:\d++|\*)?(?:\.(?:\d++|\*))?(?:l{0,2}|z)[sdi
 
 
 def _signals(sample: list[str]):
-    """(class, line) of every line of the sample that has a class, in order. A line is
-    judged with the line after it (ruff's format needs it); a pair seen before (a flood of one
-    warning) is not judged again."""
+    """(class, line) of every line of the sample that has a class, in order. Sniffing asks
+    this of one sample twice (looks_like_a_failed_run, then looks_like): what the first asking
+    read is kept for the second, and the judging goes on from where it stopped."""
+    global _read
+    if _read is None or _read[0] is not sample:  # (held: its id is not reused meanwhile)
+        _read = (sample, [], _judged_signals(sample))
+    _, seen, rest = _read
+    yield from seen
+    for signal in rest:
+        seen.append(signal)
+        yield signal
+
+
+_read: tuple[list[str], list[tuple[str, str]], object] | None = None
+
+
+def _judged_signals(sample: list[str]):
+    """_signals, judged: a line with the line after it (ruff's format needs it); a pair seen
+    before (a flood of one warning) is not judged again."""
     judged: dict[tuple[str, str], str | None] = {}
     for index, line in enumerate(sample):
         following = sample[index + 1] if index + 1 < len(sample) else ""
