@@ -36,6 +36,19 @@ def keep_for(budget: int) -> int:
     return max(MIN_KEEP, min(MAX_KEEP, budget * 32))
 
 
+# Characters of picked lines a scanner may hold (with head, tail and planning: ~100 MB at most).
+PICK_LIMIT = 4_000_000
+PICKS_PER_KEPT = 4
+
+
+def pick_limit_for(budget: int) -> int:
+    """Characters of picked lines a scanner holds before it keeps only lines of a new shape
+    (counting the rest): four times the head kept, at most PICK_LIMIT. The excerpt's plan
+    reads every picked line, so its cost follows this; a 4,000-token plan prints ~16 KB of
+    a megabyte of candidates. Past the head: the head's lines are picked, never folded."""
+    return min(PICK_LIMIT, PICKS_PER_KEPT * keep_for(budget))
+
+
 def decode(data: bytes) -> str:
     # Invalid UTF-8 travels as lone surrogates, so every byte that is kept is written back as is.
     return data.decode("utf-8", "surrogateescape")

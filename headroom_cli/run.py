@@ -30,8 +30,6 @@ from .settings import Settings
 from .tools import Tool
 
 Warn = Callable[[str], None]
-# Characters of picked lines a scanner may hold (with head, tail and planning: ~100 MB at most).
-PICK_LIMIT = 4_000_000
 
 
 @dataclass(frozen=True)
@@ -156,7 +154,7 @@ class Run:
         hold = stage.HOLD if options.budget else sys.maxsize
         return stage.Intake(keep=stage.keep_for(options.budget), hold=hold,
                             start=lambda sample: scanner(sample, options.tool, options.kind,
-                                                         PICK_LIMIT),
+                                                         stage.pick_limit_for(options.budget)),
                             make_spill=make_spill if keep is not None else None,
                             live=live, live_limit=int(options.budget * options.tool.head_share))
 

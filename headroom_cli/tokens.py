@@ -164,14 +164,19 @@ def _span_table(counter: Counter, text: str, needed: int) -> SpanTable | None:
     it does), or None when the counter has none to give."""
     global _last_table
     last = _last_table
-    if last is not None and last._text is text and last._counter is counter \
-            and last.length >= needed:
+    if last is None or last._text is not text or last._counter is not counter:
+        last = None
+    elif last.length >= needed:
         return last
     tabulate = getattr(counter, "running_totals_at_seams", None)
-    found = tabulate(text, needed) if tabulate is not None else None
+    start = last.length if last is not None else 0  # a seam, or 0: the rest is added on
+    found = tabulate(text, start, needed) if tabulate is not None else None
     if found is None:
         return None
     length, seams, totals = found
+    if last is not None:
+        seams = last._seams + seams[1:]
+        totals = last._totals + [last._totals[-1] + total for total in totals[1:]]
     _last_table = SpanTable(counter, text, length, seams, totals)
     return _last_table
 
@@ -286,9 +291,9 @@ class LazyCounter:
     def prefix_chars(self, text: str, tokens: int) -> int:
         return self._counter().prefix_chars(text, tokens)
 
-    def running_totals_at_seams(self, text: str, needed: int):
+    def running_totals_at_seams(self, text: str, start: int, needed: int):
         tabulate = getattr(self._counter(), "running_totals_at_seams", None)
-        return tabulate(text, needed) if tabulate is not None else None
+        return tabulate(text, start, needed) if tabulate is not None else None
 
     def suffix_chars(self, text: str, tokens: int) -> int:
         return self._counter().suffix_chars(text, tokens)
@@ -338,26 +343,26 @@ class BpeCounter:
         counted = self._by_python(lambda python: python.count(text))
         return counted if counted is not None else len(self._tiktoken().encode_ordinary(text))
 
-    def running_totals_at_seams(self, text: str, needed: int):
-        """For a SpanTable of text's first `needed` characters or more (to a seam): their
-        length, the seams in them (the text's ends among them) and the tokens before each;
-        None when the Python engine does not count this text."""
+    def running_totals_at_seams(self, text: str, start: int, needed: int):
+        """For a SpanTable of text[start:] (start: 0 or a seam) up to `needed` or past it, to
+        a seam: where that ends, the seams from `start` on (text's ends among them) and the
+        tokens from `start` to each; None when the Python engine does not count this text."""
         import re  # (cached by re: the pass-through never counts)
 
         seam = re.compile(_SEAM).search(text, needed) if needed < len(text) else None
         length = seam.end() if seam is not None else len(text)
-        head = text[:length]
-        if _countable(head) != head:
+        part = text[start:length]
+        if _countable(part) != part:
             return None  # lone surrogates, counted as U+FFFD: positions would not agree
-        totals = self._by_python(lambda python: python.running_totals(head))
+        totals = self._by_python(lambda python: python.running_totals(part))
         if totals is None:
             return None
         ends, running = totals
-        seams = [0, *(found.end() for found in re.finditer(_SEAM, head)), length]
+        seams = [0, *(found.end() for found in re.finditer(_SEAM, part)), len(part)]
         at = [bisect_left(ends, position) for position in seams]
         if any(ends[i] != position for i, position in zip(at, seams)):
             return None  # (a seam inside a piece: not in cl100k; counted as it is instead)
-        return length, seams, [running[i] for i in at]
+        return length, [start + position for position in seams], [running[i] for i in at]
 
     def prefix_chars(self, text: str, tokens: int) -> int:
         """Length of the longest prefix of text that is at most `tokens` tokens (roughly)."""

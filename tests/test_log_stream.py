@@ -379,7 +379,7 @@ def test_a_streamed_floods_count_is_the_inputs_total(cl100k):
     warning = next(row for row in real.read_text().split("\n") if ": warning: " in row)
     copies = 60_000
     text = (warning + "\n") * copies
-    # (The limit is past the head, as PICK_LIMIT is past intake.MAX_KEEP: the head's lines
+    # (The limit is past the head, as intake.pick_limit_for is past keep_for: the head's lines
     # are picked, never folded.)
     scanner = scan(text, in_parts(text, 300_000), limit=KEEP + 100_000)
     excerpt = excerpt_of(text, scanner.picks())
@@ -394,8 +394,10 @@ def test_a_streamed_floods_count_is_the_inputs_total(cl100k):
 
 def test_the_folds_a_tail_repeats_are_remembered_and_the_head_never_folds():
     """What test_a_streamed_floods_count_is_the_inputs_total relies on in a real run."""
-    from headroom_cli import intake, run
-    assert log_scanner._RECENT >= intake.MAX_KEEP and run.PICK_LIMIT > intake.MAX_KEEP
+    from headroom_cli import intake
+    assert log_scanner._RECENT >= intake.MAX_KEEP
+    for budget in (1, 500, 4000, 8192, 20_000, 65_536, 10**6):
+        assert intake.pick_limit_for(budget) > intake.keep_for(budget)
 
 
 # ------------------------------------------------------------------------------ floods
