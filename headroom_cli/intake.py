@@ -166,8 +166,19 @@ class Intake:
             if not cut:
                 return
             raw = self._take(cut)
+            if self._undecoded(raw):
+                self._feed_text(raw, None, raw)  # decoded at the end if the tail keeps it
+                continue
             original, text = self._clean(raw)
             self._feed_text(text, original, raw)
+
+    def _undecoded(self, raw: bytes) -> bool:
+        """Whether a part may be taken as its bytes: no scanner reads it, the head is full,
+        and it is ASCII that cleaning leaves as it is (its characters are its bytes). Most of
+        a large plain output is only counted: decoding it would be a tenth of the clip."""
+        return (self.scanner is None and not self.binary and self.head_chars >= self.keep
+                and raw.isascii() and b"\x1b" not in raw and b"\r" not in raw
+                and b"\x00" not in raw)
 
     def _take(self, cut: int) -> bytes:
         """The first `cut` bytes pending, taken out (copied once, not twice)."""
@@ -187,13 +198,16 @@ class Intake:
         text = clean(original)
         return (None if text is original else original), text
 
-    def _feed_text(self, text: str, original: str | None, raw: bytes) -> None:
+    def _feed_text(self, text: str | bytes, original: str | None, raw: bytes) -> None:
+        """One part, cleaned (or, bytes: an undecoded part, see _undecoded)."""
         counted = None
         if self.scanner is not None:
             counted = self.scanner.feed(text, self.chars, self.lines)
         # Counted once: by the scanner on its way, else here. Cleaning never adds or removes a
         # newline, so the raw part has as many as its text, and the spill is told them.
-        newlines = text.count("\n") if counted is None else counted
+        if counted is None:
+            counted = text.count(b"\n" if type(text) is bytes else "\n")
+        newlines = counted
         if self.spill is not None:
             self.spill.write(raw, newlines)
         size = len(text) if text.isascii() else len(text.encode("utf-8", "surrogateescape"))
@@ -221,10 +235,19 @@ class Intake:
             return Held(bytes(self.held), self.live_bytes, self.live_chars, self.live_lines,
                         self.live_out_bytes)
         self._feed_pending(final=True)
+        self._decode_tail()
         excerpt = self._excerpt()
         return Streamed(excerpt, self.kind,
                         self.scanner.planner(self._tail_origin) if self.scanner is not None
                         else None)
+
+    def _decode_tail(self) -> None:
+        """The tail's undecoded parts (_undecoded), as text."""
+        texts = {id(text): decode(text) for text in self.tail if type(text) is bytes}
+        if texts:
+            self.tail = deque(texts.get(id(text), text) for text in self.tail)
+            self.tail_parts = deque((texts.get(id(text), text), original, raw)
+                                    for text, original, raw in self.tail_parts)
 
     def _excerpt(self) -> Excerpt:
         head = "".join(self.head)

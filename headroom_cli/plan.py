@@ -7,6 +7,7 @@ Positions are character offsets into the cleaned text; line numbers are 1-based 
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections.abc import Callable
 from itertools import accumulate
 from dataclasses import dataclass, field
 
@@ -74,7 +75,7 @@ class Plan:
     # The gap a planner would write for 0-based lines first..last (its detail recounted), when
     # its gaps may shrink to spend what the plan leaves of the budget (spend.py); None: they
     # may not (the plan's notes or summary count what they hold).
-    regap: "Callable[[int, int], Gap] | None" = field(default=None, compare=False, repr=False)
+    regap: Callable[[int, int], Gap] | None = field(default=None, compare=False, repr=False)
     # 0-based lines a note of the plan counts as omitted or lists (the log's omitted errors by
     # kind, an outline's entries): spending never shows them.
     counted: frozenset = field(default=frozenset(), compare=False, repr=False)
@@ -153,3 +154,52 @@ class Lines:
 def gap(lines: Lines, first: int, last: int, detail: str = "") -> Gap:
     """A Gap covering whole 0-based lines first..last."""
     return Gap(lines.start(first), lines.end(last), first + 1, last + 1, detail)
+
+
+def _line_runs(kept: dict[int, str], total: int):
+    """(first, last, is_kept) line runs in order; a line with a suffix is a run of its own."""
+    cursor = 0
+    for index in sorted(kept):
+        if index > cursor:
+            yield cursor, index - 1, False
+        yield index, index, True
+        cursor = index + 1
+    if cursor < total:
+        yield cursor, total - 1, False
+
+
+def line_items(lines: Lines, kept: dict[int, str], gap: Callable[[int, int], Gap] | None,
+               notes: dict[int, list[str]] | None = None,
+               cut: Callable[[int], tuple[int, str]] | None = None) -> list[Item]:
+    """Keep items for the kept lines (line index -> suffix), in line order. Each omitted run
+    becomes gap(first, last), or is left out silently when gap is None or returns None (the
+    plan's summary then accounts for it); notes anchored at an omitted line follow the run that holds it.
+    cut(index) -> (characters kept, note) shortens an overlong line. (The diff and listing
+    planners' way from kept lines to a plan's items.)"""
+    items: list[Item] = []
+    pending = sorted((notes or {}).items())
+    for first, last, is_kept in _line_runs(kept, len(lines)):
+        if is_kept:
+            chars, note = cut(first) if cut else (0, "")
+            if note:
+                start = lines.start(first)
+                items.append(Keep(start, start + chars, note + kept[first]))
+            else:
+                _keep_line(items, lines, first, kept[first])
+            continue
+        marker = gap(first, last) if gap else None
+        if marker is not None:
+            items.append(marker)
+        while pending and pending[0][0] <= last:
+            items.extend(Note(text) for text in pending.pop(0)[1])
+    items.extend(Note(text) for _, texts in pending for text in texts)
+    return items
+
+
+def _keep_line(items: list[Item], lines: Lines, index: int, suffix: str) -> None:
+    start, end = lines.start(index), lines.end(index)
+    last = items[-1] if items else None
+    if isinstance(last, Keep) and not last.suffix and last.end == start and not suffix:
+        items[-1] = Keep(last.start, end)
+    else:
+        items.append(Keep(start, end, suffix))

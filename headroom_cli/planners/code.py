@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 
 from collections import Counter as Tally
-from functools import partial
 
 from ..patterns import lazy
 from . import outline

@@ -30,10 +30,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from bisect import bisect_right
 from functools import partial
-from typing import Callable
 
 from ..patterns import lazy
-from ..plan import Gap, Item, Keep, Lines, Note, Plan
+from ..plan import Gap, Item, Lines, Plan, line_items
 from ..render import CLOSING_MARKER_TOKENS, inline_marker
 from ..tokens import Counter
 from ..tools import Tool
@@ -955,59 +954,12 @@ def _summary(job: _Job, kept: int, what: str) -> str:
 # --------------------------------------------------------------------------- items
 
 
-def _runs(kept: dict[int, str], total: int):
-    """(first, last, is_kept) line runs in order; a line with a suffix is a run of its own."""
-    cursor = 0
-    for index in sorted(kept):
-        if index > cursor:
-            yield cursor, index - 1, False
-        yield index, index, True
-        cursor = index + 1
-    if cursor < total:
-        yield cursor, total - 1, False
-
-
-def line_items(lines: Lines, kept: dict[int, str], gap: Callable[[int, int], Gap] | None,
-               notes: dict[int, list[str]] | None = None,
-               cut: Callable[[int], tuple[int, str]] | None = None) -> list[Item]:
-    """Keep items for the kept lines (line index -> suffix), in line order. Each omitted run
-    becomes gap(first, last), or is left out silently when gap is None or returns None (the
-    plan's summary then accounts for it); notes anchored at an omitted line follow the run that holds it.
-    cut(index) -> (characters kept, note) shortens an overlong line. Shared with the listing
-    planner."""
-    items: list[Item] = []
-    pending = sorted((notes or {}).items())
-    for first, last, is_kept in _runs(kept, len(lines)):
-        if is_kept:
-            chars, note = cut(first) if cut else (0, "")
-            if note:
-                start = lines.start(first)
-                items.append(Keep(start, start + chars, note + kept[first]))
-            else:
-                _keep_line(items, lines, first, kept[first])
-            continue
-        marker = gap(first, last) if gap else None
-        if marker is not None:
-            items.append(marker)
-        while pending and pending[0][0] <= last:
-            items.extend(Note(text) for text in pending.pop(0)[1])
-    items.extend(Note(text) for _, texts in pending for text in texts)
-    return items
-
-
 def _items(job: _Job, kept: dict[int, str], with_gaps: bool,
            notes: dict[int, list[str]] | None = None) -> list[Item]:
     return line_items(job.lines, kept, (lambda a, b: _gap(job, a, b)) if with_gaps else None,
                       notes)
 
 
-def _keep_line(items: list[Item], lines: Lines, index: int, suffix: str) -> None:
-    start, end = lines.start(index), lines.end(index)
-    last = items[-1] if items else None
-    if isinstance(last, Keep) and not last.suffix and last.end == start and not suffix:
-        items[-1] = Keep(last.start, end)
-    else:
-        items.append(Keep(start, end, suffix))
 
 
 def _gap(job: _Job, first: int, last: int) -> Gap:

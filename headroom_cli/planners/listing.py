@@ -29,12 +29,11 @@ import re
 from dataclasses import dataclass, field
 
 from ..patterns import lazy
-from ..plan import Gap, Lines, Plan
+from ..plan import Gap, Lines, Plan, line_items
 from ..render import CLOSING_MARKER_TOKENS
 from ..tokens import Counter
 from ..tools import Tool
 from .diagnostics import located
-from .diff import line_items
 from .costs import MAX_LINE_CHARS, LineCosts, cut_note
 from .rollup import roll_up, split
 from .templates import few_values, severity

@@ -12,7 +12,6 @@ from ..plan import Keep, Lines, Plan
 from ..render import search_marker_reserve, search_roll_up_summary
 from ..tokens import Counter
 from .costs import MAX_LINE_CHARS, LineCosts
-from .pathmap import Sized, plan_paths
 
 # `du -a` (blocks), `du -ah` (4.0K, 1.8M), `du -ab` (bytes): a size, a tab, the path.
 _SIZED = lazy(r"(\d+(?:[.,]\d+)?)([KMGTPEZY]?)\t(\S.*)$")
@@ -78,6 +77,8 @@ def _du(rows: list[str], lines: Lines, budget: int, counter: Counter) -> Plan | 
         return None
     sizes = {paths[i] + "/": (matches[i][1] + matches[i][2], _bytes(matches[i][1], matches[i][2]))
              for i in mapped if paths[i] + "/" in folders}
+    from .pathmap import Sized  # (as in _mapped)
+
     sized = Sized([paths[i] for i in mapped], sizes)
     weights = [_bytes(matches[i][1], matches[i][2]) for i in mapped]
     return _mapped(rows, lines, mapped, budget, counter, total, len(listed), sized=sized,
@@ -116,6 +117,10 @@ def _mapped(rows: list[str], lines: Lines, mapped: list[int], budget: int, count
     costs = LineCosts(rows, counter)
     reserve = search_marker_reserve(counter, len(rows), len(mapped), 0, MAX_LINE_CHARS)
     room = budget - reserve - (costs.line(total) if total is not None else 0)
+    # Here, not at the top: sniffing a large output of any shape asks looks_like, and the
+    # map's module (its dataclasses) costs ~15 ms to load.
+    from .pathmap import plan_paths
+
     found = plan_paths(rows, lines, mapped, room, costs, **how)
     items = found.items
     if total is not None:

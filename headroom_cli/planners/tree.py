@@ -17,7 +17,6 @@ from ..tokens import Counter
 from ..tools import Tool
 from . import outline, pathlists
 from .costs import MAX_LINE_CHARS, LineCosts
-from .pathmap import plan_paths
 from .search.signals import TREE_COUNT
 
 # The guides before a branch (`│ `, `|   `, spaces), then the branch itself.
@@ -92,6 +91,8 @@ def _path_map(rows: list[str], lines: Lines, found: list[tuple[int, int]], count
     costs = LineCosts(rows, counter)
     reserve = search_marker_reserve(counter, len(rows), len(files), 0, MAX_LINE_CHARS)
     room = budget - reserve - costs.line(count)
+    from .pathmap import plan_paths  # (here: as in pathlists._mapped)
+
     found_map = plan_paths(rows, lines, files, room, costs, drawn=paths, folder_rows=folder_rows)
     items = (*found_map.items, Keep(lines.start(count), lines.end(count)))
     summary = search_roll_up_summary(len(files) - found_map.named, len(files),
