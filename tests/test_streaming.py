@@ -328,3 +328,22 @@ def test_seams_are_handed_out_once_in_order_as_one_by_one(positions, asks):
                     if start <= seam.position <= end and index not in taken]
         taken.update(index for index, seam in enumerate(seams) if start <= seam.position <= end)
         assert fast.take(start, end) == expected
+
+
+@settings(max_examples=30, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(lines=st.lists(st.sampled_from(["plain ascii line", "naïve café", "\x1b[31mred\x1b[0m",
+                                       "50%\r100%", "", "tab\there", "\x00nul"]),
+                      min_size=200, max_size=600),
+       part=st.integers(40, 400), cuts=st.lists(st.integers(1, 900), max_size=12))
+def test_parts_counted_as_bytes_give_the_excerpt_of_parts_decoded(monkeypatch, lines, part,
+                                                                  cuts):
+    # intake._undecoded takes a part as its bytes (ASCII that cleaning leaves alone, past the
+    # head): whatever the mix of parts, the excerpt is the one decoding every part gives.
+    data = "".join(f"{i} {line}\n" for i, line in enumerate(lines)).encode()
+    with monkeypatch.context() as patch:  # (each example patches anew: the fixture is shared)
+        patch.setattr(stage, "PART", part)
+        fast = take(data, cuts, hold=500, keep=300, kind="other")
+        patch.setattr(Intake, "_undecoded", lambda self, raw: False)
+        slow = take(data, cuts, hold=500, keep=300, kind="other")
+    assert isinstance(fast, Streamed) and fast.excerpt == slow.excerpt
