@@ -161,21 +161,3 @@ def test_a_line_that_closes_its_gap_costs_only_what_it_adds_beyond_the_marker(co
     out = compress(text, tool=tool, budget=500, counter=counter).text
     assert "Not After : Jun  4 11:04:38 2035 GMT" in out
     assert "omitted (1 lines)" not in out
-
-
-def test_maps_of_paths_and_searches_use_most_of_their_budget(counter):
-    """Issue #22: no clipped run under 85 % of its budget. A map is planned on estimates (a
-    folder's line, a sized list's folders): planned again with the room it left or took,
-    it lands inside the budget and near it (du -a at 1,000 and rg -l at 4,000 used 83 % and
-    82 % when a map was planned twice at most)."""
-    short = []
-    for name in CASES:
-        text, tool = _case(name)
-        for budget in (500, 1000, 2000, 4000):
-            result = compress(text, tool=tool, budget=budget, counter=counter)
-            if result.kind not in ("tree", "search"):
-                break  # (the shape does not depend on the budget)
-            used = counter.count(result.text)
-            if MARKER in result.text and used < 0.85 * budget:
-                short.append((name, budget, used))
-    assert not short

@@ -31,7 +31,6 @@ PIN_SHARE = 0.25  # of the room, for the files named whatever their depth
 _HEAVIEST = 10  # of a count list (`rg -c`), the heaviest files named before the levels
 _MAX_MISSES = 32  # files in a row that do not fit before naming stops
 _SPENT_ENOUGH = 0.97  # of the room: a map that spends this much is not planned again
-_REPLANS = 4  # plans of an under-spent map at most, after the first
 # Of what the pinned files leave, for opening folders level by level: when a good share of the
 # files could be named in the room (NAMEABLE), naming them tells more than counting them.
 LEVEL_SHARE = 0.3
@@ -170,30 +169,14 @@ def plan_paths(rows: list[str], lines: Lines, indexes: list[int], room: int,
     job = partial(_Spend, rows, indexes, costs, drawn=drawn, weights=weights, sized=sized,
                   folder_rows=folder_rows)
     found = _plan_once(job, lines, room, costs, paths)
-    # The plan spends estimates (a folder whose files all end up named loses its line; a
-    # sized list's folders cost more than their estimate): the map is planned afresh with
-    # the room it left (or took beyond its room) added (or taken away), and past a plan that
-    # overshot, halfway between; a few tries, each a plan of the whole list.
+    # The plan spends estimates (a folder whose files all end up named loses its line): what
+    # the map left of its room is spent once more, planned afresh with that room added.
     spent = _spent(found, lines, costs)
-    best, best_spent = (found, spent) if spent <= room else (None, 0)
-    fits, over = (room, None) if spent <= room else (0, room)  # rooms asked: fit, overshot
-    asked = 2 * room - spent
-    for _ in range(_REPLANS):
-        if best_spent >= room * _SPENT_ENOUGH:
-            break
-        if over is not None and not fits < asked < over:
-            asked = (fits + over) // 2
-        if asked <= fits:
-            break
-        again = _plan_once(job, lines, asked, costs, paths)
-        used = _spent(again, lines, costs)
-        if used > room:
-            over, asked = asked, asked - (used - room)
-            continue
-        if best is None or (again.named >= best.named and used > best_spent):
-            best, best_spent = again, used
-        fits, asked = asked, asked + (room - used)
-    return best if best is not None else found
+    if spent < room * _SPENT_ENOUGH:
+        again = _plan_once(job, lines, 2 * room - spent, costs, paths)
+        if again.named >= found.named and _spent(again, lines, costs) <= room:
+            found = again
+    return found
 
 
 def _spent(found: PathMap, lines: Lines, costs: LineCosts) -> int:
