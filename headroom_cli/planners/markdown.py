@@ -84,4 +84,5 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> 
     found, _, _ = headings(rows)
     titles = {i for i, _ in found}
     return outline.plan("markdown", "headings", text, lines, budget, counter, found,
-                        notable=outline.notable_rows(rows, _prose(rows), titles, found))
+                        notable=outline.notable_rows(rows, _prose(rows), titles, found),
+                        document=True)
