@@ -51,6 +51,9 @@ URGENT_SHARE = 0.15  # of the room, at most, for urgent prose before any heading
 URGENT_RARE = 0.05
 _FRAME = 3  # a parent's first, last and middle headings, before the urgent ones
 _ITEM = lazy(r"(?:[-*+•]|\d+[.)])\s")
+# A release's heading names its version (a reference's entry that holds a deprecation is no
+# news: only a release's is).
+_VERSION = lazy(r"\d\.\d")
 # A release that breaks what came before: a major version (`2.0.0`, `v3.0`, `Version 10.0.0`).
 _MAJOR = lazy(r"(?<![\w.])v?[1-9]\d*\.0(?:\.0)?(?![\w.-]*\d)", re.I)
 
@@ -190,7 +193,10 @@ def plan(kind: str, noun: str, text: str, lines: Lines, budget: int, counter: Co
     if sum(costs.values()) > room:  # not all fit whole: more entries by their beginnings
         limit = ENTRY_CHARS
         costs = {i: counter.count(show(i) + "\n") for i, _ in inside}
-    urgent = _notable([i for i in notable.urgent if head_end <= i < tail_start], show,
+    # A line of prose is named by its beginning (the rest is a retrieval away): many of them
+    # before a few whole.
+    prose = lambda i: row_of(i, rows, is_numbered, 0, ENTRY_CHARS)  # noqa: E731
+    urgent = _notable([i for i in notable.urgent if head_end <= i < tail_start], prose,
                       int(room * URGENT_SHARE), counter, costs)
     room -= sum(costs[i] for i in urgent)
     order = document_order(rows, headings, notable) if document else None
@@ -198,10 +204,13 @@ def plan(kind: str, noun: str, text: str, lines: Lines, budget: int, counter: Co
     if not shown:
         return None
     left = room - sum(costs[i] for i in shown)
-    extra = _notable([i for i in notable.other if head_end <= i < tail_start], show,
+    taken = set(urgent)  # the urgent lines its own room left out come first in what is left
+    extra = _notable([i for i in [*notable.urgent, *notable.other]
+                      if head_end <= i < tail_start and i not in taken], prose,
                      int(left * NOTABLE_SHARE), counter, costs)
     left -= sum(costs[i] for i in extra)
     extra += urgent
+    notes = set(extra)
     shown = sorted(shown + extra)
     head_end, tail_start, shown, begun = _grow(text, lines, rows, head_end, tail_start, shown,
                                                begun, costs, left, counter)
@@ -212,7 +221,7 @@ def plan(kind: str, noun: str, text: str, lines: Lines, budget: int, counter: Co
     header = Note(_header(listed, len(inside), noun, len(shown) - listed))
     items = [*_kept(text, lines, 0, head_end, begun),
              Gap(lines.start(head_end), lines.start(tail_start), head_end + 1, tail_start),
-             header, *(Note(show(i)) for i in shown),
+             header, *(Note(prose(i) if i in notes else show(i)) for i in shown),
              *_kept(text, lines, tail_start, total, begun)]
     # The listed lines stay omitted when spend.py shows more at the gap's edges: shown there
     # too, they would be paid for twice (_grow has spent what the outline left).
@@ -351,9 +360,9 @@ def document_order(rows: list[str], headings: list[tuple[int, int]],
     a time over the parents (the first subsection of every chapter, then the second, …; a
     small chapter's entries are not crowded out by a large one's), each parent's own spread
     over it, its last one second (a changelog's oldest release, a reference's last chapter).
-    After each parent's first, last and middle ones (the frame), the sections that hold urgent
-    prose (a release's breaking changes, its security fix) and the major releases (`2.0.0`)
-    come first, unless most of the level is so."""
+    After each parent's first, last and middle ones (the frame), the releases (headings that
+    name a version) whose sections hold urgent prose (breaking changes, a security fix) and the
+    major releases (`2.0.0`) come first, unless most of the level is so."""
     urgent = sorted({*notable.urgent, *(i for i, _ in headings
                                         if URGENT.search(rows[i][:JUDGED_CHARS]))})
     parents: dict[int, list[int]] = {}
@@ -368,8 +377,10 @@ def document_order(rows: list[str], headings: list[tuple[int, int]],
     levels = dict(headings)
     for line, level in headings:
         end = ends.get(line, len(rows))
+        title = rows[line][:JUDGED_CHARS]
         at = bisect_left(urgent, line + 1)
-        if (at < len(urgent) and urgent[at] < end) or _MAJOR.search(rows[line][:JUDGED_CHARS]):
+        if _VERSION.search(title) and (at < len(urgent) and urgent[at] < end
+                                       or _MAJOR.search(title)):
             leading.add(line)
     for level in set(levels.values()):
         of_level = [i for i, lv in headings if lv == level]
