@@ -45,6 +45,12 @@ _URGENT_WORDS = (r"breaking|(?:backwards?[- ])?incompatib\w*|deprecat\w*|securit
                  r"|CVE-\d{4}-\d+|GHSA-[\w-]+")
 NOTABLE = lazy(rf"\b(?:errors?|exceptions?|{_URGENT_WORDS})\b", re.I)
 URGENT = lazy(rf"\b(?:{_URGENT_WORDS})\b", re.I)
+# A warning set apart for the reader: an RST admonition (`.. warning::`), a Markdown alert
+# (`> [!WARNING]`), a paragraph opened by the word in bold or alone (`**Important:**`,
+# `Warning:`).
+WARNING = lazy(r"[ \t>]*+(?:\.\. (?:warning|caution|danger|important|attention)::|\[!(?:WARNING|"
+               r"CAUTION|IMPORTANT)\]|(?:\*\*|__)?(?:Warning|WARNING|Caution|CAUTION|Danger|"
+               r"DANGER|Important|IMPORTANT)(?::(?:\*\*|__)?|(?:\*\*|__):?)(?:\s|$))")
 URGENT_SHARE = 0.15  # of the room, at most, for urgent prose before any heading
 # Urgent prose on more than this share of a text's lines is its topic (a list of
 # deprecations), not news: it is offered as other prose is.
@@ -84,7 +90,7 @@ def notable_rows(rows: list[str], among, named: set[int],
     for i in prose:
         if i in section_of:
             sections.setdefault(section_of[i], []).append(i)
-        elif URGENT.search(rows[i][:JUDGED_CHARS]):
+        elif URGENT.search(rows[i][:JUDGED_CHARS]) or WARNING.match(rows[i]):
             urgent.append(i)
         elif NOTABLE.search(rows[i][:JUDGED_CHARS]):
             other.append(i)
