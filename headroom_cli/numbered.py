@@ -27,8 +27,10 @@ def numbered(rows: list[str]) -> bool:
 
 
 def stripped(rows: list[str]) -> list[str]:
-    """The rows without their line numbers (a row without one stays as it is)."""
-    return [row[m.end():] if (m := PREFIX.match(row)) else row for row in rows]
+    """The rows without their line numbers (a row without one stays as it is, but for the
+    padding `nl` prints for a blank line: blank)."""
+    return [row[m.end():] if (m := PREFIX.match(row)) else row if row.strip() else ""
+            for row in rows]
 
 
 def through(planner):

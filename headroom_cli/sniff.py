@@ -9,8 +9,9 @@ symbol table or disassembly (`other`: nm's zero-padded addresses are no commit h
 commit history and a delimited table are asked first (each only when the output as a whole is
 that); then a failing test run or build is a log even when its tracebacks quote source code, so its
 signals are asked before code is; then a document that opens like YAML (its structure outweighs
-the error words of its prose); then code, other logs, documents, drawn trees, listings, and
-`other` for the rest.
+the error words of its prose); then code, then a Markdown document beyond doubt (headings of two
+levels: a changelog quotes the errors it fixed), other logs, documents, drawn trees, listings,
+and `other` for the rest.
 
 Sniffing compiles only what it needs: a planner module (and its patterns) is imported when its
 question is asked, and the shapes with a cheap telltale (a diff's `@@`, JSON's opening bracket,
@@ -127,6 +128,7 @@ _ASKED = (
     ("log", "looks_like_a_failed_run", None),
     ("yaml", "looks_like", _opens_a_document),
     ("code", "looks_like", None),
+    ("markdown", "looks_like_a_document", None),
     ("log", "looks_like", None),
     ("html", "looks_like", None),
     ("toml", "looks_like", None),

@@ -99,4 +99,4 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> 
     found = headings(rows)
     notable = outline.notable_rows(rows, range(len(rows)), {i for i, _ in found}, found)
     return outline.plan("other", "headings", text, lines, budget, counter, found,
-                        deeper_after_a_miss=True, notable=notable)
+                        deeper_after_a_miss=True, notable=notable, document=True)

@@ -21,7 +21,9 @@ _SETEXT = lazy(r"(=+|-+)[ \t]*$")
 _FENCE = lazy(r"[ ]{0,3}(```|~~~)")
 _LIST_OR_LINK = lazy(r"[ \t]*(?:[-*+][ \t]+\S|\d+[.)][ \t]+\S)|.*\]\([^)\s]+\)")
 _MAX_HEADING_SHARE = 0.4
-# Prose a reader of a changelog or a document looks for first.
+# A document beyond doubt: this many headings, of two levels at least (a changelog's versions
+# and their sections, a reference's chapters and entries).
+_DOCUMENT_HEADINGS = 2 * outline.MIN_HEADINGS
 
 
 def headings(rows: list[str]) -> tuple[list[tuple[int, int]], int, int]:
@@ -57,6 +59,16 @@ def looks_like(sample: list[str], tool: Tool) -> bool:
     return len(levels) >= 2 or fences >= 2 or marks >= 3
 
 
+def looks_like_a_document(sample: list[str], tool: Tool) -> bool:
+    """Markdown by its structure, asked before a shell output's error words make it a log: a
+    changelog quotes the errors it fixed, a reference the errors its settings raise, but a
+    log has no headings of two levels (a TAP stream's `# Subtest:` lines are one)."""
+    rows = outline.bodies(sample)
+    found, _, _ = headings(rows)
+    return (len(found) >= _DOCUMENT_HEADINGS and len({level for _, level in found}) >= 2
+            and looks_like(sample, tool))
+
+
 def _prose(rows: list[str]):
     """Indexes of the lines outside fenced and indented code blocks."""
     fenced = False
@@ -72,4 +84,5 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> 
     found, _, _ = headings(rows)
     titles = {i for i, _ in found}
     return outline.plan("markdown", "headings", text, lines, budget, counter, found,
-                        notable=outline.notable_rows(rows, _prose(rows), titles, found))
+                        notable=outline.notable_rows(rows, _prose(rows), titles, found),
+                        document=True)

@@ -21,6 +21,7 @@ end while budget is left for more.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from dataclasses import dataclass, replace
 from functools import partial
 
@@ -44,10 +45,23 @@ _URGENT_WORDS = (r"breaking|(?:backwards?[- ])?incompatib\w*|deprecat\w*|securit
                  r"|CVE-\d{4}-\d+|GHSA-[\w-]+")
 NOTABLE = lazy(rf"\b(?:errors?|exceptions?|{_URGENT_WORDS})\b", re.I)
 URGENT = lazy(rf"\b(?:{_URGENT_WORDS})\b", re.I)
+# A warning set apart for the reader: an RST admonition (`.. warning::`), a Markdown alert
+# (`> [!WARNING]`), a paragraph opened by the word in bold or alone (`**Important:**`,
+# `Warning:`).
+WARNING = lazy(r"[ \t>]*+(?:\.\. (?:warning|caution|danger|important|attention)::|\[!(?:WARNING|"
+               r"CAUTION|IMPORTANT)\]|(?:\*\*|__)?(?:Warning|WARNING|Caution|CAUTION|Danger|"
+               r"DANGER|Important|IMPORTANT)(?::(?:\*\*|__)?|(?:\*\*|__):?)(?:\s|$))")
 URGENT_SHARE = 0.15  # of the room, at most, for urgent prose before any heading
 # Urgent prose on more than this share of a text's lines is its topic (a list of
 # deprecations), not news: it is offered as other prose is.
 URGENT_RARE = 0.05
+_FRAME = 3  # a parent's first, last and middle headings, before the urgent ones
+_ITEM = lazy(r"(?:[-*+•]|\d+[.)])\s")
+# A release's heading names its version (a reference's entry that holds a deprecation is no
+# news: only a release's is).
+_VERSION = lazy(r"\d\.\d")
+# A release that breaks what came before: a major version (`2.0.0`, `v3.0`, `Version 10.0.0`).
+_MAJOR = lazy(r"(?<![\w.])v?[1-9]\d*\.0(?:\.0)?(?![\w.-]*\d)", re.I)
 
 
 @dataclass(frozen=True)
@@ -65,24 +79,44 @@ def notable_rows(rows: list[str], among, named: set[int],
     changelog's `### ⚠ BREAKING CHANGES`, a `## Security` section: its items rarely repeat
     the word), then the rows whose beginning is URGENT, unless they are the text's topic
     (URGENT_RARE); other: the rows naming an error. Each spread over the text."""
-    under: set[int] = set()
+    section_of: dict[int, int] = {}
     ends = [line for line, _ in headings[1:]] + [len(rows)]
     for (line, _), end in zip(headings, ends):
         if URGENT.search(rows[line][:JUDGED_CHARS]):
-            under.update(range(line + 1, end))
+            section_of.update(dict.fromkeys(range(line + 1, end), line))
     prose = [i for i in among if i not in named and any(c.isalnum() for c in rows[i][:80])]
-    sections, urgent, other = [], [], []
+    sections: dict[int, list[int]] = {}
+    urgent, other = [], []
     for i in prose:
-        if i in under:
-            sections.append(i)
-        elif URGENT.search(rows[i][:JUDGED_CHARS]):
+        if i in section_of:
+            sections.setdefault(section_of[i], []).append(i)
+        elif URGENT.search(rows[i][:JUDGED_CHARS]) or WARNING.match(rows[i]):
             urgent.append(i)
         elif NOTABLE.search(rows[i][:JUDGED_CHARS]):
             other.append(i)
-    urgent = spread(sections) + spread(urgent)
+    urgent = _items_first(rows, list(sections.values())) + spread(urgent)
     if len(urgent) > URGENT_RARE * len(prose):
         return Notable((), tuple(urgent + spread(other)))
     return Notable(tuple(urgent), tuple(spread(other)))
+
+
+def _items_first(rows: list[str], sections: list[list[int]]) -> list[int]:
+    """The rows of urgent sections (each in document order), offered a round at a time: the
+    first item of every section, then the second, …; the lines that start an item (a list
+    mark, a paragraph's first line) before the lines that go on with one."""
+    def starts(i: int) -> bool:
+        row = rows[i].lstrip()
+        return bool(_ITEM.match(row)) or not rows[i - 1].strip() if i else True
+
+    opening = [[i for i in section if starts(i)] for section in sections]
+    going_on = [[i for i in section if not starts(i)] for section in sections]
+    return _rounds(opening) + _rounds(going_on)
+
+
+def _rounds(groups: list[list[int]]) -> list[int]:
+    """The first of every group, then the second of every group, and so on."""
+    return [group[r] for r in range(max(map(len, groups), default=0))
+            for group in groups if r < len(group)]
 
 
 def numbered(rows: list[str]) -> bool:
@@ -128,7 +162,7 @@ def plan(kind: str, noun: str, text: str, lines: Lines, budget: int, counter: Co
          headings: list[tuple[int, int]], head_share: float = HEAD_SHARE,
          deeper_after_a_miss: bool = False, notable: Notable = Notable(),
          columns: dict[int, int] | None = None, tail_share: float = TAIL_SHARE,
-         is_numbered: bool | None = None) -> Plan | None:
+         is_numbered: bool | None = None, document: bool = False) -> Plan | None:
     """headings: (0-based line, level) of every heading; the lowest level is the shallowest.
     `deeper_after_a_miss`: what a level leaves goes on to the next ones (a public function
     may stand in for a class left out; a subsection never stands in for a missing chapter).
@@ -138,7 +172,9 @@ def plan(kind: str, noun: str, text: str, lines: Lines, budget: int, counter: Co
     `columns`: where in its line a heading starts, when not at the start (HTML's tags).
     `head_share`, `tail_share`: of the budget, for the first and the last lines.
     `is_numbered`: whether the rows carry their line numbers (None: judged on the rows; a
-    table whose first column is `N:`, readelf's, carries no line numbers)."""
+    table whose first column is `N:`, readelf's, carries no line numbers).
+    `document`: a document's headings (document_order): within a level, the sections a reader
+    looks for first, then every section's first subsections before any one's later ones."""
     rows = list(lines)
     total = len(rows)
     head_end, begun = _within(text, lines, rows, range(total), int(budget * head_share), counter)
@@ -163,17 +199,24 @@ def plan(kind: str, noun: str, text: str, lines: Lines, budget: int, counter: Co
     if sum(costs.values()) > room:  # not all fit whole: more entries by their beginnings
         limit = ENTRY_CHARS
         costs = {i: counter.count(show(i) + "\n") for i, _ in inside}
-    urgent = _notable([i for i in notable.urgent if head_end <= i < tail_start], show,
+    # A line of prose is named by its beginning (the rest is a retrieval away): many of them
+    # before a few whole.
+    prose = lambda i: row_of(i, rows, is_numbered, 0, ENTRY_CHARS)  # noqa: E731
+    urgent = _notable([i for i in notable.urgent if head_end <= i < tail_start], prose,
                       int(room * URGENT_SHARE), counter, costs)
     room -= sum(costs[i] for i in urgent)
-    shown = _fit(inside, costs, room, deeper_after_a_miss)
+    order = document_order(rows, headings, notable) if document else None
+    shown = _fit(inside, costs, room, deeper_after_a_miss, order)
     if not shown:
         return None
     left = room - sum(costs[i] for i in shown)
-    extra = _notable([i for i in notable.other if head_end <= i < tail_start], show,
+    taken = set(urgent)  # the urgent lines its own room left out come first in what is left
+    extra = _notable([i for i in [*notable.urgent, *notable.other]
+                      if head_end <= i < tail_start and i not in taken], prose,
                      int(left * NOTABLE_SHARE), counter, costs)
     left -= sum(costs[i] for i in extra)
     extra += urgent
+    notes = set(extra)
     shown = sorted(shown + extra)
     head_end, tail_start, shown, begun = _grow(text, lines, rows, head_end, tail_start, shown,
                                                begun, costs, left, counter)
@@ -184,7 +227,7 @@ def plan(kind: str, noun: str, text: str, lines: Lines, budget: int, counter: Co
     header = Note(_header(listed, len(inside), noun, len(shown) - listed))
     items = [*_kept(text, lines, 0, head_end, begun),
              Gap(lines.start(head_end), lines.start(tail_start), head_end + 1, tail_start),
-             header, *(Note(show(i)) for i in shown),
+             header, *(Note(prose(i) if i in notes else show(i)) for i in shown),
              *_kept(text, lines, tail_start, total, begun)]
     # The listed lines stay omitted when spend.py shows more at the gap's edges: shown there
     # too, they would be paid for twice (_grow has spent what the outline left).
@@ -295,16 +338,18 @@ def _cost(rows: list[str], counter: Counter) -> int:
 
 
 def _fit(inside: list[tuple[int, int]], costs: dict[int, int], room: int,
-         deeper_after_a_miss: bool) -> list[int]:
+         deeper_after_a_miss: bool, order: dict[int, int] | None = None) -> list[int]:
     """Every heading if all fit (`costs`: each one's outline row); else level by level, each
-    level spread over the document, down to the first level that does not fit whole (or on,
-    `deeper_after_a_miss`)."""
+    level spread over the document (or in `order`: a heading's rank within its level), down to
+    the first level that does not fit whole (or on, `deeper_after_a_miss`)."""
     if sum(costs.values()) <= room:
         return [i for i, _ in inside]
     chosen, used = set(), 0
     for level in sorted({level for _, level in inside}):
         missed = False
-        for i in spread([i for i, lv in inside if lv == level]):
+        of_level = [i for i, lv in inside if lv == level]
+        ranked = spread(of_level) if order is None else sorted(of_level, key=order.__getitem__)
+        for i in ranked:
             if used + costs[i] <= room:
                 chosen.add(i)
                 used += costs[i]
@@ -313,6 +358,54 @@ def _fit(inside: list[tuple[int, int]], costs: dict[int, int], room: int,
         if missed and not deeper_after_a_miss:
             break
     return sorted(chosen)
+
+
+def document_order(rows: list[str], headings: list[tuple[int, int]],
+                   notable: Notable) -> dict[int, int]:
+    """A document's headings ranked within their level as a reader looks for them: a round at
+    a time over the parents (the first subsection of every chapter, then the second, …; a
+    small chapter's entries are not crowded out by a large one's), each parent's own spread
+    over it, its last one second (a changelog's oldest release, a reference's last chapter).
+    After each parent's first, last and middle ones (the frame), the releases (headings that
+    name a version) whose sections hold urgent prose (breaking changes, a security fix) and the
+    major releases (`2.0.0`) come first, unless most of the level is so."""
+    urgent = sorted({*notable.urgent, *(i for i, _ in headings
+                                        if URGENT.search(rows[i][:JUDGED_CHARS]))})
+    parents: dict[int, list[int]] = {}
+    leading: set[int] = set()
+    stack: list[tuple[int, int]] = []  # (line, level) of the open sections
+    ends: dict[int, int] = {}
+    for line, level in headings:
+        while stack and stack[-1][1] >= level:
+            ends[stack.pop()[0]] = line
+        parents.setdefault(stack[-1][0] if stack else -1, []).append(line)
+        stack.append((line, level))
+    levels = dict(headings)
+    for line, level in headings:
+        end = ends.get(line, len(rows))
+        title = rows[line][:JUDGED_CHARS]
+        at = bisect_left(urgent, line + 1)
+        if _VERSION.search(title) and (at < len(urgent) and urgent[at] < end
+                                       or _MAJOR.search(title)):
+            leading.add(line)
+    for level in set(levels.values()):
+        of_level = [i for i, lv in headings if lv == level]
+        if sum(i in leading for i in of_level) * 2 > len(of_level):
+            leading.difference_update(of_level)
+    groups = [_ends_first(children) for children in parents.values()]
+    frame = _rounds([group[:_FRAME] for group in groups])
+    rest = [i for i in _rounds([group[_FRAME:] for group in groups])]
+    order = frame + [i for i in rest if i in leading] + [i for i in rest if i not in leading]
+    return {line: position for position, line in enumerate(order)}
+
+
+def _ends_first(indexes: list[int]) -> list[int]:
+    """spread(), with the last index second."""
+    order = spread(indexes)
+    if len(order) > 2:
+        order.remove(indexes[-1])
+        order.insert(1, indexes[-1])
+    return order
 
 
 def spread(indexes: list[int]) -> list[int]:

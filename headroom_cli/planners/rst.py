@@ -5,7 +5,9 @@ Its headings are titles adorned by a line of punctuation under them (and maybe o
 levels in the order their adornments first appear. Much of such a document is directives
 (`.. changelog::` holding `.. change::` entries): a directive at the margin is named by its
 first field (`:version: 2.0.36`), a nested one by the first line of its prose (the change's
-summary: "Fixed regression …"), one level deeper for each level of nesting. The prose lines
+summary: "Fixed regression …"), one level deeper for each level of nesting. A reference's
+definition lists (a setting's ``name`` over its indented definition) are entries too, each
+level of nesting one deeper. The prose lines
 that name an error, a breaking change, a deprecation or a security fix follow when there is
 room.
 """
@@ -24,6 +26,8 @@ _DIRECTIVE = lazy(r"(?P<indent>[ ]*)\.\. [\w:-]+::")
 _FIELD = lazy(r"[ ]*:[\w-]+:")
 _ADORNMENT = lazy(r"([=\-~^\"'`#*+.:_])\1{2,}\s*$")
 _MIN_DIRECTIVES = 3
+# A list's item (its wrapped lines are indented under it too): a bullet, a number, a line block.
+_ITEM = lazy(r"(?:[-*+•|]|\(?(?:\d+|[a-zA-Z#])[.)])(?:\s|$)")
 
 
 def looks_like(sample: list[str], tool: Tool) -> bool:
@@ -53,7 +57,25 @@ def entries(rows: list[str]) -> list[tuple[int, int]]:
         named = _name_line(rows, index, first_field=depth == 0)
         if named is not None:
             found.append((named, len(styles) + depth))
+    named = {index for index, _ in found} | {index - 1 for index, _ in titles}
+    terms = [(index, indent) for index, indent in _terms(rows) if index not in named]
+    ranks = {indent: rank for rank, indent in enumerate(sorted({i for _, i in terms}))}
+    found += [(index, len(styles) + ranks[indent]) for index, indent in terms]
     return sorted(found)
+
+
+def _terms(rows: list[str]):
+    """(line, indent) of every definition list's term (a setting, a field, a macro: ``name``
+    over its definition, indented on the very next line), at the margin or nested."""
+    for index in range(1, len(rows) - 1):
+        row, below = rows[index], rows[index + 1]
+        if (row.strip() and not rows[index - 1].strip() and below.strip()
+                and not _DIRECTIVE.match(row) and not _FIELD.match(row)
+                and not _ADORNMENT.match(row) and not _ADORNMENT.match(below)
+                and not row.rstrip().endswith("::")):
+            indent = len(row) - len(row.lstrip(" "))
+            if len(below) - len(below.lstrip(" ")) > indent and not _ITEM.match(row, indent):
+                yield index, indent
 
 
 def _name_line(rows: list[str], index: int, first_field: bool) -> int | None:
@@ -79,4 +101,4 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> 
     prose = (i for i, row in enumerate(rows) if not _FIELD.match(row))
     notable = outline.notable_rows(rows, prose, {i for i, _ in found}, found)
     return outline.plan("other", "titles and entries", text, lines, budget, counter, found,
-                        deeper_after_a_miss=True, notable=notable)
+                        deeper_after_a_miss=True, notable=notable, document=True)
