@@ -14,8 +14,8 @@ from functools import cached_property, lru_cache
 from . import tools
 from .clean import clean
 from .config import DEFAULTS
-from .tokens import (DEFAULT_ENCODING, Counter, LazyCounter, count_large, count_spans,
-                     load_counter)
+from .large_counts import count_large, count_spans
+from .tokens import DEFAULT_ENCODING, Counter, LazyCounter, load_counter
 
 DEFAULT_BUDGET = DEFAULTS["budget"]  # the one default (config.py)
 

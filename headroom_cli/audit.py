@@ -21,7 +21,8 @@ from dataclasses import asdict, dataclass, field, fields
 
 from .family import family_of
 from .render import MARKER_PREFIX
-from .tokens import Counter, count_large
+from .large_counts import count_large
+from .tokens import Counter
 from .transcript import Request, Transcript
 
 NO_FAMILY = "-"  # the family column of an output that came from no shell command

@@ -38,7 +38,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from .store import content_id
-from .tokens import DEFAULT_ENCODING, Counter, count_large
+from .large_counts import count_large
+from .tokens import DEFAULT_ENCODING, Counter
 
 DEFAULT_KEEP_RECENT = 3
 RESPONSES_RESULT = "function_call_output"  # an OpenAI Responses item holding a tool's output

@@ -13,7 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .plan import Gap, Keep, Narrowing, Note, Plan
-from .tokens import Counter, count_spans
+from .large_counts import count_spans
+from .tokens import Counter
 from .tools import Tool
 
 MARKER_PREFIX = "[…headroom: "

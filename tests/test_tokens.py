@@ -20,7 +20,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from headroom_cli import tokens
+from headroom_cli import large_counts, tokens
 from headroom_cli.tokens import PYTHON_SYMBOLS, EncodingUnavailable, load_counter
 
 CASES = Path(__file__).parent / "cases"
@@ -275,23 +275,23 @@ def test_large_counts_reusing_the_last_one_are_exact(python_counter, tiktoken_co
     variants = [text, text[cut_head:], text[:len(text) - cut_tail], text[cut_head:-cut_tail - 1],
                 extra + text[cut_head:], text[:-cut_tail - 1] + extra, text[cut_head:] + extra]
     for variant in variants:
-        assert tokens.count_large(counter, [variant]) == counter.count(variant)
+        assert large_counts.count_large(counter, [variant]) == counter.count(variant)
 
 
 def test_a_large_count_like_the_last_counts_only_what_differs(python_counter, monkeypatch):
     text = _big_text(["2024-05-01T00:00:00Z INFO  [http] GET /api/items 200", "x = f(y)"])
-    tokens.count_large(python_counter, [text])
+    large_counts.count_large(python_counter, [text])
     counted: list[int] = []
     real = python_counter.count
     monkeypatch.setattr(python_counter, "count", lambda part: counted.append(len(part))
                         or real(part))
     shifted = text[5_000:] + "tail line\n"
-    assert tokens.count_large(python_counter, [shifted]) == real(shifted)
+    assert large_counts.count_large(python_counter, [shifted]) == real(shifted)
     assert 0 < sum(counted) < len(shifted) // 4
     estimate, seen = tokens.EstimateCounter(), []  # not byte-pair: counted whole, always
     monkeypatch.setattr(tokens.EstimateCounter, "count", lambda self, part: seen.append(part) or 1)
-    tokens.count_large(estimate, [text])
-    tokens.count_large(estimate, [shifted])
+    large_counts.count_large(estimate, [text])
+    large_counts.count_large(estimate, [shifted])
     assert seen == [text, shifted]
 
 
@@ -306,13 +306,13 @@ def test_spans_of_one_text_count_as_each_span_counted_alone(python_counter, tikt
     texts = real_texts()
     text = data.draw(st.sampled_from(texts))
     if data.draw(st.booleans()):  # past the exact limit: the sample is the spans' first part
-        text = (text + "\n") * (tokens.EXACT_COUNT_LIMIT // max(1, len(text)) + 2)
+        text = (text + "\n") * (large_counts.EXACT_COUNT_LIMIT // max(1, len(text)) + 2)
     cuts = sorted(data.draw(st.lists(st.integers(0, len(text)), min_size=2, max_size=12)))
     spans = list(zip(cuts[::2], cuts[1::2]))
-    tokens._last_table = None
-    expected = tokens.count_large(counter, [text[start:end] for start, end in spans])
-    assert tokens.count_spans(counter, text, spans) == expected
-    assert tokens.count_spans(counter, text, spans) == expected  # the table, reused
+    large_counts._last_table = None
+    expected = large_counts.count_large(counter, [text[start:end] for start, end in spans])
+    assert large_counts.count_spans(counter, text, spans) == expected
+    assert large_counts.count_spans(counter, text, spans) == expected  # the table, reused
 
 
 def test_a_texts_spans_are_counted_from_one_pass_over_it(tmp_path, monkeypatch):
@@ -320,13 +320,13 @@ def test_a_texts_spans_are_counted_from_one_pass_over_it(tmp_path, monkeypatch):
     python_counter = load_counter("cl100k_base", cache_dir=str(tmp_path))  # on Python's engine
     text = _big_text(["2024-05-01T00:00:00Z INFO  [http] GET /api/items 200", "  at f(y)"])
     spans = [(0, 4_000), (9_000, 30_000), (30_500, len(text))]
-    tokens._last_table = None
-    whole = tokens.count_spans(python_counter, text, [(0, len(text))])
+    large_counts._last_table = None
+    whole = large_counts.count_spans(python_counter, text, [(0, len(text))])
     counted: list[int] = []
     real = python_counter.count
     monkeypatch.setattr(python_counter, "count", lambda part: counted.append(len(part))
                         or real(part))
-    assert tokens.count_spans(python_counter, text, spans) == sum(
+    assert large_counts.count_spans(python_counter, text, spans) == sum(
         real(text[start:end]) for start, end in spans)
     assert whole == real(text)
     assert sum(counted) < 400  # the spans' ragged ends only, each within a line
