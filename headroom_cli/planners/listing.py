@@ -65,6 +65,7 @@ _RARE_SHARE = 0.1  # a value on at most this share of the rows is rare
 _PREAMBLE = 8  # lines a table's own header may hold above its title row (top's summary)
 # The rules of a boxed table: `+----+----+`, `┌────┬────┐`, `├────┼────┤`, `╞════╪════╡`.
 _BOX_RULE = lazy(r"\s*[+┌├╞╔╠└╘╚┏┣┗][-─━═+┬┼┴╤╪╧╦╬╩┳╋┻]*[+┐┤╡╗╣┘╛╝┓┫┛]\s*$")
+_GROUPS = 6  # values a column may hold for each one's first row to be shown
 _REPEATS = 4  # a column of repeating values holds at most one value for every 4 rows
 # A measure's cell: a size with its unit (`ls -h`'s 4.0K, docker's 1.2GB, kubectl's 512Mi; a
 # lower-case m is an age's minutes), a clock duration (`ps`'s TIME, `top`'s TIME+, ELAPSED),
@@ -718,13 +719,13 @@ def _distinct(job: _Job, table: Table, body: list[int], middle: set[int],
     order = sorted(severe, key=lambda i: (-severe[i], i))
     # a value is the more surprising the fewer rows hold it against its column's mean, and
     # the more one value holds the column (a source that is `default` but on 29 rows); it is
-    # rare on at most _RARE_SHARE of the rows and half its column's mean (not one of 14
-    # processes' equal shares of an lsof)
+    # rare on at most _RARE_SHARE of the rows and a quarter of the usual value's (not one of
+    # 14 processes' near-equal shares of an lsof)
     rare = sorted((n * len(found) / max(found.values()) * len(rows), c, value)
                   for c, found in enumerate(counts)
                   if found and len(found) > 1
                   for value, n in found.items()
-                  if n <= _RARE_SHARE * len(rows) and 2 * n * len(found) <= len(rows))
+                  if n <= _RARE_SHARE * len(rows) and 4 * n <= max(found.values()))
     holders: dict[tuple[int, str], list[int]] = {}  # (column, value) -> its rows of the middle
     for i, row_cells in zip(rows, zip(*columns)):
         if i in middle:
@@ -739,6 +740,11 @@ def _distinct(job: _Job, table: Table, body: list[int], middle: set[int],
             measures.append(list(largest.values()))
     for tier in itertools.zip_longest(exemplars, *measures, fillvalue=-1):
         order += tier  # a rare value, then each measure's next largest, in turn
+    # then where each value of a few-valued column first shows (a table grouped or sorted
+    # by it: the first suite of a protocol, the first pod of a namespace), fewest rows first
+    firsts = sorted((n, c, value) for c, found in enumerate(counts)
+                    if found and 1 < len(found) <= _GROUPS for value, n in found.items())
+    order += [holders[(c, value)][0] for _, c, value in firsts if (c, value) in holders]
     for _, column, value in rare:  # then every other row of a rare value, rarest first
         order += holders.get((column, value), [])[1:]
     return sorted(_fill(job, order, room))
@@ -783,6 +789,8 @@ def _number(cell: str) -> float | None:
     """A cell's number: plain (`1,024`, `28.3`), a percentage, a size with its unit (`1.2GB`,
     `512Mi`, `4.0K`), a clock duration (`4:06.83`, `1-02:03:04`) or an age (`3d4h`, `45s`)."""
     cell = cell.strip().replace(",", "")
+    if cell.endswith(")") and " (" in cell:  # kubectl's RESTARTS: `5 (3m12s ago)`
+        cell = cell[:cell.index(" (")]
     try:
         return float(cell)
     except ValueError:
