@@ -7,16 +7,20 @@
   FIRST_SHARE, the largest (or head and tail) entries of every section shown, shallow sections
   first and never more than the first shows, and what is left lengthens the head, then the
   tail. `total`, `.` and `..` lines are left out.
-- Column tables (`ls -l`, `ps`, `docker ps`, `kubectl get`, `pip list`, `du`, `wc -l`,
-  `find -ls`) and CSV/TSV: the header row(s), head rows and tail rows, the middle one gap; when
-  the rows are sized (`ls -l`, `du`) or a delimited table has columns that measure (whole
-  numbers of many values: `python -X importtime`'s microseconds), the largest rows of the
-  middle stay too (the one huge file, the heavy folders, the slowest imports). When the rows
-  name paths, the omitted ones are counted by directory right after the first gap. Rows that
-  name no paths (a query's result, `pip list`, a cipher list) are kept by what differs
-  between them, within DISTINCT_SHARE: rows naming an error first, then one row of each rare
-  value of a few-valued column (a status, a priority, a protocol: the one `extra` package among
-  700 `optional` ones), then the largest values of the columns that measure.
+- Column tables (`ls -l`, `ps`, `top`, `lsof`, `docker ps`, `kubectl get`, `pip list`, `du`,
+  `wc -l`, `find -ls`, a psql or sqlite3 result), boxed ones (`sqlite3 -box`, mysql's client)
+  and CSV/TSV: the header — a title row, its rule, and the lines a table prints above its
+  title (`top`'s summary, `dpkg -l`'s legend) — head rows and tail rows; when the rows are
+  sized (`ls -l`, `du`) the largest rows of the middle stay too (the one huge file, the heavy
+  folders). When the rows name paths, the omitted ones are counted by directory right after
+  the first gap. Where the columns can be told apart, the middle keeps the rows that differ,
+  within DISTINCT_SHARE, in this order: rows in a troubled state (CrashLoopBackOff, Exited
+  (1), `<defunct>`, an error word in a status or a message), one row of each rare value of a
+  column whose values repeat (the zombie's `Z`, the one IPv4 socket of an lsof, the settings
+  whose source is not `default`) with the largest values of the columns that measure in turn
+  (%CPU, RSS, SIZE with its unit, TIME; not a PID or a column the table is sorted by), where
+  each value of a few-valued column first shows (a table grouped by it), then every other
+  row of a rare value.
 
 Plain path lists (`find`, `rg -l`, Glob) are the search planner's file-list mode, not this one.
 """
@@ -574,7 +578,20 @@ def _column_table(body: list[str]) -> Table | None:
     if sum(1 for row in rows if _aligned(title, row)) < MIN_SHARE * len(rows):
         return None
     return Table(header, _path_column(rows, _last_field),
-                 cells_of=lambda row, width=len(words): _column_cells(row, width))
+                 cells_of=lambda row, width=_width_of(words, rows): _column_cells(row, width))
+
+
+def _width_of(words: list[str], rows: list[str]) -> int:
+    """How many cells a row has: one a title word, unless a title names a column in two
+    words (df's `Mounted on`, ss's `Local Address:Port`) and most rows hold fewer fields, all
+    alike."""
+    fields: dict[int, int] = {}
+    for row in rows[:200]:
+        count = len(row.split())
+        fields[count] = fields.get(count, 0) + 1
+    common = max(fields, key=fields.get, default=len(words))
+    return common if 1 < common < len(words) and fields[common] >= MIN_SHARE * sum(
+        fields.values()) else len(words)
 
 
 def _column_cells(row: str, width: int) -> list[str] | None:
