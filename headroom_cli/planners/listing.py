@@ -64,7 +64,7 @@ HEAD_SHARE = 2 / 3  # of a table's rows budget, for the head; the tail gets the 
 _MEASURE_VALUES = 10  # distinct numbers a column needs to be a measure
 BIGGEST_SHARE = 0.3  # of a sized table's rows budget, for its largest rows between head and tail
 _MAX_MISSES = 32
-DISTINCT_SHARE = 0.5  # of a pathless table's rows budget, for the rows that differ
+DISTINCT_SHARE = 0.35  # of a table's rows budget, for the rows that differ
 _RARE_SHARE = 0.1  # a value on at most this share of the rows is rare
 _PREAMBLE = 8  # lines a table's own header may hold above its title row (top's summary)
 # The rules of a boxed table: `+----+----+`, `┌────┬────┐`, `├────┼────┤`, `╞════╪════╡`.
