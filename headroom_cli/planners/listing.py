@@ -7,16 +7,20 @@
   FIRST_SHARE, the largest (or head and tail) entries of every section shown, shallow sections
   first and never more than the first shows, and what is left lengthens the head, then the
   tail. `total`, `.` and `..` lines are left out.
-- Column tables (`ls -l`, `ps`, `docker ps`, `kubectl get`, `pip list`, `du`, `wc -l`,
-  `find -ls`) and CSV/TSV: the header row(s), head rows and tail rows, the middle one gap; when
-  the rows are sized (`ls -l`, `du`) or a delimited table has columns that measure (whole
-  numbers of many values: `python -X importtime`'s microseconds), the largest rows of the
-  middle stay too (the one huge file, the heavy folders, the slowest imports). When the rows
-  name paths, the omitted ones are counted by directory right after the first gap. Rows that
-  name no paths (a query's result, `pip list`, a cipher list) are kept by what differs
-  between them, within DISTINCT_SHARE: rows naming an error first, then one row of each rare
-  value of a few-valued column (a status, a priority, a protocol: the one `extra` package among
-  700 `optional` ones), then the largest values of the columns that measure.
+- Column tables (`ls -l`, `ps`, `top`, `lsof`, `docker ps`, `kubectl get`, `pip list`, `du`,
+  `wc -l`, `find -ls`, a psql or sqlite3 result), boxed ones (`sqlite3 -box`, mysql's client)
+  and CSV/TSV: the header — a title row, its rule, and the lines a table prints above its
+  title (`top`'s summary, `dpkg -l`'s legend) — head rows and tail rows; when the rows are
+  sized (`ls -l`, `du`) the largest rows of the middle stay too (the one huge file, the heavy
+  folders). When the rows name paths, the omitted ones are counted by directory right after
+  the first gap. Where the columns can be told apart, the middle keeps the rows that differ,
+  within DISTINCT_SHARE, in this order: rows in a troubled state (CrashLoopBackOff, Exited
+  (1), `<defunct>`, an error word in a status or a message), one row of each rare value of a
+  column whose values repeat (the zombie's `Z`, the one IPv4 socket of an lsof, the settings
+  whose source is not `default`) with the largest values of the columns that measure in turn
+  (%CPU, RSS, SIZE with its unit, TIME; not a PID or a column the table is sorted by), where
+  each value of a few-valued column first shows (a table grouped by it), then every other
+  row of a rare value.
 
 Plain path lists (`find`, `rg -l`, Glob) are the search planner's file-list mode, not this one.
 """
@@ -59,8 +63,31 @@ HEAD_SHARE = 2 / 3  # of a table's rows budget, for the head; the tail gets the 
 _MEASURE_VALUES = 10  # distinct numbers a column needs to be a measure
 BIGGEST_SHARE = 0.3  # of a sized table's rows budget, for its largest rows between head and tail
 _MAX_MISSES = 32
-DISTINCT_SHARE = 0.35  # of a pathless table's rows budget, for the rows that differ
+DISTINCT_SHARE = 0.35  # of a table's rows budget, for the rows that differ
 _RARE_SHARE = 0.1  # a value on at most this share of the rows is rare
+_PREAMBLE = 8  # lines a table's own header may hold above its title row (top's summary)
+# The rules of a boxed table: `+----+----+`, `┌────┬────┐`, `├────┼────┤`, `╞════╪════╡`.
+_BOX_RULE = lazy(r"\s*[+┌├╞╔╠└╘╚┏┣┗][-─━═+┬┼┴╤╪╧╦╬╩┳╋┻]*[+┐┤╡╗╣┘╛╝┓┫┛]\s*$")
+_GROUPS = 6  # values a column may hold for each one's first row to be shown
+_REPEATS = 4  # a column of repeating values holds at most one value for every 4 rows
+# A measure's cell: a size with its unit (`ls -h`'s 4.0K, docker's 1.2GB, kubectl's 512Mi; a
+# lower-case m is an age's minutes), a clock duration (`ps`'s TIME, `top`'s TIME+, ELAPSED),
+# an age (kubectl's AGE: 3d4h).
+_SIZED_NUMBER = lazy(r"(\d+(?:\.\d+)?) ?([kKMGTP]?)(?:iB|B|i)?%?")
+_CLOCK = lazy(r"(?:(\d+)-)?(\d+):(\d\d(?:\.\d+)?)(?::(\d\d(?:\.\d+)?))?")
+_AGE_WHOLE = lazy(r"(?:\d+(?:\.\d+)?(?:ms|[smhdwy]))+")
+_AGE = lazy(r"(\d+(?:\.\d+)?)(ms|[smhdwy])")
+# The states of a row a reader looks for first (kubectl, docker, systemctl, ps, lsof), beside
+# the error words every output shares (templates.severity).
+_FAILED_STATE = lazy(r"\b(?:CrashLoopBackOff|ImagePullBackOff|ErrImagePull|OOMKilled|Evicted"
+                     r"|NotReady|Unhealthy|unhealthy|Degraded|degraded|Exited \([1-9]\d*\)"
+                     r"|<defunct>)|\(deleted\)")
+# Columns of numbers that name rather than measure: their largest value means nothing.
+_KEY_TITLE = lazy(r"(?i)p?pid|tid|id|[ug]id|inode|node|device|port|fd|line|no\.?|#|index|seq"
+                  r"|oid|pgid|sid|tgid|lwp|nlwp|psr|pri|ni|nice|code|year|rank")
+_NAMES = lazy(r"\S*/\S*|[\w.-]*\w\.[A-Za-z]\w*")  # a path, a file name (errors.go)
+_PENDING_STATE = lazy(r"\b(?:Pending|ContainerCreating|Terminating|Unknown|Restarting"
+                      r"|SchedulingDisabled|outdated|upgradable)\b")
 
 
 def looks_like(sample: list[str], tool: Tool) -> bool:
@@ -399,8 +426,47 @@ def _table(rows: list[str]) -> Table | None:
     body = [row for row in rows if row.strip()]
     if len(body) < MIN_ROWS + 1:
         return None
-    return (_long_listing(body) or _sized_list(body) or _delimited(body)
-            or _column_table(body))
+    return (_long_listing(body) or _sized_list(body) or _boxed(body) or _delimited(body)
+            or _column_table(body) or _after_preamble(rows, body))
+
+
+def _after_preamble(rows: list[str], body: list[str]) -> Table | None:
+    """A column table under a few lines of its own (`top`'s summary, `dpkg -l`'s legend):
+    asked only where the structure says a title starts — a title row over a rule
+    (`+++-====`), or the first line after the first blank one. The lines above the title are
+    the table's header too."""
+    starts = [k for k in range(1, min(_PREAMBLE, len(body) - MIN_ROWS - 1) + 1)
+              if _SEPARATOR.match(body[k + 1].replace("+", "-"))]
+    blank = next((i for i, row in enumerate(rows[:_PREAMBLE * 2]) if not row.strip()), None)
+    if blank is not None:
+        above = sum(1 for row in rows[:blank] if row.strip())
+        if 0 < above <= _PREAMBLE:
+            starts.append(above)
+    for k in dict.fromkeys(starts):
+        table = _column_table(body[k:])
+        if table is not None:
+            table.header += k
+            return table
+    return None
+
+
+def _boxed(body: list[str]) -> Table | None:
+    """A table drawn in a box (`sqlite3 -box` and `-table`, mysql's client, psql with border
+    2, tabulate's grid): a top rule, a title row between bars, a rule, then rows between the
+    same bars; rules between rows and the bottom rule are no rows."""
+    if len(body) < 4 or not _BOX_RULE.match(body[0]):
+        return None
+    bar = body[1].strip()[:1]
+    if bar not in "|│┃║":
+        return None
+    bars = body[1].count(bar)
+    rows = [row for row in body[2:] if not _BOX_RULE.match(row)]
+    if not rows or sum(1 for row in rows if row.strip()[:1] == bar and row.count(bar) == bars
+                       ) < MIN_SHARE * len(rows):
+        return None
+    return Table(3 if _BOX_RULE.match(body[2]) else 2,
+                 cells_of=lambda row: row.strip()[1:-1].split(bar) if row.count(bar) == bars
+                 else None)
 
 
 def _long_listing(body: list[str]) -> Table | None:
@@ -502,7 +568,7 @@ def _column_table(body: list[str]) -> Table | None:
     title = body[0]
     words = title.split()
     capitalised = sum(1 for word in words if word[:1].isupper() or word[:1] == "%")
-    ruled = bool(_SEPARATOR.match(body[1]))  # `sqlite3 -header -column`: lower-case names
+    ruled = bool(_SEPARATOR.match(body[1].replace("+", "-")))  # sqlite3 -header -column, dpkg -l
     if len(words) < 2 or capitalised < 0.6 * len(words) and not ruled or any(
             w.isdigit() for w in words):
         return None
@@ -511,7 +577,20 @@ def _column_table(body: list[str]) -> Table | None:
     if sum(1 for row in rows if _aligned(title, row)) < MIN_SHARE * len(rows):
         return None
     return Table(header, _path_column(rows, _last_field),
-                 cells_of=lambda row, width=len(words): _column_cells(row, width))
+                 cells_of=lambda row, width=_width_of(words, rows): _column_cells(row, width))
+
+
+def _width_of(words: list[str], rows: list[str]) -> int:
+    """How many cells a row has: one a title word, unless a title names a column in two
+    words (df's `Mounted on`, ss's `Local Address:Port`) and most rows hold fewer fields, all
+    alike."""
+    fields: dict[int, int] = {}
+    for row in rows[:200]:
+        count = len(row.split())
+        fields[count] = fields.get(count, 0) + 1
+    common = max(fields, key=fields.get, default=len(words))
+    return common if 1 < common < len(words) and fields[common] >= MIN_SHARE * sum(
+        fields.values()) else len(words)
 
 
 def _column_cells(row: str, width: int) -> list[str] | None:
@@ -567,14 +646,14 @@ def _plan_table(job: _Job, table: Table) -> Plan | None:
     for _ in range(2):  # again with what the note left of its room, for the rows
         rows_room = room - note_room
         biggest_room = int(rows_room * BIGGEST_SHARE) if table.size_of else 0
-        distinct_room = (int(rows_room * DISTINCT_SHARE)
-                         if table.cells_of and not table.path_of else 0)
+        distinct_room = int(rows_room * DISTINCT_SHARE) if table.cells_of else 0
         picked_room = max(biggest_room, distinct_room)
         head = _fit(job, body, int((rows_room - picked_room) * HEAD_SHARE))
         tail = _fit(job, body[len(head):][::-1],
                     rows_room - picked_room - _lines_cost(job, head))[::-1]
         middle = body[len(head):len(body) - len(tail)]
-        biggest = (_distinct(job, table, body, set(middle), distinct_room) if distinct_room
+        biggest = (_distinct(job, table, body, set(middle), distinct_room,
+                             job.rows[header[0]] if header else "") if distinct_room
                    else _biggest(job, table, middle, biggest_room) if biggest_room else [])
         first = middle[0]
         shown = set(biggest)
@@ -621,11 +700,13 @@ def _fill(job: _Job, order, room: int) -> list[int]:
 
 
 def _distinct(job: _Job, table: Table, body: list[int], middle: set[int],
-              room: int) -> list[int]:
+              room: int, title: str = "") -> list[int]:
     """The rows of the middle that differ from the others, in this order while they fit in
-    room: those naming an error (then a warning), one row of each rare value of a few-valued
-    column (rarest first), then the largest values of the measure columns in turn. Values are
-    counted over the whole table (`body`)."""
+    room: those naming an error or a troubled state (then a warning), one row of each rare
+    value of a column whose values repeat (rarest first) with the largest values of the
+    measure columns in turn, then the other rows of the rare values (a setting whose source
+    is not the default's, a package not from the archive). Values are counted over the whole
+    table (`body`)."""
     cells = {i: table.cells_of(job.rows[i]) for i in body}
     widths: dict[int, int] = {}
     for found in cells.values():
@@ -635,53 +716,124 @@ def _distinct(job: _Job, table: Table, body: list[int], middle: set[int],
         return []
     width = max(widths, key=widths.get)
     rows = [i for i in body if cells[i] and len(cells[i]) == width]
-    few = few_values(len(rows))
-    counts = [_value_counts([cells[i][c] for i in rows], few) for c in range(width)]
-    severe = {i: level for i in middle if (level := severity(job.rows[i]))}
+    columns = [[cells[i][c].strip() for i in rows] for c in range(width)]
+    names = (table.cells_of(title) or []) if title else []
+    keys = {c for c, name in enumerate(names) if _KEY_TITLE.fullmatch(name.strip())}
+    measured = [None if c in keys else _measure_of(values) for c, values in enumerate(columns)]
+    counts = [None if measured[c] else _value_counts(columns[c], len(rows))
+              for c in range(width)]
+    # an error or warning word counts in a column of repeating values (a state, a reason) or
+    # in words (a message, a commit's subject), not in a one-word name or value (the
+    # `timeout` command, a setting whose value is `error`); a troubled state
+    # (CrashLoopBackOff, Exited (1), <defunct>) anywhere but in a path
+    plain = {i: " ".join(cell for c, cell in enumerate(row_cells)
+                         if counts[c] is not None or " " in cell)
+             for i, row_cells in zip(rows, zip(*columns)) if i in middle}
+    severe = {i: level for i in middle
+              if (level := max(_trouble(job.rows[i], states_only=True),
+                               _trouble(plain.get(i, ""))))}
     order = sorted(severe, key=lambda i: (-severe[i], i))
-    # a value is the more surprising the fewer rows hold it against its column's mean
-    rare = sorted((n * len(found), c, value) for c, found in enumerate(counts)
+    # a value is the more surprising the fewer rows hold it against its column's mean, and
+    # the more one value holds the column (a source that is `default` but on 29 rows); it is
+    # rare on at most _RARE_SHARE of the rows and a quarter of the usual value's (not one of
+    # 14 processes' near-equal shares of an lsof)
+    rare = sorted((n * len(found) / max(found.values()) * len(rows), c, value)
+                  for c, found in enumerate(counts)
                   if found and len(found) > 1
-                  for value, n in found.items() if n <= _RARE_SHARE * len(rows))
-    first_of: dict[tuple[int, str], int] = {}  # (column, value) -> its first row of the middle
-    for i in rows:
+                  for value, n in found.items()
+                  if n <= _RARE_SHARE * len(rows) and 4 * n <= max(found.values()))
+    holders: dict[tuple[int, str], list[int]] = {}  # (column, value) -> its rows of the middle
+    for i, row_cells in zip(rows, zip(*columns)):
         if i in middle:
-            for column, value in enumerate(cells[i]):
-                first_of.setdefault((column, value), i)
-    exemplars = [first_of.get((column, value), -1) for _, column, value in rare]
+            for column, value in enumerate(row_cells):
+                holders.setdefault((column, value), []).append(i)
+    exemplars = [holders.get((column, value), [-1])[0] for _, column, value in rare]
     measures = []  # each measure column's rows of the middle, largest first
-    for column in (c for c in range(width) if counts[c] is None):
-        numbers = {i: _number(cells[i][column]) for i in rows}
-        if _measures(list(numbers.values())):
-            measures.append(sorted((i for i in rows if i in middle and numbers[i] is not None),
-                                   key=lambda i: -numbers[i]))
+    for column, numbers in enumerate(measured):
+        if numbers:  # one row a value: eight backends holding one file are one row
+            largest = dict(sorted(((n, i) for i, n in zip(rows, numbers)
+                                   if i in middle and n is not None), key=lambda p: -p[0]))
+            measures.append(list(largest.values()))
     for tier in itertools.zip_longest(exemplars, *measures, fillvalue=-1):
         order += tier  # a rare value, then each measure's next largest, in turn
+    # then where each value of a few-valued column first shows (a table grouped or sorted
+    # by it: the first suite of a protocol, the first pod of a namespace), fewest rows first
+    firsts = sorted((n, c, value) for c, found in enumerate(counts)
+                    if found and 1 < len(found) <= _GROUPS for value, n in found.items())
+    order += [holders[(c, value)][0] for _, c, value in firsts if (c, value) in holders]
+    for _, column, value in rare:  # then every other row of a rare value, rarest first
+        order += holders.get((column, value), [])[1:]
     return sorted(_fill(job, order, room))
 
 
-def _value_counts(values: list[str], few: int) -> dict[str, int] | None:
-    """How many rows hold each value of a column, or None when it holds more than `few`."""
+def _value_counts(values: list[str], rows: int) -> dict[str, int] | None:
+    """How many rows hold each value of a column whose values repeat (a status, a type, a
+    source, a state: at most few_values(rows) values, or one value on a third of the rows
+    and a value for every _REPEATS rows at most), else None (names, descriptions)."""
     counts: dict[str, int] = {}
+    most = max(few_values(rows), rows // _REPEATS)
     for value in values:
         counts[value] = counts.get(value, 0) + 1
-        if len(counts) > few:
+        if len(counts) > most:
             return None
+    if len(counts) > few_values(rows) and max(counts.values()) * 3 < rows:
+        return None
     return counts
 
 
-def _measures(numbers: list[float | None]) -> bool:
-    """Nearly every row holds a number in this column (`numbers`, None where a row does not),
-    and the numbers are many."""
+def _measure_of(values: list[str]) -> list[float | None] | None:
+    """A column's values as numbers when it measures (nearly every row holds a number, units
+    and all: `28.3`, `83964`, `45%`, `1.2GB`, `512Mi`, `4:06.83`, `3d4h`; and the numbers are
+    many), else None. A column whose numbers only grow down the rows is the table's key or
+    order (a PID, a line number, a sorted size): its largest value is the last row's."""
+    numbers = [_number(value) for value in values]
     found = [n for n in numbers if n is not None]
-    return len(found) >= MIN_SHARE * len(numbers) and len(set(found)) >= _MEASURE_VALUES
+    if len(found) < MIN_SHARE * len(numbers) or len(set(found)) < _MEASURE_VALUES:
+        return None
+    rises = sum(1 for a, b in zip(found, found[1:]) if b > a)
+    falls = sum(1 for a, b in zip(found, found[1:]) if b < a)
+    if min(rises, falls) <= (1 - MIN_SHARE) * (rises + falls):
+        return None  # sorted by it, one way or the other: its extremes are head and tail
+    return numbers
+
+
+_UNITS = {"": 1, "k": 1e3, "m": 1e6, "g": 1e9, "t": 1e12, "p": 1e15}
+_DURATION = {"ms": 1e-3, "s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800, "y": 31536000}
 
 
 def _number(cell: str) -> float | None:
+    """A cell's number: plain (`1,024`, `28.3`), a percentage, a size with its unit (`1.2GB`,
+    `512Mi`, `4.0K`), a clock duration (`4:06.83`, `1-02:03:04`) or an age (`3d4h`, `45s`)."""
+    cell = cell.strip().replace(",", "")
+    if cell.endswith(")") and " (" in cell:  # kubectl's RESTARTS: `5 (3m12s ago)`
+        cell = cell[:cell.index(" (")]
     try:
-        return float(cell.replace(",", ""))
+        return float(cell)
     except ValueError:
-        return None
+        pass
+    m = _SIZED_NUMBER.fullmatch(cell)
+    if m:
+        return float(m[1]) * _UNITS[m[2].lower()]
+    m = _CLOCK.fullmatch(cell)
+    if m:
+        days, *parts = m.groups()
+        seconds = 0.0
+        for part in parts:
+            if part is not None:
+                seconds = seconds * 60 + float(part)
+        return seconds + 86400 * int(days or 0)
+    parts = _AGE.findall(cell) if _AGE_WHOLE.fullmatch(cell) else []
+    return sum(float(n) * _DURATION[unit] for n, unit in parts) if parts else None
+
+
+def _trouble(row: str, states_only: bool = False) -> int:
+    """2 for a row that names an error or a failed state (a pod's CrashLoopBackOff, a
+    container's Exited (1), a zombie), 1 for a warning or a state between (Pending,
+    NotReady), else 0. Paths and file names are not read: a `libgpg-error.so` or an
+    `errors.go` names no error."""
+    row = _NAMES.sub(" ", row)
+    level = 0 if states_only else severity(row)
+    return max(level, 2 if _FAILED_STATE.search(row) else 1 if _PENDING_STATE.search(row) else 0)
 
 
 def _header_lines(job: _Job, count: int) -> list[int]:
