@@ -382,9 +382,14 @@ def _mostly_log_records(sample: list[str], shell: bool = False) -> bool:
     """Most lines are records; the lines that carry a record on (a trace, a wrapped message)
     are not counted either way."""
     records = others = 0
+    # Past this many others the share cannot be reached however the rest reads (records are
+    # at most the sample's other lines): prose is not read through for a log's sake.
+    most_others = (1 - _LOG_RECORD_SHARE) * len(sample)
     for index, line in enumerate(sample):
         if not line.strip():
             continue
+        if others > most_others:
+            return False
         line = _without_read_prefix(line)
         if _is_record(line) or shell and SHELL_RECORD.match(line) or _opens_a_finding(
                 line, sample[index + 1] if index + 1 < len(sample) else ""):
