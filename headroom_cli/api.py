@@ -131,7 +131,7 @@ def compress_streamed(excerpt, *, kind: str, planner=None, tool: str | tools.Too
     lines = Lines(text)
     if kind == "auto":
         kind = "other" if excerpt.binary else sniff(lines, row)
-    sample = count_spans(counter, text, [(0, len(text))])  # its table serves the marker too
+    sample = count_spans(counter, text, [(0, len(text))], tabulate=True)  # for the marker too
     per_char = sample / max(1, len(text))
     if planner is None and kind == "other":  # the middle was never read: no templates
         from .planners.other import head_and_tail as planner

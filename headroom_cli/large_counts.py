@@ -29,10 +29,11 @@ def count_large(counter: Counter, pieces: list[str]) -> int:
     return int(round(counted * total_chars / EXACT_COUNT_LIMIT, -2))
 
 
-def count_spans(counter: Counter, text: str, spans) -> int:
-    """count_large(counter, [text[start:end] for start, end in spans]), the same figure, with
-    one pass over the text serving every span: a clip counts spans of one text several times
-    (what each rendered plan drops, the input for the ledger), and the seams cut them alike."""
+def count_spans(counter: Counter, text: str, spans, tabulate: bool = False) -> int:
+    """count_large(counter, [text[start:end] for start, end in spans]), the same figure, read
+    off the text's SpanTable when there is one; `tabulate`: make one (a count and a half of
+    the text), for a caller that knows the text's spans will be counted again (a streamed
+    excerpt: counted whole, then what each rendered plan drops of it)."""
     sampled, room, total_chars = [], EXACT_COUNT_LIMIT, 0
     for start, end in spans:
         total_chars += end - start
@@ -40,7 +41,7 @@ def count_spans(counter: Counter, text: str, spans) -> int:
             taken = min(end - start, room)
             sampled.append((start, start + taken))
             room -= taken
-    table = _span_table(counter, text, sampled[-1][1]) if sampled else None
+    table = _span_table(counter, text, sampled[-1][1], tabulate) if sampled else None
     if table is None:
         return count_large(counter, [text[start:end] for start, end in spans])
     counted = sum(table.tokens(start, end) for start, end in sampled)
@@ -74,12 +75,15 @@ class SpanTable:
 _last_table: SpanTable | None = None
 
 
-def _span_table(counter: Counter, text: str, needed: int) -> SpanTable | None:
-    """The SpanTable of text covering its first `needed` characters (the last one built, when
-    it does), or None when the counter has none to give."""
+def _span_table(counter: Counter, text: str, needed: int, make: bool) -> SpanTable | None:
+    """The SpanTable of text covering its first `needed` characters: the last one built
+    (extended when it is short), or with `make` a new one; None when the counter has none
+    to give."""
     global _last_table
     last = _last_table
     if last is None or last._text is not text or last._counter is not counter:
+        if not make:
+            return None
         last = None
     elif last.length >= needed:
         return last

@@ -311,7 +311,7 @@ def test_spans_of_one_text_count_as_each_span_counted_alone(python_counter, tikt
     spans = list(zip(cuts[::2], cuts[1::2]))
     large_counts._last_table = None
     expected = large_counts.count_large(counter, [text[start:end] for start, end in spans])
-    assert large_counts.count_spans(counter, text, spans) == expected
+    assert large_counts.count_spans(counter, text, spans, tabulate=True) == expected
     assert large_counts.count_spans(counter, text, spans) == expected  # the table, reused
 
 
@@ -321,7 +321,7 @@ def test_a_texts_spans_are_counted_from_one_pass_over_it(tmp_path, monkeypatch):
     text = _big_text(["2024-05-01T00:00:00Z INFO  [http] GET /api/items 200", "  at f(y)"])
     spans = [(0, 4_000), (9_000, 30_000), (30_500, len(text))]
     large_counts._last_table = None
-    whole = large_counts.count_spans(python_counter, text, [(0, len(text))])
+    whole = large_counts.count_spans(python_counter, text, [(0, len(text))], tabulate=True)
     counted: list[int] = []
     real = python_counter.count
     monkeypatch.setattr(python_counter, "count", lambda part: counted.append(len(part))
