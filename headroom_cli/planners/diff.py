@@ -89,6 +89,7 @@ MAP_SHARE = 0.5
 BODY_FOR_MARKER = 1.5  # a body that costs at most this many times its marker is shown instead
 HEADERS_SHARE = 0.5  # of the room the notes and version lines leave: hunk headers by value
 NOTES_SHARE = 1 / 3  # of the room left, for the head of release notes too long to show whole
+FLOOR_SHARE = 0.25  # of the room, at most, for the folders below the one every file shares
 NAMED_SHARE = 0.8  # of the map's share, when not every file fits: the rest rolls up by folder
 HISTORY_SHARE = 0.5  # in a history (`git log -p`): its commits' subjects say what it is about
 # A commit whose subject says less than a person's own: a merge (`Merge: a b`), or one a bot
@@ -543,6 +544,7 @@ class _Job:
     room: int
     context: list[int] = field(init=False)  # the output's own lines the context share keeps
     commits: list[int] = field(init=False)
+    trees: tuple[str, str] | None = field(init=False)  # `diff -r OLD NEW`'s two folders
     # `git log -p`'s `commit <hash>` lines: they name its commits (a patch mail's `From <hash>`
     # line is a fixed date after it; its subject, ranked, names it).
     hashes: list[int] = field(init=False)
@@ -557,6 +559,8 @@ class _Job:
         # "7 files would be reformatted."): kept whenever it fits. `git log -p`'s commit lines
         # belong to the map.
         self.commits = self.parsed.commits
+        self.trees = next((_trees(m["old"], m["new"]) for f in self.parsed.files
+                           if (m := _DIFF_COMMAND.match(self.plain[f.start]))), None)
         self.hashes = [i for i in self.commits if self.plain[i].startswith("commit ")]
         self.stats = frozenset(i for i in self.parsed.context if _FILE_STAT.match(self.plain[i]))
         self.worth = _by_worth(self.parsed.files, self._bumps())
@@ -659,11 +663,44 @@ def _counted_by_folder(job: _Job, named: set[int], room: int) -> tuple[dict[int,
     notes: dict[int, list[str]] = {}
     if not rest:
         return notes, 0
-    entries = roll_up([_key(files[n].path) for n in rest], lambda key, members: _group_line(
-        job, key, [files[rest[i]] for i in members]), job.costs.note, room)
+    keys = [_tree_key(job, files[n].path) for n in rest]
+    label = lambda key, members: _group_line(job, key, [files[rest[i]] for i in members])
+    entries = roll_up(keys, label, job.costs.note, room)
+    entries = _floored(job, keys, entries, label, max(room, int(job.room * FLOOR_SHARE)))
     for entry, members in entries:
         notes.setdefault(files[rest[members[0]]].start, []).append(entry)
     return notes, sum(job.costs.note(entry) for entry, _ in entries)
+
+
+def _tree_key(job: _Job, path: str) -> str:
+    """A path's key for folder counts: `diff -r OLD NEW` counts a file only in OLD in NEW's
+    folders (one tree, as git's a/ and b/ are one)."""
+    key = _key(path)
+    if job.trees and key.startswith(job.trees[0] + "/"):
+        return job.trees[1] + key[len(job.trees[0]):]
+    return key
+
+
+def _floored(job: _Job, keys: list[str], entries: list[tuple[str, list[int]]], label,
+             room: int) -> list[tuple[str, list[int]]]:
+    """A roll-up that went up to the folder every file shares (`click-8.1.8/ (44 files…)`,
+    `./`) says no more than the summary: then the first level below it instead, each folder
+    with its counts and each file there by name, when that fits in `room`."""
+    common = _folder_of(keys)
+    depth = len(split(common))
+    if not any(len(members) > 1 and len(split(_folder_of([keys[i] for i in members]))) <= depth
+               for _, members in entries):
+        return entries
+    groups: dict[str, list[int]] = {}
+    for i, key in enumerate(keys):
+        parts = split(key)
+        groups.setdefault("/".join(parts[:depth + 1]) + "/" if len(parts) > depth + 1 else key,
+                          []).append(i)
+    floor = [(label(key, members), members) for key, members in groups.items()]
+    if not any(key.endswith("/") for key in groups) or sum(  # (no folder below it)
+            job.costs.note(entry) for entry, _ in floor) > room:
+        return entries
+    return sorted(floor, key=lambda entry: entry[1][0])
 
 
 def _more_own_lines(job: _Job, kept: dict[int, str], room: int,
@@ -686,8 +723,10 @@ def _map(job: _Job) -> tuple[dict[int, str], int, set[int], int] | None:
     used = sum(job.costs.line(i) for i in kept)
     files = job.parsed.files
     end = used + max(job.room - used, 0) * MAP_SHARE  # where the map's share ends
-    costs = {n: _name_cost(job, files[n])
-             for n in sorted(job.worth, key=lambda n: bool(files[n].hunks))}
+    # (in a class, the biggest change first: the files a change is about, when not all fit)
+    costs = {n: _name_cost(job, files[n]) for n in sorted(job.worth, key=lambda n: (
+        bool(files[n].hunks), value_class(files[n].path, files[n].notes),
+        -files[n].added - files[n].removed))}
     everything = used + sum(costs.values()) <= end
     limit = used + (end - used) * NAMED_SHARE  # the rest of the share counts folders' files
     named: set[int] = set()
@@ -981,13 +1020,27 @@ def _bodies(spent: _Spent, order: list[int], room: int) -> None:
                     hunk.header):
                 spent.used = _notes_head(job, kept, body, spent.used, marker, room)
                 continue
-            if not skipped and len(rest) == len(body):
+            if not skipped and not alone and len(rest) < len(body):
+                skipped, skipped_file = rest, n  # (its head joins what its hunk shows)
+            if not skipped:
                 skipped, skipped_file = body, n
                 if alone:  # its header comes with its head: the rest of it then costs a marker
                     skipped_marker = name + (
                         _marker_cost(job, body[1], body[-1]) if len(body) > 1 else 0)
             misses += 1
-    if skipped:  # what is left goes to the head of the first body that did not fit
+    hunk = next((h for h in files[skipped_file].hunks if h.header < skipped[0] < h.end), None
+                ) if skipped else None
+    if hunk is not None and hunk.header in kept:  # the head of what a shown hunk omits
+        head = fit_in_order(skipped, room - spent.used, job.costs)
+        while head:
+            inner, display = _display(job, hunk, sorted({*spent.inner[hunk.header], *head}))
+            if display - spent.marks[hunk.header] <= room - spent.used:
+                kept.update(dict.fromkeys(inner, ""))
+                spent.used += display - spent.marks[hunk.header]
+                spent.inner[hunk.header], spent.marks[hunk.header] = inner, display
+                break
+            head.pop()
+    elif skipped:  # what is left goes to the head of the first body that did not fit
         head = fit_in_order(skipped, room - spent.used - skipped_marker, job.costs)
         if len(head) > 1 or skipped_file in shown:  # a header alone says no more than the map
             kept.update(dict.fromkeys(head, ""))
@@ -1116,7 +1169,7 @@ def _key(path: str) -> str:
 
 
 def _group_line(job: _Job, key: str, group: list[FileDiff], more: bool = False) -> str:
-    if len(group) == 1 and _key(group[0].path) == key and not more:
+    if len(group) == 1 and _tree_key(job, group[0].path) == key and not more:
         return _named_line(job, group[0])
     added = sum(f.added for f in group)
     removed = sum(f.removed for f in group)
