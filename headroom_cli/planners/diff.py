@@ -27,6 +27,7 @@ stay first; `--stat`'s line per file, which the map repeats, comes after the hun
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from bisect import bisect_right
 from functools import partial
@@ -89,7 +90,7 @@ MAP_SHARE = 0.5
 BODY_FOR_MARKER = 1.5  # a body that costs at most this many times its marker is shown instead
 HEADERS_SHARE = 0.5  # of the room the notes and version lines leave: hunk headers by value
 NOTES_SHARE = 1 / 3  # of the room left, for the head of release notes too long to show whole
-FLOOR_SHARE = 0.25  # of the room, at most, for the folders below the one every file shares
+_TOP_NAMED = 3  # files in the shared folder itself named one by one, at most (else counted)
 NAMED_SHARE = 0.8  # of the map's share, when not every file fits: the rest rolls up by folder
 HISTORY_SHARE = 0.5  # in a history (`git log -p`): its commits' subjects say what it is about
 # A commit whose subject says less than a person's own: a merge (`Merge: a b`), or one a bot
@@ -666,7 +667,8 @@ def _counted_by_folder(job: _Job, named: set[int], room: int) -> tuple[dict[int,
     keys = [_tree_key(job, files[n].path) for n in rest]
     label = lambda key, members: _group_line(job, key, [files[rest[i]] for i in members])
     entries = roll_up(keys, label, job.costs.note, room)
-    entries = _floored(job, keys, entries, label, max(room, int(job.room * FLOOR_SHARE)))
+    more = lambda key, members: _group_line(job, key, [files[rest[i]] for i in members], True)
+    entries = _floored(job, keys, entries, label, more, room)
     for entry, members in entries:
         notes.setdefault(files[rest[members[0]]].start, []).append(entry)
     return notes, sum(job.costs.note(entry) for entry, _ in entries)
@@ -681,7 +683,7 @@ def _tree_key(job: _Job, path: str) -> str:
     return key
 
 
-def _floored(job: _Job, keys: list[str], entries: list[tuple[str, list[int]]], label,
+def _floored(job: _Job, keys: list[str], entries: list[tuple[str, list[int]]], label, more,
              room: int) -> list[tuple[str, list[int]]]:
     """A roll-up that went up to the folder every file shares (`click-8.1.8/ (44 files…)`,
     `./`) says no more than the summary: then the first level below it instead, each folder
@@ -692,13 +694,22 @@ def _floored(job: _Job, keys: list[str], entries: list[tuple[str, list[int]]], l
                for _, members in entries):
         return entries
     groups: dict[str, list[int]] = {}
+    top: list[int] = []  # the files in the shared folder itself
     for i, key in enumerate(keys):
         parts = split(key)
-        groups.setdefault("/".join(parts[:depth + 1]) + "/" if len(parts) > depth + 1 else key,
-                          []).append(i)
+        if len(parts) > depth + 1:
+            groups.setdefault("/".join(parts[:depth + 1]) + "/", []).append(i)
+        else:
+            top.append(i)
+    if not groups:  # no folder below it
+        return entries
     floor = [(label(key, members), members) for key, members in groups.items()]
-    if not any(key.endswith("/") for key in groups) or sum(  # (no folder below it)
-            job.costs.note(entry) for entry, _ in floor) > room:
+    named = floor + [(label(keys[i], [i]), [i]) for i in top]
+    if len(top) <= _TOP_NAMED and sum(job.costs.note(entry) for entry, _ in named) <= room:
+        floor = named
+    elif top:  # counted on one line: "dir/ (7 more files, …)"
+        floor.append((more(common, top), top))
+    if sum(job.costs.note(entry) for entry, _ in floor) > room:
         return entries
     return sorted(floor, key=lambda entry: entry[1][0])
 
@@ -737,9 +748,38 @@ def _map(job: _Job) -> tuple[dict[int, str], int, set[int], int] | None:
         named.add(n)
         used += cost
     reserve = _counted_by_folder(job, named, int(end - used))[1]
+    # Folders counted at the top (`click-8.1.8/ (44 files…)`) say no more than the summary:
+    # the last files named give way, up to half of them, to the folders below it.
+    order = [n for n in costs if n in named and files[n].hunks]
+    trial_kept, trial_used, trial_named = dict(kept), used, set(named)
+    for n in reversed(order[len(order) // 2:]):
+        if not _collapsed(job, trial_named, int(end - trial_used)):
+            break
+        for i in _name_lines(job, files[n]):
+            trial_kept.pop(i, None)
+        trial_used -= costs[n]
+        trial_named.discard(n)
+        if not _collapsed(job, trial_named, int(end - trial_used)):
+            kept, used, named = trial_kept, trial_used, trial_named
+            reserve = _counted_by_folder(job, named, int(end - used))[1]
+            break
     if used + reserve > job.room:
         return None
     return kept, used, named, reserve
+
+
+def _collapsed(job: _Job, named: set[int], room: int) -> bool:
+    """Whether the files not named are counted in the folder they all share (or `./`)."""
+    files = job.parsed.files
+    rest = [n for n in range(len(files)) if n not in named]
+    keys = [_tree_key(job, files[n].path) for n in rest]
+    notes = _counted_by_folder(job, named, room)[0]
+    depth = len(split(_folder_of(keys)))
+    lines = [text for texts in notes.values() for text in texts]
+    return len(rest) > 1 and any(re.match(r"(?:\./|\S*/) \([\d,]+ (?:more )?files", text)
+                                 and len(split(text.split(" (", 1)[0])) <= depth
+                                 and not text.startswith("./ (") or text.startswith("./ (")
+                                 for text in lines if " files" in text)
 
 
 def _name(job: _Job, kept: dict[int, str], f: FileDiff) -> None:
