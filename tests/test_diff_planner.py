@@ -546,8 +546,8 @@ def _corpus_text(case: str) -> str:
     return (GROWN_DIR / case / "output.txt").read_text()
 
 
-@pytest.mark.parametrize("case", ["git-diff-hyperfine-v1.18.0-v1.19.0",
-                                  "git-diff-no-index-urllib3-2.2.3-2.3.0"])
+@pytest.mark.parametrize("case", ["diff-ru-click-8.1.7-8.1.8",
+                                  "git-diff-hyperfine-v1.18.0-v1.19.0"])
 @pytest.mark.parametrize("budget", [1000])
 def test_folder_counts_stop_below_the_folder_every_file_shares(case, budget, counter):
     """Issue #22's class 1 in a diff: the files the map cannot name are counted by the folders

@@ -27,7 +27,6 @@ stay first; `--stat`'s line per file, which the map repeats, comes after the hun
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from bisect import bisect_right
 from functools import partial
@@ -90,7 +89,7 @@ MAP_SHARE = 0.5
 BODY_FOR_MARKER = 1.5  # a body that costs at most this many times its marker is shown instead
 HEADERS_SHARE = 0.5  # of the room the notes and version lines leave: hunk headers by value
 NOTES_SHARE = 1 / 3  # of the room left, for the head of release notes too long to show whole
-_TOP_NAMED = 3  # files in the shared folder itself named one by one, at most (else counted)
+FLOOR_SHARE = 0.25  # of the room, at most, for the folders below the one every file shares
 NAMED_SHARE = 0.8  # of the map's share, when not every file fits: the rest rolls up by folder
 HISTORY_SHARE = 0.5  # in a history (`git log -p`): its commits' subjects say what it is about
 # A commit whose subject says less than a person's own: a merge (`Merge: a b`), or one a bot
@@ -102,6 +101,7 @@ _ROUTINE_HEADER = lazy(r"Merge: |Author: .*\[bot\]")
 # A squashed pull request repeats its branch's subject with the request's number after it.
 _PULL_REQUEST = lazy(r" \(#\d+\)$")
 _TRIES = 3  # spendings tried, each setting aside what the folders' lines then cost
+_FILLS = 4  # passes over the bodies, each ending with the head of one that did not fit
 _MAX_MISSES = 32  # bodies tried in vain before the rest are left out untried
 
 
@@ -645,7 +645,9 @@ def _by_value(job: _Job) -> Plan | None:
     else:
         return None
     used += counted
-    _more_own_lines(job, kept, job.room - used)
+    # `--stat`'s lines say what the map says: none while a hunk goes unshown
+    unshown = any(h.header not in kept for f in files for h in f.hunks)
+    _more_own_lines(job, kept, job.room - used, but=job.stats if unshown else frozenset())
     kept = dict(sorted(kept.items()))
     marks = partial(_marked_gap, job, _shown_hunks(files, shown))
     items = line_items(job.lines, kept, marks, notes)
@@ -667,8 +669,7 @@ def _counted_by_folder(job: _Job, named: set[int], room: int) -> tuple[dict[int,
     keys = [_tree_key(job, files[n].path) for n in rest]
     label = lambda key, members: _group_line(job, key, [files[rest[i]] for i in members])
     entries = roll_up(keys, label, job.costs.note, room)
-    more = lambda key, members: _group_line(job, key, [files[rest[i]] for i in members], True)
-    entries = _floored(job, keys, entries, label, more, room)
+    entries = _floored(job, keys, entries, label, max(room, int(job.room * FLOOR_SHARE)))
     for entry, members in entries:
         notes.setdefault(files[rest[members[0]]].start, []).append(entry)
     return notes, sum(job.costs.note(entry) for entry, _ in entries)
@@ -683,7 +684,7 @@ def _tree_key(job: _Job, path: str) -> str:
     return key
 
 
-def _floored(job: _Job, keys: list[str], entries: list[tuple[str, list[int]]], label, more,
+def _floored(job: _Job, keys: list[str], entries: list[tuple[str, list[int]]], label,
              room: int) -> list[tuple[str, list[int]]]:
     """A roll-up that went up to the folder every file shares (`click-8.1.8/ (44 files…)`,
     `./`) says no more than the summary: then the first level below it instead, each folder
@@ -694,22 +695,13 @@ def _floored(job: _Job, keys: list[str], entries: list[tuple[str, list[int]]], l
                for _, members in entries):
         return entries
     groups: dict[str, list[int]] = {}
-    top: list[int] = []  # the files in the shared folder itself
     for i, key in enumerate(keys):
         parts = split(key)
-        if len(parts) > depth + 1:
-            groups.setdefault("/".join(parts[:depth + 1]) + "/", []).append(i)
-        else:
-            top.append(i)
-    if not groups:  # no folder below it
-        return entries
+        groups.setdefault("/".join(parts[:depth + 1]) + "/" if len(parts) > depth + 1 else key,
+                          []).append(i)
     floor = [(label(key, members), members) for key, members in groups.items()]
-    named = floor + [(label(keys[i], [i]), [i]) for i in top]
-    if len(top) <= _TOP_NAMED and sum(job.costs.note(entry) for entry, _ in named) <= room:
-        floor = named
-    elif top:  # counted on one line: "dir/ (7 more files, …)"
-        floor.append((more(common, top), top))
-    if sum(job.costs.note(entry) for entry, _ in floor) > room:
+    if not any(key.endswith("/") for key in groups) or sum(  # (no folder below it)
+            job.costs.note(entry) for entry, _ in floor) > room:
         return entries
     return sorted(floor, key=lambda entry: entry[1][0])
 
@@ -748,38 +740,9 @@ def _map(job: _Job) -> tuple[dict[int, str], int, set[int], int] | None:
         named.add(n)
         used += cost
     reserve = _counted_by_folder(job, named, int(end - used))[1]
-    # Folders counted at the top (`click-8.1.8/ (44 files…)`) say no more than the summary:
-    # the last files named give way, up to half of them, to the folders below it.
-    order = [n for n in costs if n in named and files[n].hunks]
-    trial_kept, trial_used, trial_named = dict(kept), used, set(named)
-    for n in reversed(order[len(order) // 2:]):
-        if not _collapsed(job, trial_named, int(end - trial_used)):
-            break
-        for i in _name_lines(job, files[n]):
-            trial_kept.pop(i, None)
-        trial_used -= costs[n]
-        trial_named.discard(n)
-        if not _collapsed(job, trial_named, int(end - trial_used)):
-            kept, used, named = trial_kept, trial_used, trial_named
-            reserve = _counted_by_folder(job, named, int(end - used))[1]
-            break
     if used + reserve > job.room:
         return None
     return kept, used, named, reserve
-
-
-def _collapsed(job: _Job, named: set[int], room: int) -> bool:
-    """Whether the files not named are counted in the folder they all share (or `./`)."""
-    files = job.parsed.files
-    rest = [n for n in range(len(files)) if n not in named]
-    keys = [_tree_key(job, files[n].path) for n in rest]
-    notes = _counted_by_folder(job, named, room)[0]
-    depth = len(split(_folder_of(keys)))
-    lines = [text for texts in notes.values() for text in texts]
-    return len(rest) > 1 and any(re.match(r"(?:\./|\S*/) \([\d,]+ (?:more )?files", text)
-                                 and len(split(text.split(" (", 1)[0])) <= depth
-                                 and not text.startswith("./ (") or text.startswith("./ (")
-                                 for text in lines if " files" in text)
 
 
 def _name(job: _Job, kept: dict[int, str], f: FileDiff) -> None:
@@ -830,7 +793,11 @@ def _spend(job: _Job, kept: dict[int, str], used: int, named: set[int], shown: s
     _bodies(spent, notes, room)
     _key_lines(spent, room, (_VERSION_TIER, *_KEY_TIERS))
     _headers(spent, int(spent.used + max(room - spent.used, 0) * HEADERS_SHARE))
-    _bodies(spent, [n for n in job.worth if n not in notes], room)
+    for _ in range(_FILLS):  # each pass gives what is left to the head of one more body
+        before = spent.used
+        _bodies(spent, [n for n in job.worth if n not in notes], room)
+        if spent.used == before:
+            break
     return spent.used
 
 
@@ -1043,8 +1010,8 @@ def _bodies(spent: _Spent, order: list[int], room: int) -> None:
                 continue  # past the misses, counting bodies that cannot fit costs more than it prints
             body = list(range(hunk.header + 1 - alone, hunk.end))
             rest = [i for i in body if i not in kept]
-            if not rest:
-                continue
+            if not rest or not alone and hunk.header not in spent.marks:
+                continue  # (all shown, or a whole file's head shown with its header)
             marker = -name if alone else spent.marks[hunk.header]
             left = room - spent.used + marker
             if len(body) <= left and len(fit_in_order(body, left, job.costs)) == len(body):
