@@ -133,9 +133,16 @@ def test_a_shown_file_shows_every_hunk_header_and_commit_headers_stay(counter):
     kept = set(kept_rows(result.text, SHOW))
     starts = [i for i, row in enumerate(rows) if row.startswith("diff ")] + [len(rows)]
     shown = 0
+    signature = re.compile(r"[+-]\s*(?:async\s+)?(?:def|class)\b|[+-].*__version__\s*=")
     for start, end in zip(starts, starts[1:]):
         headers = [i for i in range(start, end) if rows[i].startswith("@@")]
-        assert all(i in kept for i in headers) or not any(i in kept for i in headers)
+        # a file shows every hunk header or none, but for the hunks whose changed signature
+        # (or version) is shown when not all of its headers fit: those come with their own
+        heads = [i for i in headers if i in kept]
+        if heads and len(heads) < len(headers):
+            for i in heads:
+                body = range(i + 1, next((h for h in headers if h > i), end))
+                assert any(j in kept and signature.match(rows[j]) for j in body)
         shown += all(i in kept for i in headers)
     assert shown
     # git show's commit header: everything before the first file, verbatim.
@@ -533,3 +540,43 @@ def test_the_file_that_sets_the_version_leads_its_class(counter):
     rows = out.splitlines()
     assert "+__version__ = version = '2.3.0'" in rows
     assert "+2.3.0 (2024-12-22)" in rows
+
+
+def _corpus_text(case: str) -> str:
+    return (GROWN_DIR / case / "output.txt").read_text()
+
+
+@pytest.mark.parametrize("case", ["diff-ru-click-8.1.7-8.1.8",
+                                  "git-diff-hyperfine-v1.18.0-v1.19.0"])
+@pytest.mark.parametrize("budget", [1000])
+def test_folder_counts_stop_below_the_folder_every_file_shares(case, budget, counter):
+    """Issue #22's class 1 in a diff: the files the map cannot name are counted by the folders
+    below the one they all share (`src/`, `docs/`, `tests/`), never as that one folder
+    (`click-8.1.8/ (44 files, …)`) or `./`."""
+    text = _corpus_text(case)
+    out = clip(text, budget, counter).text.splitlines()
+    paths = [row.split(" b/", 1)[1] if row.startswith("diff --git") else row.split()[-1]
+             for row in text.splitlines() if row.startswith(("diff --git", "diff -r"))]
+    roots = {path.split("/")[0] for path in paths if "/" in path}
+    shared = {root for root in roots if all(p.startswith(root + "/") for p in paths)}
+    folder_lines = [row for row in out if re.match(r"\S+/ \([\d,]+ files?", row)]
+    assert folder_lines
+    assert not [row for row in folder_lines
+                if row.startswith("./ ") or row.split("/ (")[0] in shared]
+
+
+@pytest.mark.parametrize("case", ["git-diff-cobra-v1.8.1-v1.9.0",
+                                  "diff-ru-platformdirs-4.2.2-4.3.6"])
+def test_at_1000_tokens_a_release_shows_its_version_and_changed_signatures(case, counter):
+    """Weakness 3 of the brief: at a small budget a reviewer reads the changed API first. A
+    release's diff whose source cannot be shown whole keeps the line that sets its version
+    (in a manifest or the source) and changed signature lines of its source files."""
+    text = _corpus_text(case)
+    out = clip(text, 1000, counter).text
+    rows = text.splitlines()
+    version = [row for row in rows if re.match(r"\+\s*(?:__version__|version)\s*=\s*\S*\d\.\d", row)]
+    signatures = [row for row in rows
+                  if re.match(r"[+-]\s*(?:pub\s+)?(?:def|fn|func|class|enum|type)\s", row)]
+    if version:
+        assert any(row in out.splitlines() for row in version)
+    assert len({row for row in signatures if row in out.splitlines()}) >= 2

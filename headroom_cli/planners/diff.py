@@ -85,7 +85,10 @@ CONTEXT_SHARE = 0.3  # commit headers and stray lines get at most this share of 
 # The files' names get at most this share of what the context leaves; the rest is for hunks (a
 # map of 118 files at 30 tokens a name would take a 4000-token budget whole).
 MAP_SHARE = 0.5
+BODY_FOR_MARKER = 1.5  # a body that costs at most this many times its marker is shown instead
+HEADERS_SHARE = 0.5  # of the room the notes and version lines leave: hunk headers by value
 NOTES_SHARE = 1 / 3  # of the room left, for the head of release notes too long to show whole
+FLOOR_SHARE = 0.25  # of the room, at most, for the folders below the one every file shares
 NAMED_SHARE = 0.8  # of the map's share, when not every file fits: the rest rolls up by folder
 HISTORY_SHARE = 0.5  # in a history (`git log -p`): its commits' subjects say what it is about
 # A commit whose subject says less than a person's own: a merge (`Merge: a b`), or one a bot
@@ -97,6 +100,7 @@ _ROUTINE_HEADER = lazy(r"Merge: |Author: .*\[bot\]")
 # A squashed pull request repeats its branch's subject with the request's number after it.
 _PULL_REQUEST = lazy(r" \(#\d+\)$")
 _TRIES = 3  # spendings tried, each setting aside what the folders' lines then cost
+_FILLS = 4  # passes over the bodies, each ending with the head of one that did not fit
 _MAX_MISSES = 32  # bodies tried in vain before the rest are left out untried
 
 
@@ -540,6 +544,7 @@ class _Job:
     room: int
     context: list[int] = field(init=False)  # the output's own lines the context share keeps
     commits: list[int] = field(init=False)
+    trees: tuple[str, str] | None = field(init=False)  # `diff -r OLD NEW`'s two folders
     # `git log -p`'s `commit <hash>` lines: they name its commits (a patch mail's `From <hash>`
     # line is a fixed date after it; its subject, ranked, names it).
     hashes: list[int] = field(init=False)
@@ -554,6 +559,8 @@ class _Job:
         # "7 files would be reformatted."): kept whenever it fits. `git log -p`'s commit lines
         # belong to the map.
         self.commits = self.parsed.commits
+        self.trees = next((_trees(m["old"], m["new"]) for f in self.parsed.files
+                           if (m := _DIFF_COMMAND.match(self.plain[f.start]))), None)
         self.hashes = [i for i in self.commits if self.plain[i].startswith("commit ")]
         self.stats = frozenset(i for i in self.parsed.context if _FILE_STAT.match(self.plain[i]))
         self.worth = _by_worth(self.parsed.files, self._bumps())
@@ -637,7 +644,9 @@ def _by_value(job: _Job) -> Plan | None:
     else:
         return None
     used += counted
-    _more_own_lines(job, kept, job.room - used)
+    # `--stat`'s lines say what the map says: none while a hunk goes unshown
+    unshown = any(h.header not in kept for f in files for h in f.hunks)
+    _more_own_lines(job, kept, job.room - used, but=job.stats if unshown else frozenset())
     kept = dict(sorted(kept.items()))
     marks = partial(_marked_gap, job, _shown_hunks(files, shown))
     items = line_items(job.lines, kept, marks, notes)
@@ -656,11 +665,44 @@ def _counted_by_folder(job: _Job, named: set[int], room: int) -> tuple[dict[int,
     notes: dict[int, list[str]] = {}
     if not rest:
         return notes, 0
-    entries = roll_up([_key(files[n].path) for n in rest], lambda key, members: _group_line(
-        job, key, [files[rest[i]] for i in members]), job.costs.note, room)
+    keys = [_tree_key(job, files[n].path) for n in rest]
+    label = lambda key, members: _group_line(job, key, [files[rest[i]] for i in members])
+    entries = roll_up(keys, label, job.costs.note, room)
+    entries = _floored(job, keys, entries, label, max(room, int(job.room * FLOOR_SHARE)))
     for entry, members in entries:
         notes.setdefault(files[rest[members[0]]].start, []).append(entry)
     return notes, sum(job.costs.note(entry) for entry, _ in entries)
+
+
+def _tree_key(job: _Job, path: str) -> str:
+    """A path's key for folder counts: `diff -r OLD NEW` counts a file only in OLD in NEW's
+    folders (one tree, as git's a/ and b/ are one)."""
+    key = _key(path)
+    if job.trees and key.startswith(job.trees[0] + "/"):
+        return job.trees[1] + key[len(job.trees[0]):]
+    return key
+
+
+def _floored(job: _Job, keys: list[str], entries: list[tuple[str, list[int]]], label,
+             room: int) -> list[tuple[str, list[int]]]:
+    """A roll-up that went up to the folder every file shares (`click-8.1.8/ (44 files…)`,
+    `./`) says no more than the summary: then the first level below it instead, each folder
+    with its counts and each file there by name, when that fits in `room`."""
+    common = _folder_of(keys)
+    depth = len(split(common))
+    if not any(len(members) > 1 and len(split(_folder_of([keys[i] for i in members]))) <= depth
+               for _, members in entries):
+        return entries
+    groups: dict[str, list[int]] = {}
+    for i, key in enumerate(keys):
+        parts = split(key)
+        groups.setdefault("/".join(parts[:depth + 1]) + "/" if len(parts) > depth + 1 else key,
+                          []).append(i)
+    floor = [(label(key, members), members) for key, members in groups.items()]
+    if not any(key.endswith("/") for key in groups) or sum(  # (no folder below it)
+            job.costs.note(entry) for entry, _ in floor) > room:
+        return entries
+    return sorted(floor, key=lambda entry: entry[1][0])
 
 
 def _more_own_lines(job: _Job, kept: dict[int, str], room: int,
@@ -683,8 +725,10 @@ def _map(job: _Job) -> tuple[dict[int, str], int, set[int], int] | None:
     used = sum(job.costs.line(i) for i in kept)
     files = job.parsed.files
     end = used + max(job.room - used, 0) * MAP_SHARE  # where the map's share ends
-    costs = {n: _name_cost(job, files[n])
-             for n in sorted(job.worth, key=lambda n: bool(files[n].hunks))}
+    # (in a class, the biggest change first: the files a change is about, when not all fit)
+    costs = {n: _name_cost(job, files[n]) for n in sorted(job.worth, key=lambda n: (
+        bool(files[n].hunks), value_class(files[n].path, files[n].notes),
+        -files[n].added - files[n].removed))}
     everything = used + sum(costs.values()) <= end
     limit = used + (end - used) * NAMED_SHARE  # the rest of the share counts folders' files
     named: set[int] = set()
@@ -724,59 +768,293 @@ def _by_worth(files: list[FileDiff], bumps: set[int]) -> list[int]:
 
 def _spend(job: _Job, kept: dict[int, str], used: int, named: set[int], shown: set[int],
            room: int) -> int:
-    """Hunks by value (_by_worth), into `kept` within `room`, file by file: a file's hunk
-    headers, all or none (and its name, when the map has not named it), then its bodies, each
-    whole; then the next file. An omitted body under a shown header costs its marker, and what
-    is left goes to the head of the first that did not fit. The files shown go into `shown`
-    (and `named`); returns what is used then."""
+    """Hunks by value (_by_worth), into `kept` within `room`, in passes: the release notes
+    (headers, then bodies whole or their head); the lines that set a version; the hunk headers
+    of files by value, all of a file's or none, in at most HEADERS_SHARE of the room left (a
+    header names the function its hunk changes); the changed lines a reviewer reads first
+    (signatures, error handling, exports: _key_lines); then bodies whole, file by file
+    (_bodies). An omitted run under a shown header costs its marker. The files shown go into
+    `shown` (and `named`); returns what is used then."""
+    files = job.parsed.files
+    # When every body of the source and manifests fits whole, file by file, that is the plan.
+    whole = _Spent(job, dict(kept), set(named), set(shown), {}, {}, used)
+    _bodies(whole, job.worth, room)
+    if all(i in whole.kept for f in files if value_class(f.path, f.notes) <= MANIFEST
+           for h in f.hunks for i in range(h.header, h.end)):
+        kept.update(whole.kept)
+        named.update(whole.named)
+        shown.update(whole.shown)
+        return whole.used
+    marks: dict[int, int] = {}  # a kept hunk header -> its body's markers, as counted in used
+    inner: dict[int, list[int]] = {}  # a kept hunk header -> the body lines kept, in order
+    spent = _Spent(job, kept, named, shown, marks, inner, used)
+    notes = [n for n in job.worth if value_class(files[n].path, files[n].notes) == NOTES]
+    _bodies(spent, notes, room)
+    _key_lines(spent, room, (_VERSION_TIER, *_KEY_TIERS))
+    _headers(spent, int(spent.used + max(room - spent.used, 0) * HEADERS_SHARE))
+    for _ in range(_FILLS):  # each pass gives what is left to the head of one more body
+        before = spent.used
+        _bodies(spent, [n for n in job.worth if n not in notes], room)
+        if spent.used == before:
+            break
+    return spent.used
+
+
+@dataclass
+class _Spent:
+    job: _Job
+    kept: dict[int, str]
+    named: set[int]
+    shown: set[int]
+    marks: dict[int, int]
+    inner: dict[int, list[int]]
+    used: int
+
+
+def _body_marks(job: _Job, hunk: Hunk, inner: list[int]) -> int:
+    """What the markers of a hunk's omitted body runs cost, `inner` (sorted) kept."""
+    cost, cursor = 0, hunk.header + 1
+    for index in [*inner, hunk.end]:
+        if index > cursor:
+            cost += _marker_cost(job, cursor, index - 1)
+        cursor = index + 1
+    return cost
+
+
+def _display(job: _Job, hunk: Hunk, inner: list[int]) -> tuple[list[int], int]:
+    """A shown hunk's body with `inner` (sorted) kept: those lines and each omitted run
+    whose lines cost at most BODY_FOR_MARKER times its marker (then shown instead of it),
+    and what the lines and the markers left cost."""
+    shown, cost, cursor = [], 0, hunk.header + 1
+    for index in [*inner, hunk.end]:
+        if index > cursor:
+            run = range(cursor, index)
+            lines = sum(job.costs.line(i) for i in run)
+            marker = _marker_cost(job, cursor, index - 1)
+            if lines <= marker * BODY_FOR_MARKER:
+                shown.extend(run)
+                cost += lines
+            else:
+                cost += marker
+        if index < hunk.end and (not shown or shown[-1] != index):
+            shown.append(index)
+            cost += job.costs.line(index)
+        cursor = max(cursor, index + 1)
+    return shown, cost
+
+
+def _header_cost(job: _Job, hunk: Hunk) -> int:
+    """A hunk header shown (_show_header): with its body's marker, or its body if that costs
+    little more."""
+    return job.costs.line(hunk.header) + _display(job, hunk, [])[1]
+
+
+def _show_header(spent: _Spent, n: int, hunk: Hunk) -> None:
+    """Keep a hunk's header (its body under a marker, or shown when that costs little more:
+    counted) and its file's name. `marks` holds what the body's display costs."""
+    job = spent.job
+    spent.kept[hunk.header] = ""
+    spent.inner[hunk.header], spent.marks[hunk.header] = _display(job, hunk, [])
+    spent.kept.update(dict.fromkeys(spent.inner[hunk.header], ""))
+    spent.used += job.costs.line(hunk.header) + spent.marks[hunk.header]
+    if n not in spent.named:
+        spent.used += _name_cost(job, job.parsed.files[n])
+        _name_once(job, spent.kept, spent.named, n)
+    spent.shown.add(n)
+
+
+def _headers(spent: _Spent, limit: int) -> None:
+    """Every hunk header of each file by value (all of a file's or none), within `limit`."""
+    job = spent.job
+    # files shown in part (a key line's hunk) first: each is then shown whole
+    for n in sorted(job.worth, key=lambda n: n not in spent.shown):
+        f = job.parsed.files[n]
+        if _whole_file(f) or not f.hunks or value_class(f.path, f.notes) == LOCKED:
+            continue
+        new = [h for h in f.hunks if h.header not in spent.kept]
+        cost = (0 if n in spent.named else _name_cost(job, f)) + sum(
+            _header_cost(job, h) for h in new)
+        if new and spent.used + cost <= limit:
+            for h in new:
+                _show_header(spent, n, h)
+
+
+# The changed lines a reviewer reads first, by tier: one that sets a version; a signature
+# (def, class, fn, func, struct, impl, …: an API changed); error handling (raise, except,
+# throw, catch, panic, an error or exception named); imports and exports. Read after the
+# change mark (`+`, `-`, `>`, `<`, `!`, a merge's two columns).
+_VERSION_TIER, _SIGNATURE_TIER, _ERROR_TIER, _EXPORT_TIER = range(4)
+_KEY_TIERS = (_SIGNATURE_TIER, _ERROR_TIER, _EXPORT_TIER)
+_CHANGED = lazy(r"(?:[+\-<>!]|[ +\-][+\-])(?!\+\+ |-- )")
+_ADDED = lazy(r"[+>!]|[ +][+]")
+_KEY_VERSION = lazy(r"[+>! ]{0,2}\s*(?:[\"']?(?:__version__|version|VERSION|Version)\w*[\"']?"
+                    r"\s*[:=].*\d+[.,]\s*\d|#\s*define\s+\w*VERSION\w*\s+\S)")
+_KEY_SIGNATURE = lazy(
+    r"[+\-<>! ]{1,2}\s*(?:(?:pub(?:\([\w:]+\))?|export|public|private|protected|internal"
+    r"|static|async|default|abstract|final|override|unsafe|extern|virtual|inline|open|sealed)"
+    r"\s+)*(?:def|class|fn|func|function|struct|enum|trait|interface|type|impl|module|record"
+    r"|union|macro_rules!)\b")
+_KEY_ERROR = lazy(r"[+\-<>! ]{1,2}.*\b(?:raise|except|throw|throws|catch|panic!?|bail!"
+                  r"|Errorf|errors\.New|\w*(?:Error|Exception|Warning))\b")
+_KEY_EXPORT = lazy(r"[+\-<>! ]{1,2}\s*(?:from\s+\S+\s+import\s|import\s|export\s|pub\s+use\s"
+                   r"|module\.exports|__all__|#\s*include\s|require\()")
+# A version set or a signature changed is shown with its own hunk's header when all of its
+# file's do not fit (a file of 15 hunks would otherwise hide its new API).
+_ALONE_TIERS = (_VERSION_TIER, _SIGNATURE_TIER)
+_KEYS = {_SIGNATURE_TIER: _KEY_SIGNATURE, _ERROR_TIER: _KEY_ERROR, _EXPORT_TIER: _KEY_EXPORT}
+
+
+def _key_indexes(job: _Job, hunk: Hunk, tier: int) -> list[int]:
+    rows = job.plain
+    body = range(hunk.header + 1, hunk.end)
+    if tier == _VERSION_TIER:  # the last added line of a hunk that sets a version (a
+        # context diff's `!` lines show the old side first)
+        found = [i for i in body if (_ADDED.match(rows[i]) or "{+" in rows[i])
+                 and _KEY_VERSION.match(rows[i])]
+        return found[-1:]
+    pattern = _KEYS[tier]
+    if rows[hunk.header].startswith("@@@"):  # a merge's: the lines its resolution wrote
+        return [i for i in body if rows[i][:1] in "+-" and rows[i][1:2] in "+-"
+                and pattern.match(rows[i])]
+    return [i for i in body if _CHANGED.match(rows[i]) and pattern.match(rows[i])]
+
+
+def _key_lines(spent: _Spent, room: int, tiers: tuple[int, ...]) -> None:
+    """The key changed lines of each tier, breadth first: each file's first (files by value),
+    then each file's second, and so on (a lock or generated file has none; a version is read
+    only in the source, release notes and manifests), each with its hunk's header and its
+    file's name, while they fit."""
+    job = spent.job
+    files = job.parsed.files
+    for tier in tiers:
+        found = []
+        for n in job.worth:
+            worth = value_class(files[n].path, files[n].notes)
+            if worth in (NOTES, LOCKED) or tier == _VERSION_TIER and worth > MANIFEST or (
+                    "deleted" in files[n].notes):  # (the map says a deleted file is gone)
+                continue
+            keys = [(hunk, i) for hunk in files[n].hunks for i in _key_indexes(job, hunk, tier)]
+            if keys:
+                found.append((n, keys))
+        depth = 0
+        while found:
+            for n, keys in found:
+                if room - spent.used < _MIN_KEY_ROOM:
+                    return
+                hunk, i = keys[depth]
+                if i not in spent.kept and tier not in _ALONE_TIERS:
+                    _add_key(spent, n, hunk, i, room)
+                if i not in spent.kept and tier in _ALONE_TIERS:
+                    _add_key(spent, n, hunk, i, room, alone=True)
+            depth += 1
+            found = [(n, keys) for n, keys in found if len(keys) > depth]
+
+
+_MIN_KEY_ROOM = 8  # tokens below which no key line is tried
+
+
+def _add_key(spent: _Spent, n: int, hunk: Hunk, index: int, room: int,
+             alone: bool = False) -> None:
+    """Keep a key line (the markers of its hunk's omitted runs counted) when it fits: in a
+    file not shown yet, with every hunk header of the file, or, `alone` (_ALONE_TIERS), with
+    its own hunk's header only."""
+    job = spent.job
+    f = job.parsed.files[n]
+    if hunk.header not in spent.kept:
+        new = [h for h in (f.hunks if n not in spent.shown and not alone else [hunk])
+               if h.header not in spent.kept]
+        cost = (0 if n in spent.named else _name_cost(job, f)) + sum(
+            _header_cost(job, h) for h in new)
+        line = _display(job, hunk, [index])[1] - _display(job, hunk, [])[1]
+        if spent.used + cost + max(line, 0) > room:
+            return
+        for h in new:
+            _show_header(spent, n, h)
+    if index in spent.kept:  # (a small body, shown whole with its header)
+        return
+    inner, display = _display(job, hunk, sorted([*spent.inner[hunk.header], index]))
+    cost = display - spent.marks[hunk.header]
+    if spent.used + cost > room:
+        return
+    spent.kept.update(dict.fromkeys(inner, ""))
+    spent.inner[hunk.header] = inner
+    spent.used += cost
+    spent.marks[hunk.header] = display
+
+
+def _bodies(spent: _Spent, order: list[int], room: int) -> None:
+    """Bodies whole, file by file in `order`: a file whose headers are not shown yet shows
+    them all first (or none, and then no body: a new or deleted file's one hunk comes with
+    its header); a body's lines already kept (key lines) cost nothing again. What is left goes
+    to the head of the first body that did not fit; a release-notes body too long shows its
+    head (_notes_head)."""
+    job, kept, named, shown = spent.job, spent.kept, spent.named, spent.shown
     files = job.parsed.files
     skipped: list[int] = []
     skipped_file, skipped_marker = -1, 0
     misses = 0
-    for n in job.worth:
-        name = 0 if n in named else _name_cost(job, files[n])
-        if not _whole_file(files[n]):  # (a whole file's header comes with its body)
-            headers = [h.header for h in files[n].hunks]
-            cost = name + sum(job.costs.line(i) for i in headers) + (sum(
-                _marker_cost(job, h.header + 1, h.end - 1) for h in files[n].hunks
-                if h.end > h.header + 1))
-            if headers and used + cost <= room:
-                kept.update(dict.fromkeys(headers, ""))
-                used += cost
-                shown.add(n)
-                _name_once(job, kept, named, n)
-        for hunk in (h for h in files[n].hunks if h.end > h.header + 1):
-            alone = n not in shown  # a new or deleted file's one hunk: its header comes too
-            if alone and not _whole_file(files[n]) or misses > _MAX_MISSES:
+    for n in order:
+        f = files[n]
+        if not _whole_file(f):
+            new = [h for h in f.hunks if h.header not in kept]
+            cost = (0 if n in named else _name_cost(job, f)) + sum(
+                _header_cost(job, h) for h in new)
+            if new and len(new) == len(f.hunks) and spent.used + cost <= room:
+                for h in new:
+                    _show_header(spent, n, h)
+        name = 0 if n in named else _name_cost(job, f)
+        for hunk in (h for h in f.hunks if h.end > h.header + 1):
+            alone = hunk.header not in kept  # a new or deleted file's one hunk: its header comes too
+            if alone and not _whole_file(f) or misses > _MAX_MISSES:
                 continue  # past the misses, counting bodies that cannot fit costs more than it prints
             body = list(range(hunk.header + 1 - alone, hunk.end))
-            marker = -name if alone else _marker_cost(job, body[0], body[-1])
-            left = room - used + marker
+            rest = [i for i in body if i not in kept]
+            if not rest or not alone and hunk.header not in spent.marks:
+                continue  # (all shown, or a whole file's head shown with its header)
+            marker = -name if alone else spent.marks[hunk.header]
+            left = room - spent.used + marker
             if len(body) <= left and len(fit_in_order(body, left, job.costs)) == len(body):
-                kept.update(dict.fromkeys(body, ""))
-                used += sum(job.costs.line(i) for i in body) - marker
+                kept.update(dict.fromkeys(rest, ""))
+                spent.used += sum(job.costs.line(i) for i in body) - marker
+                if not alone:
+                    spent.marks[hunk.header] = sum(job.costs.line(i) for i in body)
+                    spent.inner[hunk.header] = body
                 shown.add(n)
                 _name_once(job, kept, named, n)
                 continue
-            if not alone and value_class(files[n].path, files[n].notes) == NOTES:
-                used = _notes_head(job, kept, body, used, marker, room)
+            if not alone and value_class(f.path, f.notes) == NOTES and not spent.inner.get(
+                    hunk.header):
+                spent.used = _notes_head(job, kept, body, spent.used, marker, room)
                 continue
+            if not skipped and not alone and len(rest) < len(body):
+                skipped, skipped_file = rest, n  # (its head joins what its hunk shows)
             if not skipped:
                 skipped, skipped_file = body, n
                 if alone:  # its header comes with its head: the rest of it then costs a marker
                     skipped_marker = name + (
                         _marker_cost(job, body[1], body[-1]) if len(body) > 1 else 0)
             misses += 1
-    if skipped:  # what is left goes to the head of the first body that did not fit
-        head = fit_in_order(skipped, room - used - skipped_marker, job.costs)
+    hunk = next((h for h in files[skipped_file].hunks if h.header < skipped[0] < h.end), None
+                ) if skipped else None
+    if hunk is not None and hunk.header in kept:  # the head of what a shown hunk omits
+        head = fit_in_order(skipped, room - spent.used, job.costs)
+        while head:
+            inner, display = _display(job, hunk, sorted({*spent.inner[hunk.header], *head}))
+            if display - spent.marks[hunk.header] <= room - spent.used:
+                kept.update(dict.fromkeys(inner, ""))
+                spent.used += display - spent.marks[hunk.header]
+                spent.inner[hunk.header], spent.marks[hunk.header] = inner, display
+                break
+            head.pop()
+    elif skipped:  # what is left goes to the head of the first body that did not fit
+        head = fit_in_order(skipped, room - spent.used - skipped_marker, job.costs)
         if len(head) > 1 or skipped_file in shown:  # a header alone says no more than the map
             kept.update(dict.fromkeys(head, ""))
-            used += sum(job.costs.line(i) for i in head)
+            spent.used += sum(job.costs.line(i) for i in head)
             if skipped_file not in named:
-                used += _name_cost(job, files[skipped_file])
+                spent.used += _name_cost(job, files[skipped_file])
                 _name_once(job, kept, named, skipped_file)
             shown.add(skipped_file)
-    return used
 
 
 def _name_once(job: _Job, kept: dict[int, str], named: set[int], n: int) -> None:
@@ -897,7 +1175,7 @@ def _key(path: str) -> str:
 
 
 def _group_line(job: _Job, key: str, group: list[FileDiff], more: bool = False) -> str:
-    if len(group) == 1 and _key(group[0].path) == key and not more:
+    if len(group) == 1 and _tree_key(job, group[0].path) == key and not more:
         return _named_line(job, group[0])
     added = sum(f.added for f in group)
     removed = sum(f.removed for f in group)
