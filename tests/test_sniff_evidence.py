@@ -52,13 +52,14 @@ def shape(text: str, tool=BASH) -> str:
 
 
 def number(text: str, style: str, first: int) -> str:
-    """The text as `cat -n` (tab), a Read (→) or `nl` (blank lines left unnumbered) print it."""
+    """The text as `cat -n` (tab), a Read (→) or `nl` (empty lines left unnumbered, padded
+    with 7 spaces; a line of spaces is numbered, as nl's default -bt does) print it."""
     rows = text.split("\n")
     if rows[-1] == "":
         rows.pop()
     out, n = [], first
     for row in rows:
-        if style == "nl" and not row.strip():
+        if style == "nl" and not row:
             out.append(" " * 7)
             continue
         out.append(f"{n:>6}{'→' if style == 'read' else chr(9)}{row}")
