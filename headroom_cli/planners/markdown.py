@@ -63,6 +63,11 @@ def looks_like_a_document(sample: list[str], tool: Tool) -> bool:
     """Markdown by its structure, asked before a shell output's error words make it a log: a
     changelog quotes the errors it fixed, a reference the errors its settings raise, but a
     log has no headings of two levels (a TAP stream's `# Subtest:` lines are one)."""
+    # Each heading has a row of its own opening with "#", or an underline opening with "=" or
+    # "-": a sample with fewer such rows (a log, every time this is asked of one) is not read.
+    if sum(1 for row in sample if row.startswith(("#", "=", "-"))) < _DOCUMENT_HEADINGS and \
+            not outline.numbered(sample[:outline.JUDGED_ROWS]):
+        return False
     rows = outline.bodies(sample)
     found, _, _ = headings(rows)
     return (len(found) >= _DOCUMENT_HEADINGS and len({level for _, level in found}) >= 2
