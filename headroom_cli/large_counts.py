@@ -26,6 +26,11 @@ def count_large(counter: Counter, pieces: list[str]) -> int:
         room -= len(sample)
         if room <= 0:
             break
+    return _extrapolated(counted, total_chars)
+
+
+def _extrapolated(counted: int, total_chars: int) -> int:
+    """The tokens of total_chars characters, from those of their first EXACT_COUNT_LIMIT."""
     return int(round(counted * total_chars / EXACT_COUNT_LIMIT, -2))
 
 
@@ -45,9 +50,7 @@ def count_spans(counter: Counter, text: str, spans, tabulate: bool = False) -> i
     if table is None:
         return count_large(counter, [text[start:end] for start, end in spans])
     counted = sum(table.tokens(start, end) for start, end in sampled)
-    if total_chars <= EXACT_COUNT_LIMIT:
-        return counted
-    return int(round(counted * total_chars / EXACT_COUNT_LIMIT, -2))
+    return counted if total_chars <= EXACT_COUNT_LIMIT else _extrapolated(counted, total_chars)
 
 
 class SpanTable:
