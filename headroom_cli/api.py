@@ -44,7 +44,7 @@ class Result:
         """Exact up to 200,000 characters of input, extrapolated from a sample beyond."""
         if self.whole_tokens is not None:
             return self.whole_tokens
-        return count_spans(self.counter, self.source, [(0, len(self.source))])
+        return count_large(self.counter, [self.source])
 
     @cached_property
     def output_tokens(self) -> int:

@@ -205,9 +205,8 @@ class Intake:
             counted = self.scanner.feed(text, self.chars, self.lines)
         # Counted once: by the scanner on its way, else here. Cleaning never adds or removes a
         # newline, so the raw part has as many as its text, and the spill is told them.
-        if counted is None:
-            counted = text.count(b"\n" if type(text) is bytes else "\n")
-        newlines = counted
+        newlines = counted if counted is not None else text.count(
+            b"\n" if type(text) is bytes else "\n")
         if self.spill is not None:
             self.spill.write(raw, newlines)
         size = len(text) if text.isascii() else len(text.encode("utf-8", "surrogateescape"))
