@@ -8,7 +8,6 @@ Reading the input and writing the output, the store and the ledger belong to the
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
 from . import tools
@@ -16,11 +15,12 @@ from .clean import clean
 from .config import DEFAULTS
 from .large_counts import count_large, count_spans
 from .tokens import DEFAULT_ENCODING, Counter, LazyCounter, load_counter
+from .values import field, value
 
 DEFAULT_BUDGET = DEFAULTS["budget"]  # the one default (config.py)
 
 
-@dataclass(frozen=True)
+@value
 class Result:
     text: str
     kind: str  # the shape planned (one of sniff.KINDS); "passthrough" when nothing was cut

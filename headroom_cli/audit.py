@@ -17,19 +17,19 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable
-from dataclasses import asdict, dataclass, field, fields
 
 from .family import family_of
 from .render import MARKER_PREFIX
 from .large_counts import count_large
 from .tokens import Counter
 from .transcript import Request, Transcript
+from .values import asdict, field, fields, value
 
 NO_FAMILY = "-"  # the family column of an output that came from no shell command
 FORMAT_VERSION = 1
 
 
-@dataclass(frozen=True)
+@value
 class Figures:
     outputs: int = 0
     tokens: int = 0  # what the outputs cost when first sent
@@ -53,7 +53,7 @@ class Figures:
         return self.tokens + self.resent - self.after - self.resent_after
 
 
-@dataclass(frozen=True)
+@value
 class Session:
     agent: str
     session: str
@@ -66,7 +66,7 @@ class Session:
     skipped_lines: int = 0  # lines of the transcript that could not be read
 
 
-@dataclass(frozen=True)
+@value
 class Report:
     encoding: str
     budget: int | None  # the --budget given (None: the hooks' budget, per command family)

@@ -17,14 +17,15 @@ file is kept byte for byte.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+
+from .values import value
 
 
 class BadConversation(ValueError):
     """Not a conversation in any format read here; the message says where and why."""
 
 
-@dataclass(frozen=True)
+@value
 class Conversation:
     form: str  # "json", "jsonl", "claude" or "pi"
     messages: tuple  # the conversation's messages, in order

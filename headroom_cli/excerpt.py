@@ -11,12 +11,12 @@ exactly in lines and characters.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from dataclasses import dataclass, field, replace
 from functools import cached_property
 from operator import itemgetter
 from typing import NamedTuple
 
 from .plan import Gap, Keep, Plan
+from .values import field, replace, value
 
 
 _STRIDE = 1 << 16
@@ -33,7 +33,7 @@ class Piece(NamedTuple):
     byte_origin: int | None = None  # where it starts in bytes, when known (head and tail)
 
 
-@dataclass(frozen=True)
+@value
 class Excerpt:
     text: str
     pieces: tuple[Piece, ...]

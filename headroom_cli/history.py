@@ -35,11 +35,11 @@ from __future__ import annotations
 import copy
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
 from .store import content_id
 from .large_counts import count_large
 from .tokens import DEFAULT_ENCODING, Counter
+from .values import value
 
 DEFAULT_KEEP_RECENT = 3
 RESPONSES_RESULT = "function_call_output"  # an OpenAI Responses item holding a tool's output
@@ -50,7 +50,7 @@ DEFAULT_AGE_BUDGET = 300
 WORTH_IT = 2
 
 
-@dataclass(frozen=True)
+@value
 class ToolResult:
     """One tool result in a conversation: where it is, what produced it, and its text."""
 
@@ -61,7 +61,7 @@ class ToolResult:
     text: str  # its text parts, joined by newlines
 
 
-@dataclass(frozen=True)
+@value
 class Stored:
     """An aged result's original, for the caller to keep under `id` (`headroom show ID`)."""
 
@@ -69,7 +69,7 @@ class Stored:
     data: bytes
 
 
-@dataclass(frozen=True)
+@value
 class AgedHistory:
     messages: list  # the view to send: unchanged messages are the caller's own objects
     stored: tuple[Stored, ...]  # originals of the aged results, oldest first
@@ -228,7 +228,7 @@ def aged_message_indexes(results: Sequence[ToolResult], keep_recent: int) -> set
     return {result.message for result in results} - recent
 
 
-@dataclass(frozen=True)
+@value
 class Turn:
     """One request a harness sends: the conversation up to the model's next reply."""
 
@@ -239,7 +239,7 @@ class Turn:
     recached_tokens: int  # tokens of the previous prompt from its first changed message on
 
 
-@dataclass(frozen=True)
+@value
 class Replay:
     turns: tuple[Turn, ...]
     aged: AgedHistory  # the whole conversation's aged view

@@ -16,12 +16,12 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections import deque
-from dataclasses import dataclass
 from operator import add, itemgetter
 from typing import Callable
 
 from .clean import ByteMap, clean
 from .excerpt import Excerpt, Piece
+from .values import value
 
 HOLD = 4 << 20  # held whole: planned in memory at ~10x its size, well under 150 MB
 PART = 1 << 20  # what a scanner is fed at a time once streaming
@@ -54,7 +54,7 @@ def decode(data: bytes) -> str:
     return data.decode("utf-8", "surrogateescape")
 
 
-@dataclass(frozen=True)
+@value
 class Held:
     data: bytes
     # What --live printed already: input bytes, cleaned characters, lines, printed bytes.
@@ -78,7 +78,7 @@ class Held:
                        byte_map=ByteMap.of_cleaning(original, text, self.live_bytes))
 
 
-@dataclass(frozen=True)
+@value
 class Streamed:
     excerpt: Excerpt
     kind: str

@@ -22,7 +22,8 @@ import json
 import os
 import sqlite3
 import time
-from dataclasses import dataclass
+
+from .values import value
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
@@ -61,7 +62,7 @@ CREATE TABLE IF NOT EXISTS calls (
 _ADDED_CALL_COLUMNS = (("base_budget", "INTEGER"), ("context_fill", "INTEGER"))
 
 
-@dataclass(frozen=True)
+@value
 class Run:
     event: str
     tool: str | None = None
@@ -72,7 +73,7 @@ class Run:
     store_id: str | None = None
 
 
-@dataclass(frozen=True)
+@value
 class Call:
     """A call's row in `calls`: a session's call, or a clip of a known command."""
     session: str | None = None

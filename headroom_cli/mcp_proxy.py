@@ -28,26 +28,26 @@ import os
 import subprocess
 import sys
 import threading
-from dataclasses import dataclass, field
 from typing import BinaryIO, Callable, Iterable, Iterator
 
 from .agents.clip import clip_text, note
 from .defaults import DEFAULT_HOOK_BUDGET
 from .status import ExitStatus
+from .values import field, value
 
 CHUNK = 1 << 20
 MAX_MESSAGE = 64 << 20  # bytes of one message held to be parsed; past it, forwarded as is
 TEXT_JOINER = "\n"  # between the text blocks of one result, clipped as one text
 
 
-@dataclass(frozen=True)
+@value
 class ProxyOptions:
     budget: int = DEFAULT_HOOK_BUDGET
     skip_tools: frozenset[str] = frozenset()  # tools whose results pass whole
     store: bool = True
 
 
-@dataclass
+@value(frozen=False)
 class Calls:
     """The client's `tools/call` requests still waiting for their response: id -> tool name.
     Filled by the client's side, emptied by the server's (hence the lock)."""

@@ -32,13 +32,13 @@ import sys
 import threading
 import urllib.error
 import urllib.request
-from dataclasses import dataclass
 from typing import BinaryIO, Iterator
 
 from .agents.clip import note
 from .mcp_proxy import (CHUNK, MAX_MESSAGE, Calls, ProxyOptions, answer_line, clipper,
                         note_request, relay)
 from .status import ExitStatus
+from .values import value
 
 ACCEPT = "application/json, text/event-stream"
 FIRST_TIMEOUT = 30  # seconds for the first answer: a URL that never answers is not a server
@@ -51,7 +51,7 @@ class RemoteError(Exception):
     """The URL is not an MCP server we can reach: one line for stderr."""
 
 
-@dataclass(frozen=True)
+@value
 class Remote:
     url: str
     headers: tuple[tuple[str, str], ...] = ()  # the user's (--header), on every request

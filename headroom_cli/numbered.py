@@ -38,9 +38,8 @@ def through(planner):
     plans the bare lines, and what it keeps or omits is moved back onto the numbered ones
     (a line kept whole keeps its number). For planners that do not read numbers themselves
     (a module's READS_NUMBERED)."""
-    from dataclasses import replace
-
     from .plan import Gap, Keep, Lines
+    from .values import replace
 
     def plan(text: str, lines: Lines, budget: int, counter, tool, **options):
         starts = [lines.start(i) for i in range(len(lines))]

@@ -9,10 +9,11 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Callable
 from itertools import accumulate
-from dataclasses import dataclass, field
+
+from .values import field, value
 
 
-@dataclass(frozen=True)
+@value
 class Keep:
     """text[start:end] verbatim, followed by an optional note (e.g. a repeat count)."""
 
@@ -21,7 +22,7 @@ class Keep:
     suffix: str = ""
 
 
-@dataclass(frozen=True)
+@value
 class Gap:
     """text[start:end] omitted; rendered as an inline marker naming lines first..last."""
 
@@ -36,7 +37,7 @@ class Gap:
     hidden_bytes: int = 0
 
 
-@dataclass(frozen=True)
+@value
 class Note:
     """A line the planner writes itself (a file header with its match count, say)."""
 
@@ -46,7 +47,7 @@ class Note:
 Item = Keep | Gap | Note
 
 
-@dataclass(frozen=True)
+@value
 class Narrowing:
     """Narrower searches that would fit the budget, with the figures a search output gives
     for them (render.py words them in the closing marker). Zero: not suggested."""
@@ -62,7 +63,7 @@ class Narrowing:
     context_tokens: int = 0
 
 
-@dataclass(frozen=True)
+@value
 class Plan:
     kind: str
     items: tuple[Item, ...]

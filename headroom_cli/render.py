@@ -10,12 +10,12 @@ and the concrete way back, for the tool that produced the output.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 from .plan import Gap, Keep, Narrowing, Note, Plan
 from .large_counts import count_spans
 from .tokens import Counter
 from .tools import Tool
+from .values import value
 
 MARKER_PREFIX = "[…headroom: "
 # What a closing marker costs at most (cl100k tokens, counted on the longest wording below: a
@@ -31,7 +31,7 @@ SEARCH_MARKER_TOKENS = 112
 DIGEST_LABEL = "Digest of the omitted part (model-written, may be inexact):"
 
 
-@dataclass(frozen=True)
+@value
 class Context:
     """What the marker needs to know beyond the plan."""
 

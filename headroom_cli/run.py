@@ -23,16 +23,16 @@ written costs the session's memory — each with one warning.
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
 from typing import Callable
 
 from .settings import Settings
 from .tools import Tool
+from .values import value
 
 Warn = Callable[[str], None]
 
 
-@dataclass(frozen=True)
+@value
 class ClipOptions:
     tool: Tool  # resolved once at the edge: Settings.tool(name)
     budget: int
@@ -51,7 +51,7 @@ class ClipOptions:
     followed: object | None = None
 
 
-@dataclass(frozen=True)
+@value
 class Turn:
     """A call of a session: its key, what its output is, and what the state decided."""
     key: str
@@ -59,7 +59,7 @@ class Turn:
     decision: object  # session.Decision
 
 
-@dataclass(frozen=True)
+@value
 class Outcome:
     result: object  # api.Result
     store_id: str | None  # the stored copy the marker names (None: nothing stored)
@@ -257,8 +257,6 @@ class Run:
     def _kept_for_session(self, outcome: Outcome, data: bytes) -> Outcome:
         """An output the session may see again is kept in the store (once), so that the
         identical reply's `headroom show ID` prints it."""
-        from dataclasses import replace
-
         seen = outcome.turn.seen
         if seen.identity is None or outcome.store_id == seen.content_id or self.store is None:
             return outcome
@@ -364,8 +362,6 @@ class Run:
         out = planned.text.replace(stand_in, written, 1)
         if self.counter.count(out) > budget:  # a token merged across the seam: not worth it
             return result
-        from dataclasses import replace
-
         return replace(planned, text=out)
 
     def _digest_of(self, omitted: str, item_id: str | None, digest) -> str | None:

@@ -29,10 +29,10 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from dataclasses import dataclass, field
 from typing import Callable
 
 from .store import SESSIONS_DIR
+from .values import field, value
 
 VERSION = 1
 MAX_COMMANDS = 256  # commands remembered per session (the least recent go first)
@@ -48,7 +48,7 @@ class SessionError(Exception):
     """The session's state cannot be read or written: one line, for the caller to say once."""
 
 
-@dataclass(frozen=True)
+@value
 class Record:
     """The latest run of one command in the session."""
     call: int
@@ -57,7 +57,7 @@ class Record:
     summary: str | None = None
 
 
-@dataclass(frozen=True)
+@value
 class Delivered:
     """An output the session was given whole or clipped (kept in the store as `store_id`)."""
     call: int
@@ -65,14 +65,14 @@ class Delivered:
     store_id: str
 
 
-@dataclass(frozen=True)
+@value
 class State:
     calls: int = 0
     commands: dict[str, Record] = field(default_factory=dict)
     outputs: dict[str, Delivered] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
+@value
 class Observed:
     """What a run's output is, as a session sees it (known before the state is read)."""
     content_id: str  # the store's id of the output
@@ -82,7 +82,7 @@ class Observed:
     reading: object | None = None  # failures.Reading of a log (None: not a log)
 
 
-@dataclass(frozen=True)
+@value
 class Decision:
     call: int
     previous: Record | None = None  # the previous run of this command, when both are logs

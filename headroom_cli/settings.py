@@ -13,7 +13,6 @@ in defaults.py (which the pass-through reads before this module loads), and impo
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
 from typing import Mapping
 
 from .defaults import DEFAULT_HOOK_BUDGET, config_path, xdg_dir
@@ -21,6 +20,7 @@ from .config import DEFAULTS, ENV, Config, ConfigError, parse, parse_days, parse
 from .formats import FORMATS
 from .status import ExitStatus
 from .tokens import DEFAULT_ENCODING, ENCODINGS
+from .values import field, value
 
 DEFAULT_BUDGET = DEFAULTS["budget"]
 DEFAULT_FORMAT = FORMATS[0]
@@ -40,7 +40,7 @@ class SettingsError(Exception):
         self.status = status
 
 
-@dataclass(frozen=True)
+@value
 class Digest:
     """The summarizer asked for a digest of a large omission (digest.py)."""
     command: str | None
@@ -49,7 +49,7 @@ class Digest:
     timeout: float
 
 
-@dataclass(frozen=True)
+@value
 class Settings:
     budget: int = DEFAULT_BUDGET  # the run's budget when no per-tool budget applies
     budget_given: bool = False  # by a flag or HEADROOM_BUDGET: per-tool budgets then step aside
@@ -141,14 +141,12 @@ class Settings:
 
     def tool(self, name: str | None):
         """The tool's row of the table (tools.Tool), with the config file's head/tail split."""
-        import dataclasses
-
         from .tools import lookup
 
         row = lookup(name)
         split = {key: value for key, value in self.config.tools.get(row.name, {}).items()
                  if key.endswith("_share")}
-        return dataclasses.replace(row, **split) if split else row
+        return replace(row, **split) if split else row
 
     def tokenizer_caches(self) -> tuple[str, str | None]:
         """headroom's cache folder and tiktoken's (None: tiktoken's own default, which

@@ -14,12 +14,12 @@ line: many lines' beginnings say more than a few lines whole.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
 
 from .plan import Gap, Keep, Lines, Note, Plan
 from .planners.costs import LINE_START_CHARS, MAX_LINE_CHARS, beginning_pays
 from .render import inline_marker
 from .tokens import Counter
+from .values import field, replace, value
 
 # A line is cut inside only when it is too long to print whole anyway (costs.MAX_LINE_CHARS: a
 # short one waits for room at another edge), and when at least this many tokens of it fit (a
@@ -28,7 +28,7 @@ MIN_CUT_TOKENS = 12
 _CHARS_PER_TOKEN_MAX = 32
 
 
-@dataclass
+@value(frozen=False)
 class _Edge:
     """A gap as it shrinks: text[start:end] still omitted (offsets into the text)."""
 

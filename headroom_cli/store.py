@@ -23,7 +23,6 @@ import json
 import os
 import re
 from collections import deque
-from pathlib import Path
 from typing import BinaryIO, NamedTuple
 
 from .privatefile import new_private_file
@@ -154,7 +153,7 @@ def is_id(text: str) -> bool:
     return _ID.fullmatch(text) is not None
 
 
-def first_line(path: Path, limit: int = 4096) -> bytes:
+def first_line(path: str, limit: int = 4096) -> bytes:
     """The first line of a stored copy, from its first `limit` bytes only (`store list`)."""
     with open(path, "rb") as file:
         start = file.read(limit)
@@ -163,8 +162,10 @@ def first_line(path: Path, limit: int = 4096) -> bytes:
 
 
 class Store:
-    def __init__(self, root: Path | str) -> None:
-        self.root = Path(root)
+    def __init__(self, root: str | os.PathLike) -> None:
+        # A str, not a pathlib.Path: pathlib (with urllib.parse, ipaddress) costs every run
+        # ~8 ms to import.
+        self.root = os.fspath(root)
 
     def put(self, item_id: str, data: bytes, retention: Retention, now: float) -> Layout:
         """Keep `data` under `item_id` (all of it, or its head and tail when it is larger than
@@ -174,7 +175,7 @@ class Store:
         """
         self._ensure_root()
         layout = Layout.of(data, retention.entry_limit)
-        if not layout.partial and self._refresh(self.root / item_id, len(data)):
+        if not layout.partial and self._refresh(self._path(item_id), len(data)):
             self.prune(retention, now, keep=item_id)
             return layout
         file, temporary = _temporary(self.root)
@@ -193,8 +194,8 @@ class Store:
               now: float) -> None:
         """Name a copy written to a private temporary file in the store (a Spill's): renamed
         into place with its layout, or dropped when the same copy is already there."""
-        path, partial = self.root / item_id, self.root / (item_id + PARTIAL_SUFFIX)
-        if self._refresh(path, layout.stored_bytes) and partial.exists() == layout.partial:
+        path, partial = self._path(item_id), self._path(item_id + PARTIAL_SUFFIX)
+        if self._refresh(path, layout.stored_bytes) and os.path.exists(partial) == layout.partial:
             os.unlink(temporary)
         else:
             if layout.partial:
@@ -217,7 +218,7 @@ class Store:
         if not is_id(item_id):
             raise NotStored(item_id)
         try:
-            file = open(self.root / item_id, "rb")
+            file = open(self._path(item_id), "rb")
         except (FileNotFoundError, NotADirectoryError, IsADirectoryError) as err:
             raise NotStored(item_id) from err
         try:
@@ -230,7 +231,7 @@ class Store:
     def layout(self, item_id: str) -> Layout | None:
         """A partial copy's layout, from its `ID.partial` file (None: a whole copy, or none)."""
         try:
-            with open(self.root / (item_id + PARTIAL_SUFFIX), "rb") as file:
+            with open(self._path(item_id + PARTIAL_SUFFIX), "rb") as file:
                 return Layout(**json.loads(file.read(1 << 16)))
         except FileNotFoundError:
             return None
@@ -261,7 +262,7 @@ class Store:
         print the same marker again. Never raises.
         """
         try:
-            with open(self.root / (item_id + DIGEST_SUFFIX), encoding="utf-8") as file:
+            with open(self._path(item_id + DIGEST_SUFFIX), encoding="utf-8") as file:
                 found = json.load(file).get(key)
         except (OSError, ValueError, AttributeError):
             return None
@@ -274,7 +275,7 @@ class Store:
         """
         if not is_id(item_id):
             raise NotStored(item_id)
-        path = self.root / (item_id + DIGEST_SUFFIX)
+        path = self._path(item_id + DIGEST_SUFFIX)
         try:
             with open(path, encoding="utf-8") as file:
                 known = json.load(file)
@@ -317,12 +318,15 @@ class Store:
 
     def has(self, item_id: str) -> bool:
         """Is an output stored under this id (not checked against its hash)?"""
-        return is_id(item_id) and (self.root / item_id).is_file()
+        return is_id(item_id) and os.path.isfile(self._path(item_id))
+
+    def _path(self, name: str) -> str:
+        return os.path.join(self.root, name)
 
     def _prune_sessions(self, retention: Retention, now: float) -> None:
         """Session state files idle past the age cap, and past MAX_SESSIONS the least
         recently used (each with its lock file); dead writers' temporary files."""
-        folder = self.root / SESSIONS_DIR
+        folder = self._path(SESSIONS_DIR)
         try:
             with os.scandir(folder) as items:
                 found = list(items)
@@ -341,35 +345,35 @@ class Store:
             if age > retention.max_age_seconds or position >= MAX_SESSIONS:
                 for suffix in (".json", ".lock"):
                     with contextlib.suppress(OSError):
-                        os.unlink(folder / (name + suffix))
+                        os.unlink(os.path.join(folder, name + suffix))
 
     def _ensure_root(self) -> None:
-        if self.root.is_dir():
+        if os.path.isdir(self.root):
             return
         try:
-            self.root.parent.mkdir(parents=True, exist_ok=True)
+            os.makedirs(os.path.dirname(os.path.abspath(self.root)), exist_ok=True)
         except FileExistsError:  # a file where a directory should be: say so plainly
             raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR)) from None
         try:
-            self.root.mkdir(mode=0o700)
+            os.mkdir(self.root, 0o700)
         except FileExistsError:
-            if not self.root.is_dir():  # a file sits where the store should be
+            if not os.path.isdir(self.root):  # a file sits where the store should be
                 raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR)) from None
             return  # another headroom process created it first
         # mkdir's mode passes through the umask; the store must be private whatever it is.
         os.chmod(self.root, 0o700)
 
-    def _refresh(self, path: Path, size: int) -> bool:
+    def _refresh(self, path: str, size: int) -> bool:
         """Same id, same size: the bytes are already here; only mark them recently used."""
         try:
-            if path.stat().st_size != size:
+            if os.stat(path).st_size != size:
                 return False
             os.utime(path)
             return True
         except OSError:
             return False
 
-    def _write_atomically(self, path: Path, data: bytes) -> None:
+    def _write_atomically(self, path: str, data: bytes) -> None:
         # Rename is atomic within a directory. No fsync: a copy cut short by a crash fails the
         # hash check on read instead of being served.
         file, temporary = _temporary(self.root)
@@ -392,10 +396,10 @@ class Store:
     def _remove(self, name: str) -> None:
         # Another process may have pruned it already, or the directory may be read-only.
         with contextlib.suppress(OSError):
-            os.unlink(self.root / name)
+            os.unlink(self._path(name))
         for suffix in (DIGEST_SUFFIX, PARTIAL_SUFFIX):
             with contextlib.suppress(OSError):
-                os.unlink(self.root / (name + suffix))
+                os.unlink(self._path(name + suffix))
 
     def _remove_stale_temporaries(self, now: float) -> None:
         for item in self._scan():
@@ -419,10 +423,10 @@ class Stored(NamedTuple):
         self.file.close()
 
 
-def _temporary(root: Path) -> tuple[BinaryIO, str]:
+def _temporary(root: str) -> tuple[BinaryIO, str]:
     """A new file in root, readable by this user only; mkstemp when the name is taken."""
     try:
-        fd, path = new_private_file(str(root), _TEMP_PREFIX, _TEMP_SUFFIX)
+        fd, path = new_private_file(root, _TEMP_PREFIX, _TEMP_SUFFIX)
     except FileExistsError:
         import tempfile
 
@@ -433,7 +437,7 @@ def _temporary(root: Path) -> tuple[BinaryIO, str]:
 class _Segment:
     """One part of a partial copy's rolling tail: a temporary file and what it holds."""
 
-    def __init__(self, root: Path, size: int) -> None:
+    def __init__(self, root: str, size: int) -> None:
         self.file, self.path = _temporary(root)
         self.room, self.newlines, self.last = size, 0, b""
 
@@ -459,7 +463,7 @@ class _Capped:
     more than `limit` bytes of this output, even then.
     """
 
-    def __init__(self, root: Path, file: BinaryIO, path: str, limit: int) -> None:
+    def __init__(self, root: str, file: BinaryIO, path: str, limit: int) -> None:
         self.root, self.file, self.path = root, file, path
         self.head_room = limit // 2
         self.segment_size, self.max_segments = self._segments(limit)

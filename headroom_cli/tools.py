@@ -3,10 +3,11 @@ an agent gets back what a cut dropped."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from .values import value
 
 
-@dataclass(frozen=True)
+
+@value
 class Tool:
     name: str
     # Log shape is trusted from an error signal alone only for shell tools; elsewhere (a Read of

@@ -11,14 +11,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+
+from .values import field, value
 
 # A transcript line longer than this is skipped (counted in Transcript.skipped), not read: one
 # tool output of gigabytes must not be held whole to be audited.
 MAX_LINE_BYTES = 64 << 20
 
 
-@dataclass(frozen=True)
+@value
 class Output:
     """One tool output as the model was shown it."""
 
@@ -31,7 +32,7 @@ class Output:
     resends: int | None = None
 
 
-@dataclass(frozen=True)
+@value
 class Request:
     """One request to the model: every output read before it was (re-)sent with it."""
 
@@ -49,7 +50,7 @@ class Skipped:
         self.lines = 0
 
 
-@dataclass(frozen=True)
+@value
 class Transcript:
     """One session's transcript file, found on disk; `events()` reads it."""
 

@@ -10,6 +10,7 @@ import sys
 import time
 
 import pytest
+from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -380,7 +381,7 @@ def fill(store: Store, ages_in_days: list[float], size: int = 1000) -> list[str]
         data = data[:size]
         item_id = content_id(data)
         store.put(item_id, data, KEEP_ALL, NOW)
-        os.utime(store.root / item_id, (NOW - age * DAY, NOW - age * DAY))
+        os.utime(Path(store.root, item_id), (NOW - age * DAY, NOW - age * DAY))
         ids.append(item_id)
     return ids
 

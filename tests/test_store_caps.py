@@ -16,6 +16,7 @@ import tempfile
 import time
 
 import pytest
+from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -68,7 +69,7 @@ def test_a_spilled_copy_keeps_head_and_tail_within_its_limit(tmp_path, data, lim
     store = Store(tempfile.mkdtemp(dir=tmp_path))
     spill, item_id = spilled(store, data, limit, parts, counted)
     layout = spill.layout
-    stored = (store.root / item_id).read_bytes()
+    stored = Path(store.root, item_id).read_bytes()
     assert item_id == content_id(data)  # the whole output's hash, whatever was kept
     assert len(stored) <= max(limit, 1)
     assert layout == Layout.of(data, limit)  # held or streamed, the same copy
@@ -91,7 +92,7 @@ def test_a_copy_over_the_limit_keeps_most_of_its_share_for_the_tail(tmp_path):
     data = numbered(100_000)
     limit = 64 << 10
     spill, item_id = spilled(store, data, limit, [4096] * 50)
-    stored = (store.root / item_id).read_bytes()
+    stored = Path(store.root, item_id).read_bytes()
     assert limit * 7 // 8 <= len(stored) <= limit
     assert stored.endswith(b"line 100000\n") and stored.startswith(b"line 1\n")
 
@@ -104,7 +105,7 @@ def test_the_disk_never_holds_more_than_the_limit_while_writing(tmp_path, monkey
     def measured(self, *args):
         write(self, *args)
         self.file.flush()
-        peak.append(disk_use(store.root))
+        peak.append(disk_use(Path(store.root)))
 
     monkeypatch.setattr(store_module._Segment, "write", measured)
     spilled(store, os.urandom(1_000_000), limit, [3000] * 300)

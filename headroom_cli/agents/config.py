@@ -21,12 +21,12 @@ import os
 import shlex
 import sys
 import tempfile
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, TextIO
 
 from . import jsonedit
 from .clip import headroom_argv
+from ..values import value
 
 BACKUP_SUFFIX = ".headroom-backup"
 
@@ -35,7 +35,7 @@ class ConfigError(Exception):
     """A configuration file that cannot be read or understood: left untouched."""
 
 
-@dataclass(frozen=True)
+@value
 class Change:
     path: Path
     before: bytes | None  # None: the file does not exist

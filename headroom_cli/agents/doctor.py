@@ -13,14 +13,14 @@ import os
 import shlex
 import shutil
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 
 from . import AGENTS as NAMES
 from . import load
+from ..values import value
 
 
-@dataclass(frozen=True)
+@value
 class Check:
     """One line of the doctor's report."""
 
@@ -36,7 +36,7 @@ def inherited_path(config: Path, environ: Mapping[str, str]) -> str:
     return environ.get("PATH", os.defpath)
 
 
-@dataclass(frozen=True)
+@value
 class Agent:
     program: str  # the command that starts it: on PATH, the agent is on this machine
     home_levels: int = 1  # its home (set up, so on this machine) is that many folders above

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
 
 from ..patterns import lazy
+from ..values import value
 
 Path = tuple  # of str (an object's key) and int (an array's index)
 
@@ -27,7 +27,7 @@ _STRING = lazy(r'"(?:[^"\\\x00-\x1f]|\\.)*"', re.S)
 MAX_DEPTH = 200
 
 
-@dataclass(frozen=True)
+@value
 class Node:
     start: int  # the value's first character
     end: int  # just after its last

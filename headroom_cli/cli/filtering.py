@@ -10,15 +10,15 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass, replace
 from typing import List, NoReturn, Optional
 
 from ..settings import Settings, SettingsError
 from ..sink import warn, write
 from ..status import ExitStatus
+from ..values import replace, value
 
 
-@dataclass(frozen=True)
+@value
 class Flags:
     """The filter's options as given on the command line (None: not given there)."""
     budget: Optional[int] = None

@@ -4,6 +4,7 @@ command-line edge over them."""
 
 from __future__ import annotations
 
+import os
 from typing import Optional
 
 import typer
@@ -104,7 +105,7 @@ def _stored(resolved, item_id: str):
 
 
 def _show_grep(resolved, stored, pattern: str, ignore_case: bool, budget: int):
-    import dataclasses
+    from ..values import replace
     import re
 
     from .. import retrieve
@@ -116,7 +117,7 @@ def _show_grep(resolved, stored, pattern: str, ignore_case: bool, budget: int):
         fail(f"bad --grep pattern {pattern!r}: {err}", ExitStatus.USAGE)
     # Matches of a common word in a huge output are themselves huge: taken in like any
     # output (memory bounded) and clipped to the budget; not stored again, no digest.
-    quiet = dataclasses.replace(resolved, store_dir=None, digest=None)
+    quiet = replace(resolved, store_dir=None, digest=None)
     clip_run = Run(quiet, ClipOptions(tool=quiet.tool("Grep"), budget=budget), warn)
     intake = clip_run.intake()
     shown, found = retrieve.grep(stored, compiled, intake.feed)
@@ -174,7 +175,7 @@ def store_list() -> None:
     rows = []
     for entry in store.entries():
         try:
-            first = first_line(store.root / entry.id)
+            first = first_line(os.path.join(store.root, entry.id))
             layout = store.layout(entry.id)
         except (OSError, Damaged):
             continue  # pruned meanwhile
@@ -226,7 +227,7 @@ def store_prune(
 
 def _caps(resolved, max_bytes: Optional[str], max_age_days: Optional[str]):
     """The configured caps, with the options given in their place (a bad one: a usage error)."""
-    import dataclasses
+    from ..values import replace
 
     from ..config import parse_days, parse_size
 
@@ -238,4 +239,4 @@ def _caps(resolved, max_bytes: Optional[str], max_age_days: Optional[str]):
                 caps[field] = parse(option)
             except ValueError:
                 fail(f"bad --{field.replace('_', '-')} value: {option!r}", ExitStatus.USAGE)
-    return dataclasses.replace(resolved, **caps).retention()
+    return replace(resolved, **caps).retention()

@@ -27,7 +27,6 @@ stay first; `--stat`'s line per file, which the map repeats, comes after the hun
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from bisect import bisect_right
 from functools import partial
 
@@ -36,6 +35,7 @@ from ..plan import Gap, Item, Lines, Plan, line_items
 from ..render import CLOSING_MARKER_TOKENS, inline_marker
 from ..tokens import Counter
 from ..tools import Tool
+from ..values import field, value
 from .costs import LineCosts, fit_in_order
 from .outline import bodies
 from .pathclass import LOCKS
@@ -104,7 +104,7 @@ _FILLS = 4  # passes over the bodies, each ending with the head of one that did 
 _MAX_MISSES = 32  # bodies tried in vain before the rest are left out untried
 
 
-@dataclass
+@value(frozen=False)
 class Hunk:
     header: int  # line index of the `@@` line
     end: int  # one past the last body line
@@ -113,7 +113,7 @@ class Hunk:
     short: bool = False  # its header's line counts did not run out (a word diff's do not)
 
 
-@dataclass
+@value(frozen=False)
 class FileDiff:
     start: int
     header_end: int  # one past the last header line
@@ -134,7 +134,7 @@ class FileDiff:
         return sum(h.removed for h in self.hunks)
 
 
-@dataclass
+@value(frozen=False)
 class Parsed:
     files: list[FileDiff]
     context: list[int]  # commit headers, stats, blank and stray lines: no part of any file
@@ -534,7 +534,7 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> 
     return _by_value(job) or _rolled_up(job)
 
 
-@dataclass
+@value(frozen=False)
 class _Job:
     rows: list[str]  # as printed (a numbered listing keeps its numbers)
     plain: list[str]  # the rows without their numbers
@@ -800,7 +800,7 @@ def _spend(job: _Job, kept: dict[int, str], used: int, named: set[int], shown: s
     return spent.used
 
 
-@dataclass
+@value(frozen=False)
 class _Spent:
     job: _Job
     kept: dict[int, str]

@@ -30,13 +30,13 @@ from __future__ import annotations
 import csv
 import itertools
 import re
-from dataclasses import dataclass, field
 
 from ..patterns import lazy
 from ..plan import Gap, Lines, Plan, line_items
 from ..render import CLOSING_MARKER_TOKENS
 from ..tokens import Counter
 from ..tools import Tool
+from ..values import field, value
 from .diagnostics import located
 from .costs import MAX_LINE_CHARS, LineCosts, cut_note
 from .rollup import roll_up, split
@@ -106,7 +106,7 @@ def looks_like_a_delimited_table(sample: list[str], tool: Tool) -> bool:
 # --------------------------------------------------------------------------- ls -R sections
 
 
-@dataclass
+@value(frozen=False)
 class Section:
     header: int  # line index of `dir:`
     path: str
@@ -117,7 +117,7 @@ class Section:
         return len(split(self.path))
 
 
-@dataclass
+@value(frozen=False)
 class Sections:
     sections: list[Section]
     strays: list[int]  # `ls: cannot open directory …` and the like
@@ -414,7 +414,7 @@ def _lines_cost(job: _Job, indexes: list[int]) -> int:
 # --------------------------------------------------------------------------- tables
 
 
-@dataclass
+@value(frozen=False)
 class Table:
     header: int  # how many lines at the top are the header (a title row, its underline)
     path_of: object = None  # row -> the path it names, when the rows name paths
@@ -876,7 +876,7 @@ def _cut(rows: list[str], index: int) -> tuple[int, str]:
     return (MAX_LINE_CHARS, cut_note(row)) if len(row) > MAX_LINE_CHARS else (len(row), "")
 
 
-@dataclass
+@value(frozen=False)
 class _Job:
     rows: list[str]
     lines: Lines

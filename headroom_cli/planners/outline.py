@@ -22,13 +22,13 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from dataclasses import dataclass, replace
 from functools import partial
 
 from ..patterns import lazy
 from ..plan import Gap, Keep, Lines, Note, Plan, gap
 from ..render import CLOSING_MARKER_TOKENS, inline_marker
 from ..tokens import Counter
+from ..values import replace, value
 from .costs import JUDGED_CHARS, LINE_START_CHARS, MAX_LINE_CHARS, beginning_pays
 
 NUMBERED = lazy(r"^\s*+(\d++)(?:\t|→|: |\|)")
@@ -64,7 +64,7 @@ _VERSION = lazy(r"\d\.\d")
 _MAJOR = lazy(r"(?<![\w.])v?[1-9]\d*\.0(?:\.0)?(?![\w.-]*\d)", re.I)
 
 
-@dataclass(frozen=True)
+@value
 class Notable:
     """Prose worth listing after the headings, in the order it is offered: `urgent` first (in
     room of its own), then `other` in what the headings leave."""

@@ -16,7 +16,6 @@ and a file named deep comes after the rows of the folders that lead to it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from functools import partial
 
 from ..plan import Keep, Lines, Note
@@ -26,6 +25,7 @@ from .pathclass import machine_made
 from .rollup import split
 from .search.signals import listed_path
 from .search.sites import path_class
+from ..values import field, value
 
 PIN_SHARE = 0.25  # of the room, for the files named whatever their depth
 _HEAVIEST = 10  # of a count list (`rg -c`), the heaviest files named before the levels
@@ -71,7 +71,7 @@ def rank(name: str) -> int | None:
     return 3 if name in _CONFIGS else None
 
 
-@dataclass
+@value(frozen=False)
 class _Folder:
     label: str  # as printed: the paths' own spelling of it, ending in "/"
     depth: int
@@ -89,7 +89,7 @@ class _Folder:
             yield from child.below()
 
 
-@dataclass(frozen=True)
+@value
 class PathMap:
     items: tuple  # Keep and Note items, in tree order
     named: int  # paths printed as the input's own lines
@@ -145,7 +145,7 @@ def _count(folder: _Folder) -> int:
     return folder.total
 
 
-@dataclass(frozen=True)
+@value
 class Sized:
     """A list that sizes its paths (`du -a`): each row's path (the row shown is kept whole,
     its size in front) and the size of each folder that has a row of its own, by its label

@@ -11,12 +11,12 @@ level) is YAML whatever its values hold (a ConfigMap of log files): asked before
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 from ..patterns import lazy
 from ..plan import Lines, Plan
 from ..tokens import Counter
 from ..tools import Tool
+from ..values import value
 from . import outline
 
 READS_NUMBERED = True  # plans numbered lines (`cat -n`, a Read) itself
@@ -56,7 +56,7 @@ def looks_like_a_manifest(sample: list[str], tool: Tool) -> bool:
     return _tally(rows).yaml_like >= _MANIFEST_SHARE * len(rows)
 
 
-@dataclass
+@value(frozen=False)
 class _Tally:
     top: int = 0  # top-level keys
     repeated: int = 0  # top-level keys already seen in the same document

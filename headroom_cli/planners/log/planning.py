@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from collections import Counter as Tally
-from dataclasses import dataclass, field
 from functools import partial
 from itertools import compress, count
 from typing import Callable
@@ -16,6 +15,7 @@ from ...render import CLOSING_MARKER_TOKENS, inline_marker
 from ...tokens import Counter
 from ..costs import JUDGED_CHARS
 from ...tools import Tool
+from ...values import field, value
 from .. import diagnostics, templates
 from .signals import (BUG_WEIGHT, BUG_WORDS, CAUSE, classify_why, CONTINUATION_RUN, DIGITS,
                       END_SIGNAL, ENDS_CHARS, ERROR, ERROR_END, ERROR_START, FAILING_SUMMARY,
@@ -49,7 +49,7 @@ def _line_reader(lines: Lines):
     return lines.texts.__getitem__
 
 
-@dataclass
+@value(frozen=False)
 class _Block:
     """An error line with its trace: lines first..last (0-based, inclusive), key lines inside."""
 
@@ -60,7 +60,7 @@ class _Block:
     owner: int | None = None  # for an indented block: the unindented line it sits under
 
 
-@dataclass
+@value(frozen=False)
 class _Scan:
     text: str
     starts: list[int]

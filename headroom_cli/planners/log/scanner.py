@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections import deque
-from dataclasses import replace
 from functools import partial
 from itertools import accumulate, compress, islice, repeat
 from operator import not_
@@ -15,6 +14,7 @@ from ...patterns import lazy
 from ...plan import Lines, Note, Plan
 from ...tokens import Counter
 from ...tools import Tool
+from ...values import replace
 from .planning import MAX_BLOCK, plan
 from .signals import (CONTINUATION_RUN, CONTINUATION_STEP, DIGITS, LINT_SIGNAL, LOG_RECORD,
                       SHAPE_CHARS, shape_of, START_SIGNAL, TRIGGER_PATTERNS, TRIGGERS)

@@ -5,9 +5,9 @@ same output and budget give the same suggestion."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 
 from ...plan import Narrowing
+from ...values import replace
 from ..costs import LineCosts
 from .signals import FileHits, folder_key
 

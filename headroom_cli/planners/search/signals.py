@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import chain, count, repeat
 
 from ...patterns import lazy
 from ...tools import Tool
+from ...values import field, value
 from ..diagnostics import after_place
 from ..rollup import split
 
@@ -91,7 +91,7 @@ def looks_like(sample: list[str], tool: Tool) -> bool:
     return diagnostics < DIAGNOSTIC_SHARE * matches
 
 
-@dataclass
+@value(frozen=False)
 class FileHits:
     path: str
     matches: list[int] = field(default_factory=list)  # line indexes
@@ -107,7 +107,7 @@ class FileHits:
         return len(self.matches) if self.total is None else self.total
 
 
-@dataclass
+@value(frozen=False)
 class Parsed:
     files: dict[str, FileHits]
     strays: list[int]  # lines that are neither matches, context, separators nor blank
