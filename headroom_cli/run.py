@@ -27,7 +27,7 @@ from typing import Callable
 
 from .settings import Settings
 from .tools import Tool
-from .values import value
+from .values import replace, value
 
 Warn = Callable[[str], None]
 

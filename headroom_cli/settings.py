@@ -20,7 +20,7 @@ from .config import DEFAULTS, ENV, Config, ConfigError, parse, parse_days, parse
 from .formats import FORMATS
 from .status import ExitStatus
 from .tokens import DEFAULT_ENCODING, ENCODINGS
-from .values import field, value
+from .values import field, replace, value
 
 DEFAULT_BUDGET = DEFAULTS["budget"]
 DEFAULT_FORMAT = FORMATS[0]

@@ -12,7 +12,6 @@ whatever it printed until it ended is returned with its status, as a shell would
 
 from __future__ import annotations
 
-import contextlib
 import os
 import select
 
@@ -138,8 +137,10 @@ def _widen(fd: int) -> None:
     writer's output in 16 times fewer reads. Linux only; anything else reads as it is."""
     import fcntl
 
-    with contextlib.suppress(AttributeError, OSError):
+    try:
         fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, _CHUNK)
+    except (AttributeError, OSError):
+        pass
 
 
 def run_command(argv: Sequence[str], sink: Sink) -> int:
@@ -236,9 +237,11 @@ def _wait_then_note(child: subprocess.Popen, exited_write: int) -> None:
 def _drain(pipe: int):
     """What is already in the pipe, without waiting for more."""
     os.set_blocking(pipe, False)
-    with contextlib.suppress(BlockingIOError):
+    try:
         while chunk := os.read(pipe, _CHUNK):
             yield chunk
+    except BlockingIOError:
+        pass
 
 
 class _Catching:
@@ -262,11 +265,13 @@ class _Catching:
         os.set_blocking(self._wake, False)
         self.previous: dict[int, object] = {}
         self._previous_wakeup: int | None = None
-        with contextlib.suppress(ValueError, OSError):  # not the main thread: nothing caught
+        try:
             self._previous_wakeup = signal.set_wakeup_fd(self._wake, warn_on_full_buffer=False)
             for signum in (getattr(signal, name) for name in _STOPPING):
                 if signal.getsignal(signum) != signal.SIG_IGN:
                     self.previous[signum] = signal.signal(signum, _noted)
+        except (ValueError, OSError):  # not the main thread: nothing caught
+            pass
         return self
 
     def __exit__(self, *exc_info) -> None:
@@ -282,9 +287,11 @@ class _Catching:
     def caught(self) -> list[int]:
         """The stopping signals that came since the last call, in order."""
         numbers = b""
-        with contextlib.suppress(BlockingIOError):
+        try:
             while chunk := os.read(self.wakeup, 512):
                 numbers += chunk
+        except BlockingIOError:
+            pass
         return [signum for signum in numbers if signum in self.previous]
 
 
@@ -296,8 +303,10 @@ def _forward(child: subprocess.Popen, signum: int) -> None:
     import signal
 
     if not (signum == signal.SIGINT and _keyboard_reached(child.pid)):
-        with contextlib.suppress(ProcessLookupError):
+        try:
             child.send_signal(signum)
+        except ProcessLookupError:
+            pass
 
 
 def _keyboard_reached(child_pid: int) -> bool:

@@ -5,6 +5,7 @@ Timing is not asserted (machines are noisy; bench/bench.py measures it); which m
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -27,9 +28,9 @@ finally:
 """
 
 
-def run_probe(args, data: bytes):
+def run_probe(args, data: bytes, **env: str):
     done = subprocess.run([sys.executable, "-c", PROBE, *args], input=data,
-                          capture_output=True, env={"PATH": "/usr/bin:/bin"}, timeout=60)
+                          capture_output=True, env={"PATH": "/usr/bin:/bin", **env}, timeout=60)
     return done.returncode, done.stdout, set(done.stderr.decode().split())
 
 
@@ -45,6 +46,50 @@ def test_output_that_does_not_fit_is_clipped_without_typer_when_the_options_are_
     status, out, loaded = run_probe(["--budget", "100", "--no-store"], b"word " * 2000)
     assert status == 0 and b"headroom" in out
     assert "typer" not in loaded and "rich" not in loaded
+
+
+
+SCRIPT = Path(__file__).resolve().parents[1] / "bin" / "headroom"
+SCRIPT_PROBE = """
+import sys
+sys.argv = [sys.argv[1], *sys.argv[2:]]
+with open(sys.argv[0]) as script:
+    code = compile(script.read(), sys.argv[0], "exec")
+try:
+    exec(code, {"__name__": "__main__"})
+finally:
+    sys.stderr.write("\\n".join(sorted(sys.modules)))
+"""
+
+
+def test_the_installed_command_passes_output_through_without_importing_re():
+    # pip's wrapper for an entry point imports re (~12 ms) before headroom's first line runs;
+    # the command is a script of ours (pyproject.toml) so that output that fits never pays it.
+    done = subprocess.run([sys.executable, "-c", SCRIPT_PROBE, str(SCRIPT), "--budget", "100"],
+                          input=b"hi\n", capture_output=True, env={"PATH": "/usr/bin:/bin"},
+                          timeout=60)
+    loaded = set(done.stderr.decode().split())
+    assert done.returncode == 0 and done.stdout == b"hi\n"
+    assert "headroom_cli.cli" in loaded
+    assert not [name for name in ("re", "enum", "contextlib", *HEAVY) if name in loaded]
+
+# What a clip needs no part of, though each costs every clip milliseconds to import: the
+# standard dataclasses (inspect, ast, dis: values.py makes the value classes) and pathlib (with
+# urllib.parse and ipaddress: the store works on str paths).
+CLIP_NEEDS_NONE_OF = ("dataclasses", "inspect", "ast", "pathlib", "urllib.parse", "ipaddress",
+                      "typer", "rich", "subprocess")
+
+
+@pytest.mark.parametrize("data", [b"".join(b"2024-05-01 INFO request %d served\n" % n
+                                           for n in range(3000)),
+                                  b"".join(b"src/m%d.py:%d:def f():\n" % (n % 40, n)
+                                           for n in range(3000))])
+def test_a_clip_stored_and_counted_loads_none_of_the_costly_modules(data, tmp_path):
+    # A user's default run: the output stored, the ledger written (in a home of the test's).
+    status, out, loaded = run_probe(["--budget", "500"], data, HOME=str(tmp_path))
+    assert status == 0 and b"headroom show" in out
+    assert list((tmp_path / ".local" / "state" / "headroom").iterdir())
+    assert not [name for name in CLIP_NEEDS_NONE_OF if name in loaded]
 
 
 @pytest.mark.parametrize("args", [["--kind", "other", "-b100"], ["-b100"],
