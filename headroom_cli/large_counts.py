@@ -1,6 +1,7 @@
-"""Token counts of large texts: exact up to EXACT_COUNT_LIMIT characters, extrapolated beyond;
-a text counted again (an excerpt planned twice, what each plan drops of it) reuses the last
-count where the two agree, and the spans of one text are read off one count of it."""
+"""Token counts of large texts: exact up to EXACT_COUNT_LIMIT characters, estimated beyond from
+windows spread through them; a text counted again (an excerpt planned twice, what each plan
+drops of it) reuses the last count where the two agree, and the spans of one text are read
+off one count of it."""
 
 from __future__ import annotations
 
@@ -10,28 +11,41 @@ from .tokens import SEAM, Counter
 
 
 # Counting every character of a 100 MB input would cost seconds; past this many characters a
-# token figure is extrapolated from a counted sample (which is why markers say "~").
+# token figure is estimated (which is why markers say "~").
 EXACT_COUNT_LIMIT = 200_000
+# The estimate: the tokens of SAMPLE_WINDOWS windows of WINDOW_CHARS spread evenly through the
+# text, scaled to its length. Many small windows read a text's every part (a diff's --stat and
+# its hunks, a log's start-up and its run, long lines' ends): on the corpus's 37 outputs past
+# the limit they are a median 0.6 % off (at most 2.2 %), where the first 200,000 characters
+# were 1.1 % (at most 25 %), and they cost a third as much: ~40 ms of a 1 MB clip's ~250.
+# A window's ragged ends (a token cut in two) move a figure a few tokens in tens of thousands.
+SAMPLE_WINDOWS = 64
+WINDOW_CHARS = 1_000
 
 
 def count_large(counter: Counter, pieces: list[str]) -> int:
-    """Tokens in the pieces: exact up to EXACT_COUNT_LIMIT characters, extrapolated beyond."""
+    """Tokens in the pieces: exact up to EXACT_COUNT_LIMIT characters, estimated beyond."""
     total_chars = sum(len(piece) for piece in pieces)
     if total_chars <= EXACT_COUNT_LIMIT:
         return sum(_count_reusing(counter, piece) for piece in pieces)
-    counted, room = 0, EXACT_COUNT_LIMIT
-    for piece in pieces:
-        sample = piece[:room]
-        counted += _count_reusing(counter, sample)
-        room -= len(sample)
-        if room <= 0:
-            break
-    return _extrapolated(counted, total_chars)
+    return _estimated(counter, [(piece, 0, len(piece)) for piece in pieces], total_chars)
 
 
-def _extrapolated(counted: int, total_chars: int) -> int:
-    """The tokens of total_chars characters, from those of their first EXACT_COUNT_LIMIT."""
-    return int(round(counted * total_chars / EXACT_COUNT_LIMIT, -2))
+def _estimated(counter: Counter, parts: list[tuple[str, int, int]], total_chars: int) -> int:
+    """The tokens of the parts (text, start, end), in order, from windows spread evenly
+    through their characters (a window stays in its part)."""
+    counted = sampled = passed = 0
+    places = iter([total_chars * k // SAMPLE_WINDOWS for k in range(SAMPLE_WINDOWS)])
+    place = next(places)
+    for text, start, end in parts:
+        while place is not None and place < passed + end - start:
+            at = start + place - passed
+            stop = min(end, at + WINDOW_CHARS)
+            counted += counter.count(text[at:stop])
+            sampled += stop - at
+            place = next(places, None)
+        passed += end - start
+    return int(round(counted * total_chars / sampled, -2))
 
 
 def count_spans(counter: Counter, text: str, spans, tabulate: bool = False) -> int:
@@ -39,18 +53,14 @@ def count_spans(counter: Counter, text: str, spans, tabulate: bool = False) -> i
     off the text's SpanTable when there is one; `tabulate`: make one (a count and a half of
     the text), for a caller that knows the text's spans will be counted again (a streamed
     excerpt: counted whole, then what each rendered plan drops of it)."""
-    sampled, room, total_chars = [], EXACT_COUNT_LIMIT, 0
-    for start, end in spans:
-        total_chars += end - start
-        if room > 0:
-            taken = min(end - start, room)
-            sampled.append((start, start + taken))
-            room -= taken
-    table = _span_table(counter, text, sampled[-1][1], tabulate) if sampled else None
+    spans = list(spans)
+    total_chars = sum(end - start for start, end in spans)
+    if total_chars > EXACT_COUNT_LIMIT:
+        return _estimated(counter, [(text, start, end) for start, end in spans], total_chars)
+    table = _span_table(counter, text, spans[-1][1], tabulate) if spans else None
     if table is None:
         return count_large(counter, [text[start:end] for start, end in spans])
-    counted = sum(table.tokens(start, end) for start, end in sampled)
-    return counted if total_chars <= EXACT_COUNT_LIMIT else _extrapolated(counted, total_chars)
+    return sum(table.tokens(start, end) for start, end in spans)
 
 
 class SpanTable:

@@ -330,3 +330,14 @@ def test_a_texts_spans_are_counted_from_one_pass_over_it(tmp_path, monkeypatch):
         real(text[start:end]) for start, end in spans)
     assert whole == real(text)
     assert sum(counted) < 400  # the spans' ragged ends only, each within a line
+
+
+def test_a_large_real_outputs_estimate_is_within_a_few_percent_of_its_count(tiktoken_counter):
+    # Past EXACT_COUNT_LIMIT a figure is estimated from windows spread through the text: on
+    # every real output of the golden cases that is that large, it stays close to the count.
+    large = [text for text in real_texts() if len(text) > large_counts.EXACT_COUNT_LIMIT]
+    assert len(large) >= 3
+    for text in large:
+        exact = tiktoken_counter.count(text)
+        estimate = large_counts.count_large(tiktoken_counter, [text])
+        assert abs(estimate - exact) <= 0.03 * exact
