@@ -12,6 +12,7 @@ import typer
 from ..settings import DEFAULT_BUDGET, DEFAULT_ENCODING
 from ..sink import warn, write
 from ..status import ExitStatus
+from ..values import replace
 from .base import Encoding, app, exit_status_help, fail, settings, store_or_fail
 from .completion import complete_id
 
@@ -105,7 +106,6 @@ def _stored(resolved, item_id: str):
 
 
 def _show_grep(resolved, stored, pattern: str, ignore_case: bool, budget: int):
-    from ..values import replace
     import re
 
     from .. import retrieve
@@ -227,8 +227,6 @@ def store_prune(
 
 def _caps(resolved, max_bytes: Optional[str], max_age_days: Optional[str]):
     """The configured caps, with the options given in their place (a bad one: a usage error)."""
-    from ..values import replace
-
     from ..config import parse_days, parse_size
 
     caps = {}

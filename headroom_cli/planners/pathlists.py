@@ -118,7 +118,7 @@ def _mapped(rows: list[str], lines: Lines, mapped: list[int], budget: int, count
     reserve = search_marker_reserve(counter, len(rows), len(mapped), 0, MAX_LINE_CHARS)
     room = budget - reserve - (costs.line(total) if total is not None else 0)
     # Here, not at the top: sniffing a large output of any shape asks looks_like, and the
-    # map's module (its dataclasses) costs ~15 ms to load.
+    # map's module costs ~3 ms to load.
     from .pathmap import plan_paths
 
     found = plan_paths(rows, lines, mapped, room, costs, **how)
