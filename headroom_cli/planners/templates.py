@@ -54,6 +54,11 @@ _SEVERE = lazy(r"(?i)\b(?:error|errors|fail|failed|failure|fatal|panic|panicked|
                      r"|exception|traceback|critical|abort(?:ed)?|segfault|refused|crash(?:ed)?)\b")
 _WARNING = lazy(r"(?i)\b(?:warn|warning|warnings|deprecated|timeout|timed out|retry"
                       r"|retrying|not found|unable|cannot)\b")
+# A word naming a version or a release (`Version:`, `__VERSION__`, `gccversion=`, `osrelease`,
+# `sqlite3_libversion`): what a reader of a dump, a header or a listing looks up first.
+# A word inside a path (`bits/version.h`) names a file, not a version.
+_VERSIONED = lazy(r"(?i)(?<![\w.\-/\\])[\w.-]*(?:version|release)[\w.-]*")
+_VERSION_TOKENS = 250  # of the budget, for each line naming a version offered early
 _HEAD_SHARE = 0.2  # of the room, for the first lines
 _TAIL_SHARE = 0.1  # and the last
 _MISSES = 64  # exemplars in a row that do not fit before looking stops
@@ -87,7 +92,7 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> 
         return None
     if total > 2 * _SAMPLE_LINES and not _templated(text[:lines.start(_SAMPLE_LINES)]):
         templates: dict[str, list[int]] = {}  # prose, judged on its start: not masked whole
-        prose, records = True, []
+        prose, records, keys = True, [], []
     else:
         keys = _keys(text, total)
         templates, filled = _templates(keys, total)
@@ -110,7 +115,8 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> 
     room -= _edge(range(total), int(_HEAD_SHARE * room), cost, kept)
     room -= _edge(range(total - 1, -1, -1), int(_TAIL_SHARE * room), cost, kept) + _GAP_TOKENS
     notes: dict[int, str] = {}  # the exemplars between head and tail, with their counts
-    for order in _orders(text, lines, templates, heads, prose, records):
+    versioned = _versioned(text, lines, keys, max(2, budget // _VERSION_TOKENS))
+    for order in _orders(text, lines, templates, heads, prose, records, versioned):
         misses = 0
         for first in order:
             if first in kept or len(lines.get(first)) > _LONG_LINE:
@@ -130,7 +136,7 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> 
 
 
 def _orders(text: str, lines: Lines, templates: dict[str, list[int]], heads: list[int],
-            prose: bool, records: list[int]) -> tuple[list[int], ...]:
+            prose: bool, records: list[int], versioned: list[int]) -> tuple[list[int], ...]:
     """The lines to keep, in the order they are offered: the severe templates' exemplars,
     the warnings', then the first line of every record (_records: what names it, after what
     names a failure), then one exemplar of every template at the margin before any
@@ -140,13 +146,28 @@ def _orders(text: str, lines: Lines, templates: dict[str, list[int]], heads: lis
     each: its outline, then the lines that name an error (a man page says "error" often)."""
     total = len(lines)
     if prose:
-        return heads, _severe_lines(text, lines)
+        return heads, _severe_lines(text, lines), versioned
     ranked = sorted(templates.values(), key=lambda t: _rank(lines.get(t[1]), t[0], t[1], total))
     severe = [first for _, first, _ in ranked if severity(lines.get(first)) == 2]
     warned = [first for _, first, _ in ranked if severity(lines.get(first)) == 1]
     margin = [first for _, first, _ in ranked if lines.get(first)[:1] not in " \t"]
     indented = [first for _, first, _ in ranked if lines.get(first)[:1] in " \t"]
-    return severe, warned, records, margin, heads, indented
+    return severe, warned, versioned, records, margin, heads, indented
+
+
+def _versioned(text: str, lines: Lines, keys: list[str], most: int) -> list[int]:
+    """Lines naming a version or a release (_VERSIONED), the first of each word and template
+    (`Version:` in every record of a dump is one; `__VERSION__` and `__STDC_VERSION__` among
+    a header's macros are two), in order, at most `most` of them."""
+    found: dict[tuple[str, str], int] = {}
+    for match in _VERSIONED.finditer(text):
+        index = lines.line_of(match.start())
+        key = (match.group().lower(), keys[index] if index < len(keys) else "")
+        if key not in found:
+            found[key] = index
+            if len(found) >= most:
+                break
+    return list(dict.fromkeys(found.values()))
 
 
 def _records(lines: Lines, keys: list[str], total: int) -> list[int]:
