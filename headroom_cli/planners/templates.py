@@ -98,7 +98,7 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> 
         templates, filled = _templates(keys, total)
         prose = len(templates) > _DISTINCT_SHARE * filled
         records = [] if prose else _records(lines, keys, total)
-    heads = _heads(lines, total)
+    heads = _heads(lines, total, _counts(keys, templates))
     if prose and len(heads) < _MIN_HEADS:
         return None  # nearly every line of its own form, and no blocks to outline
     by_first = {first: (count, last) for count, first, last in templates.values()}
@@ -153,6 +153,7 @@ def _orders(text: str, lines: Lines, templates: dict[str, list[int]], heads: lis
     margin = [first for _, first, _ in ranked if lines.get(first)[:1] not in " \t"]
     indented = [first for _, first, _ in ranked if lines.get(first)[:1] in " \t"]
     return severe, warned, versioned, records, margin, heads, indented
+
 
 
 def _versioned(text: str, lines: Lines, keys: list[str], most: int) -> list[int]:
@@ -253,10 +254,19 @@ def _row_keys(rows: list[str]) -> list[str]:
     return keys
 
 
-def _heads(lines: Lines, total: int) -> list[int]:
+def _counts(keys: list[str], templates: dict[str, list[int]]) -> list[int]:
+    """How many lines share each line's template (none for prose: no templates)."""
+    if not templates:
+        return []
+    return [templates[key][0] if key in templates else 0 for key in keys]
+
+
+def _heads(lines: Lines, total: int, counts: list[int]) -> list[int]:
     """The lines that open a block: the first line after a blank one (a man page's section, a
     disassembly's function, psql's centred table title), then the lines the next is indented
-    under; least indented first (level by level), each level spread over the output."""
+    under; least indented first (level by level), within a level the heads of rarer forms
+    first (the few `:user ID packet:` heads among a key ring's hundred `:signature packet:`
+    ones), each spread over the output."""
     heads = []
     previous_blank = True
     for index in range(total):
@@ -270,7 +280,8 @@ def _heads(lines: Lines, total: int) -> list[int]:
         if previous_blank or below > depth:
             # a title centred over what follows (psql's `Table "…"`) is of the first level
             level = 0 if 0 <= below < depth else depth
-            heads.append((not previous_blank, level, _spread(index, total), index))
+            rarity = counts[index] if index < len(counts) else 0
+            heads.append((not previous_blank, level, rarity, _spread(index, total), index))
         previous_blank = False
     return [head[-1] for head in sorted(heads)]
 
