@@ -57,7 +57,9 @@ _WARNING = lazy(r"(?i)\b(?:warn|warning|warnings|deprecated|timeout|timed out|re
 # A word naming a version or a release (`Version:`, `__VERSION__`, `gccversion=`, `osrelease`,
 # `sqlite3_libversion`): what a reader of a dump, a header or a listing looks up first.
 # A word inside a path (`bits/version.h`) names a file, not a version.
-_VERSIONED = lazy(r"(?i)(?<![\w.\-/\\])[\w.-]*(?:version|release)[\w.-]*")
+# `conversion`, `inversion`, `subversion` name none.
+_VERSIONED = lazy(r"(?i)(?<![\w.\-/\\])[\w.-]*?(?:(?<!con)(?<!in)(?<!di)(?<!sub)(?<!per)version"
+                  r"|release)[\w.-]*")
 _VERSION_TOKENS = 250  # of the budget, for each line naming a version offered early
 _HEAD_SHARE = 0.2  # of the room, for the first lines
 _TAIL_SHARE = 0.1  # and the last
@@ -99,8 +101,13 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> 
         prose = len(templates) > _DISTINCT_SHARE * filled
         records = [] if prose else _records(lines, keys, total)
     heads = _heads(lines, total, _counts(keys, templates))
+    versioned = _versioned(text, lines, keys, max(2, budget // _VERSION_TOKENS))
     if prose and len(heads) < _MIN_HEADS:
-        return None  # nearly every line of its own form, and no blocks to outline
+        # nearly every line of its own form, and no blocks to outline: head and tail, but for
+        # the lines that name an error or a version (annotated source, a dump of settings)
+        heads = []
+        if not versioned and not _SEVERE.search(text):
+            return None
     by_first = {first: (count, last) for count, first, last in templates.values()}
     room = budget - CLOSING_MARKER_TOKENS
 
@@ -115,7 +122,6 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> 
     room -= _edge(range(total), int(_HEAD_SHARE * room), cost, kept)
     room -= _edge(range(total - 1, -1, -1), int(_TAIL_SHARE * room), cost, kept) + _GAP_TOKENS
     notes: dict[int, str] = {}  # the exemplars between head and tail, with their counts
-    versioned = _versioned(text, lines, keys, max(2, budget // _VERSION_TOKENS))
     for order in _orders(text, lines, templates, heads, prose, records, versioned):
         misses = 0
         for first in order:
