@@ -50,16 +50,24 @@ _SAMPLE_LINES = 2_000
 _MIN_LINES = 8
 _MIN_HEADS = 8  # blocks a prose output needs to be outlined rather than cut head and tail
 _MIN_RECORDS = 3  # blocks whose first lines share a template: an output of records
-_SEVERE = lazy(r"(?i)\b(?:error|errors|fail|failed|failure|fatal|panic|panicked|denied"
-                     r"|exception|traceback|critical|abort(?:ed)?|segfault|refused|crash(?:ed)?)\b")
+_SEVERE = lazy(r"(?i)(?<![.$])\b(?:error|errors|fail|failed|failure|fatal|panic|panicked|denied"
+                     r"|exception|traceback|critical|abort(?:ed)?|segfault|segmentation fault"
+                     r"|refused|crash(?:ed)?)\b")
+# (A word that ends a qualified name, `java.lang.Error`, `kernel.panic`, names a class or a
+# setting.)
+# What is wrong without failing yet: an invalid or incompatible value, a missing or expired
+# thing, a security advisory (a CVE id: a changelog's, a build's applied fixes).
 _WARNING = lazy(r"(?i)\b(?:warn|warning|warnings|deprecated|timeout|timed out|retry"
-                      r"|retrying|not found|unable|cannot)\b")
+                      r"|retrying|not found|unable|cannot|invalid|incompatible|unsupported"
+                      r"|not supported|missing|corrupt(?:ed)?|mismatch(?:ed)?|expired|overflow"
+                      r"|CVE-\d+-\d+)\b")
 # A word naming a version or a release (`Version:`, `__VERSION__`, `gccversion=`, `osrelease`,
 # `sqlite3_libversion`): what a reader of a dump, a header or a listing looks up first.
 # A word inside a path (`bits/version.h`) names a file, not a version.
-# `conversion`, `inversion`, `subversion` name none.
-_VERSIONED = lazy(r"(?i)(?<![\w.\-/\\])[\w.-]*?(?:(?<!con)(?<!in)(?<!di)(?<!sub)(?<!per)version"
-                  r"|release)[\w.-]*")
+# `conversion`, `inversion`, `subversion` name none; a number follows it on its line (`Version
+# table:`, `java.lang.VersionProps source: shared objects file` name no version).
+_VERSIONED = lazy(r"(?i)(?<![\w.\-/\\$])[\w.-]*?(?:(?<!con)(?<!in)(?<!di)(?<!sub)(?<!per)version"
+                  r"|release)[\w.-]*(?=[^\d\n]*\d)")
 _VERSION_TOKENS = 250  # of the budget, for each line naming a version offered early
 _HEAD_SHARE = 0.2  # of the room, for the first lines
 _TAIL_SHARE = 0.1  # and the last
@@ -102,12 +110,14 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> 
         records = [] if prose else _records(lines, keys, total)
     heads = _heads(lines, total, _counts(keys, templates))
     versioned = _versioned(text, lines, keys, max(2, budget // _VERSION_TOKENS))
+    head_share, tail_share = _HEAD_SHARE, _TAIL_SHARE
     if prose and len(heads) < _MIN_HEADS:
-        # nearly every line of its own form, and no blocks to outline: head and tail, but for
-        # the lines that name an error or a version (annotated source, a dump of settings)
-        heads = []
+        # nearly every line of its own form, and no blocks to outline: head and tail (at the
+        # plain clip's shares, halved at the head), but for the lines that name an error or a
+        # version (annotated source, a dump of settings, a log without errors)
         if not versioned and not _SEVERE.search(text):
             return None
+        heads, head_share, tail_share = [], tool.head_share / 2, tool.tail_share
     by_first = {first: (count, last) for count, first, last in templates.values()}
     room = budget - CLOSING_MARKER_TOKENS
 
@@ -119,8 +129,8 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> 
         return template_note(count, index + 1, last + 1) if count > 1 else ""
 
     kept: set[int] = set()
-    room -= _edge(range(total), int(_HEAD_SHARE * room), cost, kept)
-    room -= _edge(range(total - 1, -1, -1), int(_TAIL_SHARE * room), cost, kept) + _GAP_TOKENS
+    room -= _edge(range(total), int(head_share * room), cost, kept)
+    room -= _edge(range(total - 1, -1, -1), int(tail_share * room), cost, kept) + _GAP_TOKENS
     notes: dict[int, str] = {}  # the exemplars between head and tail, with their counts
     for order in _orders(text, lines, templates, heads, prose, records, versioned):
         misses = 0
