@@ -34,6 +34,7 @@ from ..plan import Keep, Lines, Plan, gap
 from ..render import CLOSING_MARKER_TOKENS, template_note
 from ..tokens import Counter
 from ..tools import Tool
+from .costs import MAX_LINE_CHARS
 
 # One pass: quoted strings ("…", '…', `…`), runs of alignment spaces, rules (`----+----`, `┌────┬`: one
 # template whatever their columns' widths), and every token holding a digit, a path
@@ -109,14 +110,14 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> 
         prose = len(templates) > _DISTINCT_SHARE * filled
         records = [] if prose else _records(lines, keys, total)
     heads = _heads(lines, total, _counts(keys, templates))
-    versioned = _versioned(text, lines, keys, max(2, budget // _VERSION_TOKENS))
+    versioned = version_lines(text, lines, keys, max(2, budget // _VERSION_TOKENS))
     head_share, tail_share = _HEAD_SHARE, _TAIL_SHARE
     if prose and len(heads) < _MIN_HEADS:
         # nearly every line of its own form, and no blocks to outline: head and tail (at the
         # plain clip's shares, halved at the head), but for the lines that name an error or a
         # version (annotated source, a dump of settings, a log without errors)
-        if not versioned and not _SEVERE.search(text):
-            return None
+        if not versioned and not _SEVERE.search(text) or _long_lined(lines, total):
+            return None  # (long lines: the plain clip shows many lines' beginnings)
         heads, head_share, tail_share = [], tool.head_share / 2, tool.tail_share
     by_first = {first: (count, last) for count, first, last in templates.values()}
     room = budget - CLOSING_MARKER_TOKENS
@@ -172,7 +173,7 @@ def _orders(text: str, lines: Lines, templates: dict[str, list[int]], heads: lis
 
 
 
-def _versioned(text: str, lines: Lines, keys: list[str], most: int) -> list[int]:
+def version_lines(text: str, lines: Lines, keys: list[str], most: int) -> list[int]:
     """Lines naming a version or a release (_VERSIONED), the first of each word and template
     (`Version:` in every record of a dump is one; `__VERSION__` and `__STDC_VERSION__` among
     a header's macros are two), in order, at most `most` of them."""
@@ -268,6 +269,12 @@ def _row_keys(rows: list[str]) -> list[str]:
                 for column, value in enumerate(split))
         keys.append(f"{_RULE}{len(split)}{_RULE}" + _RULE.join(kept))
     return keys
+
+
+def _long_lined(lines: Lines, total: int) -> bool:
+    """A quarter of the first lines too long to print whole (minified code, unwrapped text)."""
+    sample = min(total, _SAMPLE_LINES)
+    return 4 * sum(len(lines.get(i)) > MAX_LINE_CHARS for i in range(sample)) > sample
 
 
 def _counts(keys: list[str], templates: dict[str, list[int]]) -> list[int]:
