@@ -5,7 +5,8 @@ hex ids, UUIDs, timestamps, paths, identifiers, quoted strings, runs of alignmen
 masked, and lines whose masked form is the same are one template. The plan keeps the first
 and the last lines, then one exemplar per template (its first line, with its count and line
 range), the templates ranked by severity words (error, fail, fatal, panic, denied… before
-warning…), then by rarity (the fewest lines first: a line unlike the others is what a reader
+warning…; then the lines naming a version, `Version: 3.0.19`, `__VERSION__ "12.2.0"`, a few a
+budget), then by rarity (the fewest lines first: a line unlike the others is what a reader
 looks for), then lines at the margin (headings, records) before indented ones, spread over
 the output; every omitted run is a gap with its exact line counts. Every template at the margin
 gets its exemplar before any template gets a second line; then the heads of blocks (the first
@@ -13,7 +14,8 @@ line after a blank one, a line the next is indented under) level by level, then 
 templates. An aligned table's rows are keyed by their few-valued columns (a status, a type),
 so a row of a rare status is a template of its own. An output whose lines are nearly all of
 different templates (prose) is outlined by its blocks when it has some (a man page), else
-left to head and tail (None).
+kept head and tail around its lines naming an error or a version (annotated source, a dump of
+settings), else left to head and tail (None).
 
 Masking is one regular-expression pass over the whole text (no mask crosses a newline, so the
 masked text splits into the same lines), then one dictionary update a line: linear, and in C
@@ -64,11 +66,12 @@ _WARNING = lazy(r"(?i)\b(?:warn|warning|warnings|deprecated|timeout|timed out|re
                       r"|CVE-\d+-\d+)\b")
 # A word naming a version or a release (`Version:`, `__VERSION__`, `gccversion=`, `osrelease`,
 # `sqlite3_libversion`): what a reader of a dump, a header or a listing looks up first.
-# A word inside a path (`bits/version.h`) names a file, not a version.
+# A word inside a path (`bits/version.h`) or a name opening with a dot (an ELF section
+# `.gnu.version`) names a file, not a version.
 # `conversion`, `inversion`, `subversion` name none; a number follows it on its line (`Version
 # table:`, `java.lang.VersionProps source: shared objects file` name no version).
-_VERSIONED = lazy(r"(?i)(?<![\w.\-/\\$])[\w.-]*?(?:(?<!con)(?<!in)(?<!di)(?<!sub)(?<!per)version"
-                  r"|release)[\w.-]*(?=[^\d\n]*\d)")
+_VERSIONED = lazy(r"(?i)(?<![\w.\-/\\$])(?!\.)[\w.-]*?"
+                  r"(?:(?<!con)(?<!in)(?<!di)(?<!sub)(?<!per)version|release)[\w.-]*(?=[^\d\n]*\d)")
 _VERSION_TOKENS = 250  # of the budget, for each line naming a version offered early
 _HEAD_SHARE = 0.2  # of the room, for the first lines
 _TAIL_SHARE = 0.1  # and the last
