@@ -275,3 +275,21 @@ def test_annotated_source_keeps_its_version_line(counter):
     assert counter.count(out) <= 4000
     [row] = [row for row in text.splitlines() if "#define CJSON_VERSION_MAJOR" in row]
     assert any(line.startswith(row) for line in out.splitlines())
+
+
+def test_records_keep_their_versions(counter):
+    """`apt-cache show` of four packages (14 records apart by blank lines, each opening with
+    `Package:`): at 2000 tokens every record's first line and its `Version:` line are kept —
+    what each record is and which version of it — before more of any record's fields."""
+    text = corpus_output("apt-cache-show-python-ssl-git-ssh")
+    rows = text.splitlines()
+    out = compress(text, tool="Bash", budget=2000, counter=counter).text
+    assert counter.count(out) <= 2000
+    shown = out.splitlines()
+    versions = []
+    for at, row in enumerate(rows):
+        if row.startswith("Package:") and (at == 0 or not rows[at - 1].strip()):
+            end = next((k for k in range(at, len(rows)) if not rows[k].strip()), len(rows))
+            versions += [next(k for k in range(at, end) if rows[k].startswith("Version:"))]
+    assert len(versions) == 14
+    assert all(any(line.startswith(rows[k]) for line in shown) for k in versions)

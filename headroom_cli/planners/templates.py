@@ -172,7 +172,25 @@ def _orders(text: str, lines: Lines, templates: dict[str, list[int]], heads: lis
     warned = [first for _, first, _ in ranked if severity(lines.get(first)) == 1]
     margin = [first for _, first, _ in ranked if lines.get(first)[:1] not in " \t"]
     indented = [first for _, first, _ in ranked if lines.get(first)[:1] in " \t"]
-    return severe, warned, versioned, records, margin, heads, indented
+    return (severe, warned, versioned, records, _record_versions(text, lines, records), margin,
+            heads, indented)
+
+
+def _record_versions(text: str, lines: Lines, records: list[int]) -> list[int]:
+    """Each record's first line naming a version (`Version: 3.0.19-1~deb12u2` under its
+    `Package:`), in the records' order: a dump of records is read for what each one is and
+    which version of it."""
+    if not records:
+        return []
+    starts = sorted(records)
+    found: dict[int, int] = {}
+    at = 0
+    for match in _VERSIONED.finditer(text, lines.start(starts[0])):
+        index = lines.line_of(match.start())
+        while at + 1 < len(starts) and starts[at + 1] <= index:
+            at += 1
+        found.setdefault(starts[at], index)
+    return [found[start] for start in records if start in found]
 
 
 
