@@ -232,3 +232,64 @@ def test_backtick_quoted_names_do_not_make_a_template_of_each_line(counter):
     notes = [NOTE.search(row) for row in out.splitlines() if " in public class `" in row]
     counted = [(num(m["count"]), num(m["first"]), num(m["last"])) for m in notes if m]
     assert (len(classes), classes[0], classes[-1]) in counted
+
+
+CORPUS = Path(__file__).resolve().parent / "corpus"
+
+
+def corpus_output(name: str) -> str:
+    return (CORPUS / name / "output.txt").read_text()
+
+
+def test_a_dump_of_macros_keeps_the_lines_naming_its_versions(counter):
+    """`cpp -dM` of gcc 12: 306 of its 383 `#define NAME VALUE` lines are one template, so no
+    exemplar picks the version among them; at 1000 tokens the lines naming a version (a word
+    holding `version`, a number after it) are kept, each its own line of the input."""
+    text = corpus_output("cpp-dm-gcc-12-predefined-macros")
+    rows = text.splitlines()
+    out = compress(text, tool="Bash", budget=1000, counter=counter).text
+    assert counter.count(out) <= 1000
+    versions = [row for row in rows if "VERSION__" in row and any(c.isdigit() for c in row)]
+    assert len(versions) >= 2
+    assert sum(row in out.splitlines() for row in versions) >= 2
+
+
+def test_conversion_names_no_version(counter):
+    """`gcc -Q -O2 --help=optimizers`: `-fif-conversion` and `-ftree-switch-conversion` are
+    options, and `-fversion-loops-for-strides  [disabled]` has no number after its word: no
+    line of it names a version. `perl -V` names its compiler's (`gccversion='12.2.0'`)."""
+    text = corpus_output("gcc-q-o2-help-optimizers-gcc-12")
+    assert "-fif-conversion" in text and "-fversion-loops-for-strides" in text
+    assert templates.version_lines(text, Lines(text), [], 50) == []
+    text = corpus_output("perl-V-debian-5.36")
+    lines = Lines(text)
+    found = [lines.get(i) for i in templates.version_lines(text, lines, [], 50)]
+    assert any("gccversion='12.2.0'" in line for line in found)
+
+
+def test_annotated_source_keeps_its_version_line(counter):
+    """`git blame cJSON.h`: every line of its own form (hash, author, date) and no blocks, so
+    the clip is head and tail — but for the line defining the version macro, kept at 4000."""
+    text = corpus_output("git-blame-cjson-h")
+    out = compress(text, tool="Bash", budget=4000, counter=counter).text
+    assert counter.count(out) <= 4000
+    [row] = [row for row in text.splitlines() if "#define CJSON_VERSION_MAJOR" in row]
+    assert any(line.startswith(row) for line in out.splitlines())
+
+
+def test_records_keep_their_versions(counter):
+    """`apt-cache show` of four packages (14 records apart by blank lines, each opening with
+    `Package:`): at 2000 tokens every record's first line and its `Version:` line are kept —
+    what each record is and which version of it — before more of any record's fields."""
+    text = corpus_output("apt-cache-show-python-ssl-git-ssh")
+    rows = text.splitlines()
+    out = compress(text, tool="Bash", budget=2000, counter=counter).text
+    assert counter.count(out) <= 2000
+    shown = out.splitlines()
+    versions = []
+    for at, row in enumerate(rows):
+        if row.startswith("Package:") and (at == 0 or not rows[at - 1].strip()):
+            end = next((k for k in range(at, len(rows)) if not rows[k].strip()), len(rows))
+            versions += [next(k for k in range(at, end) if rows[k].startswith("Version:"))]
+    assert len(versions) == 14
+    assert all(any(line.startswith(rows[k]) for line in shown) for k in versions)

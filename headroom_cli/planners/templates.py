@@ -5,7 +5,8 @@ hex ids, UUIDs, timestamps, paths, identifiers, quoted strings, runs of alignmen
 masked, and lines whose masked form is the same are one template. The plan keeps the first
 and the last lines, then one exemplar per template (its first line, with its count and line
 range), the templates ranked by severity words (error, fail, fatal, panic, denied… before
-warning…), then by rarity (the fewest lines first: a line unlike the others is what a reader
+warning…; then the lines naming a version, `Version: 3.0.19`, `__VERSION__ "12.2.0"`, a few a
+budget), then by rarity (the fewest lines first: a line unlike the others is what a reader
 looks for), then lines at the margin (headings, records) before indented ones, spread over
 the output; every omitted run is a gap with its exact line counts. Every template at the margin
 gets its exemplar before any template gets a second line; then the heads of blocks (the first
@@ -13,7 +14,8 @@ line after a blank one, a line the next is indented under) level by level, then 
 templates. An aligned table's rows are keyed by their few-valued columns (a status, a type),
 so a row of a rare status is a template of its own. An output whose lines are nearly all of
 different templates (prose) is outlined by its blocks when it has some (a man page), else
-left to head and tail (None).
+kept head and tail around its lines naming an error or a version (annotated source, a dump of
+settings), else left to head and tail (None).
 
 Masking is one regular-expression pass over the whole text (no mask crosses a newline, so the
 masked text splits into the same lines), then one dictionary update a line: linear, and in C
@@ -34,6 +36,7 @@ from ..plan import Keep, Lines, Plan, gap
 from ..render import CLOSING_MARKER_TOKENS, template_note
 from ..tokens import Counter
 from ..tools import Tool
+from .costs import MAX_LINE_CHARS
 
 # One pass: quoted strings ("…", '…', `…`), runs of alignment spaces, rules (`----+----`, `┌────┬`: one
 # template whatever their columns' widths), and every token holding a digit, a path
@@ -50,10 +53,26 @@ _SAMPLE_LINES = 2_000
 _MIN_LINES = 8
 _MIN_HEADS = 8  # blocks a prose output needs to be outlined rather than cut head and tail
 _MIN_RECORDS = 3  # blocks whose first lines share a template: an output of records
-_SEVERE = lazy(r"(?i)\b(?:error|errors|fail|failed|failure|fatal|panic|panicked|denied"
-                     r"|exception|traceback|critical|abort(?:ed)?|segfault|refused|crash(?:ed)?)\b")
+_SEVERE = lazy(r"(?i)(?<![.$])\b(?:error|errors|fail|failed|failure|fatal|panic|panicked|denied"
+                     r"|exception|traceback|critical|abort(?:ed)?|segfault|segmentation fault"
+                     r"|refused|crash(?:ed)?)\b")
+# (A word that ends a qualified name, `java.lang.Error`, `kernel.panic`, names a class or a
+# setting.)
+# What is wrong without failing yet: an invalid or incompatible value, a missing or expired
+# thing, a security advisory (a CVE id: a changelog's, a build's applied fixes).
 _WARNING = lazy(r"(?i)\b(?:warn|warning|warnings|deprecated|timeout|timed out|retry"
-                      r"|retrying|not found|unable|cannot)\b")
+                      r"|retrying|not found|unable|cannot|invalid|incompatible|unsupported"
+                      r"|not supported|missing|corrupt(?:ed)?|mismatch(?:ed)?|expired|overflow"
+                      r"|CVE-\d+-\d+)\b")
+# A word naming a version or a release (`Version:`, `__VERSION__`, `gccversion=`, `osrelease`,
+# `sqlite3_libversion`): what a reader of a dump, a header or a listing looks up first.
+# A word inside a path (`bits/version.h`) or a name opening with a dot (an ELF section
+# `.gnu.version`) names a file, not a version.
+# `conversion`, `inversion`, `subversion` name none; a number follows it on its line (`Version
+# table:`, `java.lang.VersionProps source: shared objects file` name no version).
+_VERSIONED = lazy(r"(?i)(?<![\w.\-/\\$])(?!\.)[\w.-]*?"
+                  r"(?:(?<!con)(?<!in)(?<!di)(?<!sub)(?<!per)version|release)[\w.-]*(?=[^\d\n]*\d)")
+_VERSION_TOKENS = 250  # of the budget, for each line naming a version offered early
 _HEAD_SHARE = 0.2  # of the room, for the first lines
 _TAIL_SHARE = 0.1  # and the last
 _MISSES = 64  # exemplars in a row that do not fit before looking stops
@@ -87,15 +106,22 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> 
         return None
     if total > 2 * _SAMPLE_LINES and not _templated(text[:lines.start(_SAMPLE_LINES)]):
         templates: dict[str, list[int]] = {}  # prose, judged on its start: not masked whole
-        prose, records = True, []
+        prose, records, keys = True, [], []
     else:
         keys = _keys(text, total)
         templates, filled = _templates(keys, total)
         prose = len(templates) > _DISTINCT_SHARE * filled
         records = [] if prose else _records(lines, keys, total)
-    heads = _heads(lines, total)
+    heads = _heads(lines, total, _counts(keys, templates))
+    versioned = version_lines(text, lines, keys, max(2, budget // _VERSION_TOKENS))
+    head_share, tail_share = _HEAD_SHARE, _TAIL_SHARE
     if prose and len(heads) < _MIN_HEADS:
-        return None  # nearly every line of its own form, and no blocks to outline
+        # nearly every line of its own form, and no blocks to outline: head and tail (at the
+        # plain clip's shares, halved at the head), but for the lines that name an error or a
+        # version (annotated source, a dump of settings, a log without errors)
+        if not versioned and not _SEVERE.search(text) or _long_lined(lines, total):
+            return None  # (long lines: the plain clip shows many lines' beginnings)
+        heads, head_share, tail_share = [], tool.head_share / 2, tool.tail_share
     by_first = {first: (count, last) for count, first, last in templates.values()}
     room = budget - CLOSING_MARKER_TOKENS
 
@@ -107,10 +133,10 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> 
         return template_note(count, index + 1, last + 1) if count > 1 else ""
 
     kept: set[int] = set()
-    room -= _edge(range(total), int(_HEAD_SHARE * room), cost, kept)
-    room -= _edge(range(total - 1, -1, -1), int(_TAIL_SHARE * room), cost, kept) + _GAP_TOKENS
+    room -= _edge(range(total), int(head_share * room), cost, kept)
+    room -= _edge(range(total - 1, -1, -1), int(tail_share * room), cost, kept) + _GAP_TOKENS
     notes: dict[int, str] = {}  # the exemplars between head and tail, with their counts
-    for order in _orders(text, lines, templates, heads, prose, records):
+    for order in _orders(text, lines, templates, heads, prose, records, versioned):
         misses = 0
         for first in order:
             if first in kept or len(lines.get(first)) > _LONG_LINE:
@@ -130,7 +156,7 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> 
 
 
 def _orders(text: str, lines: Lines, templates: dict[str, list[int]], heads: list[int],
-            prose: bool, records: list[int]) -> tuple[list[int], ...]:
+            prose: bool, records: list[int], versioned: list[int]) -> tuple[list[int], ...]:
     """The lines to keep, in the order they are offered: the severe templates' exemplars,
     the warnings', then the first line of every record (_records: what names it, after what
     names a failure), then one exemplar of every template at the margin before any
@@ -140,13 +166,47 @@ def _orders(text: str, lines: Lines, templates: dict[str, list[int]], heads: lis
     each: its outline, then the lines that name an error (a man page says "error" often)."""
     total = len(lines)
     if prose:
-        return heads, _severe_lines(text, lines)
+        return heads, _severe_lines(text, lines), versioned
     ranked = sorted(templates.values(), key=lambda t: _rank(lines.get(t[1]), t[0], t[1], total))
     severe = [first for _, first, _ in ranked if severity(lines.get(first)) == 2]
     warned = [first for _, first, _ in ranked if severity(lines.get(first)) == 1]
     margin = [first for _, first, _ in ranked if lines.get(first)[:1] not in " \t"]
     indented = [first for _, first, _ in ranked if lines.get(first)[:1] in " \t"]
-    return severe, warned, records, margin, heads, indented
+    return (severe, warned, versioned, records, _record_versions(text, lines, records), margin,
+            heads, indented)
+
+
+def _record_versions(text: str, lines: Lines, records: list[int]) -> list[int]:
+    """Each record's first line naming a version (`Version: 3.0.19-1~deb12u2` under its
+    `Package:`), in the records' order: a dump of records is read for what each one is and
+    which version of it."""
+    if not records:
+        return []
+    starts = sorted(records)
+    found: dict[int, int] = {}
+    at = 0
+    for match in _VERSIONED.finditer(text, lines.start(starts[0])):
+        index = lines.line_of(match.start())
+        while at + 1 < len(starts) and starts[at + 1] <= index:
+            at += 1
+        found.setdefault(starts[at], index)
+    return [found[start] for start in records if start in found]
+
+
+
+def version_lines(text: str, lines: Lines, keys: list[str], most: int) -> list[int]:
+    """Lines naming a version or a release (_VERSIONED), the first of each word and template
+    (`Version:` in every record of a dump is one; `__VERSION__` and `__STDC_VERSION__` among
+    a header's macros are two), in order, at most `most` of them."""
+    found: dict[tuple[str, str], int] = {}
+    for match in _VERSIONED.finditer(text):
+        index = lines.line_of(match.start())
+        key = (match.group().lower(), keys[index] if index < len(keys) else "")
+        if key not in found:
+            found[key] = index
+            if len(found) >= most:
+                break
+    return list(dict.fromkeys(found.values()))
 
 
 def _records(lines: Lines, keys: list[str], total: int) -> list[int]:
@@ -232,10 +292,25 @@ def _row_keys(rows: list[str]) -> list[str]:
     return keys
 
 
-def _heads(lines: Lines, total: int) -> list[int]:
+def _long_lined(lines: Lines, total: int) -> bool:
+    """A quarter of the first lines too long to print whole (minified code, unwrapped text)."""
+    sample = min(total, _SAMPLE_LINES)
+    return 4 * sum(len(lines.get(i)) > MAX_LINE_CHARS for i in range(sample)) > sample
+
+
+def _counts(keys: list[str], templates: dict[str, list[int]]) -> list[int]:
+    """How many lines share each line's template (none for prose: no templates)."""
+    if not templates:
+        return []
+    return [templates[key][0] if key in templates else 0 for key in keys]
+
+
+def _heads(lines: Lines, total: int, counts: list[int]) -> list[int]:
     """The lines that open a block: the first line after a blank one (a man page's section, a
     disassembly's function, psql's centred table title), then the lines the next is indented
-    under; least indented first (level by level), each level spread over the output."""
+    under; least indented first (level by level), within a level the heads of rarer forms
+    first (the few `:user ID packet:` heads among a key ring's hundred `:signature packet:`
+    ones), each spread over the output."""
     heads = []
     previous_blank = True
     for index in range(total):
@@ -249,7 +324,8 @@ def _heads(lines: Lines, total: int) -> list[int]:
         if previous_blank or below > depth:
             # a title centred over what follows (psql's `Table "…"`) is of the first level
             level = 0 if 0 <= below < depth else depth
-            heads.append((not previous_blank, level, _spread(index, total), index))
+            rarity = counts[index] if index < len(counts) else 0
+            heads.append((not previous_blank, level, rarity, _spread(index, total), index))
         previous_blank = False
     return [head[-1] for head in sorted(heads)]
 
