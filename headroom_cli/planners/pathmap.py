@@ -226,10 +226,15 @@ class _Spend:
         planner's own test, sites.path_class: `__init__.py`, `index.js`, `lib.rs`, a module
         named after its folder: `solvers/solvers.py`), never a vendored or built one; then in
         the list's order. A list that weighs its paths (`du`'s sizes, `rg -c`'s counts) names
-        the heaviest first: its weights say what matters."""
+        the heaviest first: its weights say what matters; a count list's files that did not
+        match (`grep -c`'s `path:0`) are only counted."""
         if self.weights is not None:
-            return self._heaviest_first(positions)
+            return self._heaviest_first([p for p in positions if not self._unmatched(p)])
         return sorted(positions, key=lambda p: self.owner[p] is not folder or not self._entry(p))
+
+    def _unmatched(self, position: int) -> bool:
+        """A row of a count list that counts nothing (`path:0`)."""
+        return self.sized is None and self.weights is not None and not self.weights[position]
 
     def _entry(self, position: int) -> bool:
         """Told below the folder every path shares: in a list of `node_modules/` the
@@ -496,8 +501,8 @@ class _Spend:
         used = 0
         for _, _, folder in sorted(candidates, key=lambda c: c[:2]):
             rest = [p for f in folder.below() for p in f.files if p not in self.named]
-            if not rest:
-                continue
+            if not rest or any(map(self._unmatched, rest)):
+                continue  # (a `path:0` row is only counted)
             inside = set(map(id, folder.below()))
             cost = sum(self._line(p) for p in rest) - self._count_lines(folder)
             taken = []
