@@ -172,11 +172,14 @@ def plan_paths(rows: list[str], lines: Lines, indexes: list[int], room: int,
     found = _plan_once(job, lines, room, costs, paths)
     # The plan spends estimates (a folder whose files all end up named loses its line): what
     # the map left of its room is spent once more, planned afresh with that room added.
+    # When that overshoots, with half of it added, then a quarter.
     spent = _spent(found, lines, costs)
     if spent < room * _SPENT_ENOUGH:
-        again = _plan_once(job, lines, 2 * room - spent, costs, paths)
-        if again.named >= found.named and _spent(again, lines, costs) <= room:
-            found = again
+        for part in (1, 2, 4):
+            again = _plan_once(job, lines, room + (room - spent) // part, costs, paths)
+            if again.named >= found.named and _spent(again, lines, costs) <= room:
+                found = again
+                break
     return found
 
 
