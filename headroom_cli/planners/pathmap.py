@@ -28,6 +28,7 @@ from .search.sites import path_class
 from ..values import field, value
 
 PIN_SHARE = 0.25  # of the room, for the files named whatever their depth
+ROOT_SHARE = 0.3  # of the room, for the files directly in the top folder (all or none)
 _HEAVIEST = 10  # of a count list (`rg -c`), the heaviest files named before the levels
 _MAX_MISSES = 32  # files in a row that do not fit before naming stops
 _SPENT_ENOUGH = 0.97  # of the room: a map that spends this much is not planned again
@@ -171,11 +172,14 @@ def plan_paths(rows: list[str], lines: Lines, indexes: list[int], room: int,
     found = _plan_once(job, lines, room, costs, paths)
     # The plan spends estimates (a folder whose files all end up named loses its line): what
     # the map left of its room is spent once more, planned afresh with that room added.
+    # When that overshoots, with half of it added, then a quarter.
     spent = _spent(found, lines, costs)
     if spent < room * _SPENT_ENOUGH:
-        again = _plan_once(job, lines, 2 * room - spent, costs, paths)
-        if again.named >= found.named and _spent(again, lines, costs) <= room:
-            found = again
+        for part in (1, 2, 4):
+            again = _plan_once(job, lines, room + (room - spent) // part, costs, paths)
+            if again.named >= found.named and _spent(again, lines, costs) <= room:
+                found = again
+                break
     return found
 
 
@@ -194,6 +198,7 @@ def _plan_once(make_job, lines: Lines, room: int, costs: LineCosts,
     job = make_job(owner, len(root.label))
     used = job.open_levels(root, room, deepest=0)
     used += job.pin(paths, int(room * PIN_SHARE))
+    used += job.name_root(root, int(room * ROOT_SHARE))
     used += job.open_levels(root, int((room - used) * _level_share(job, room, len(paths))))
     used += job.name_files(root, room - used)
     used += job.open_levels(root, room - used)  # what naming files left opens more
@@ -224,10 +229,15 @@ class _Spend:
         planner's own test, sites.path_class: `__init__.py`, `index.js`, `lib.rs`, a module
         named after its folder: `solvers/solvers.py`), never a vendored or built one; then in
         the list's order. A list that weighs its paths (`du`'s sizes, `rg -c`'s counts) names
-        the heaviest first: its weights say what matters."""
+        the heaviest first: its weights say what matters; a count list's files that did not
+        match (`grep -c`'s `path:0`) are only counted."""
         if self.weights is not None:
-            return self._heaviest_first(positions)
+            return self._heaviest_first([p for p in positions if not self._unmatched(p)])
         return sorted(positions, key=lambda p: self.owner[p] is not folder or not self._entry(p))
+
+    def _unmatched(self, position: int) -> bool:
+        """A row of a count list that counts nothing (`path:0`)."""
+        return self.sized is None and self.weights is not None and not self.weights[position]
 
     def _entry(self, position: int) -> bool:
         """Told below the folder every path shares: in a list of `node_modules/` the
@@ -323,7 +333,9 @@ class _Spend:
             if found is not None and position in self.owner:
                 folder = self.owner[position]
                 if not machine_made(path[self.top:]):
-                    keyed.append((-folder.total, folder.depth, found, position))
+                    # A test fixture's or an example's manifest after the project's own.
+                    keyed.append((self._aside(folder), -folder.total, folder.depth, found,
+                                  position))
         if self.weights is not None:  # a count list: its heaviest files, a few
             order += self._heaviest_first(list(self.owner))[:_HEAVIEST]
         order += [key[-1] for key in sorted(keyed)]
@@ -334,6 +346,25 @@ class _Spend:
                 used += cost
                 self._name(position)
         return used
+
+    def name_root(self, root: _Folder, room: int) -> int:
+        """The files directly in the folder every path shares, all of them when they fit in
+        room (none otherwise): a tree's top holds its manifests, configs and the modules a
+        reader opens first (`typing.py` in a standard library, `pnpm-workspace.yaml` beside
+        `package.json`; `six.py` in `du -a dist-packages`). Not in a count list (`rg -c`):
+        its counts say what matters."""
+        if self.weights is not None and self.sized is None:
+            return 0
+        rest = [p for p in root.files if p not in self.named
+                and not machine_made(self._path(p)[self.top:])]
+        if not rest or not root.folders:
+            return 0
+        cost = sum(self._line(p) for p in rest)
+        if cost > room:
+            return 0
+        for position in rest:
+            self._name(position)
+        return cost
 
     def _name_cost(self, position: int) -> int:
         """Naming a file: its line, less the count line it leaves when it is the last one of
@@ -473,17 +504,23 @@ class _Spend:
         used = 0
         for _, _, folder in sorted(candidates, key=lambda c: c[:2]):
             rest = [p for f in folder.below() for p in f.files if p not in self.named]
-            if not rest:
-                continue
+            if not rest or any(map(self._unmatched, rest)):
+                continue  # (a `path:0` row is only counted)
             inside = set(map(id, folder.below()))
             cost = sum(self._line(p) for p in rest) - self._count_lines(folder)
             taken = []
+            aside = self.weights is None and self._aside(folder)
+            kept = []  # the project's own files: a folder of tests never takes their names
             while used + cost > room and len(taken) < len(rest) and self.sampled:
                 donor = self.sampled.pop()
+                if aside and not self._aside(self.owner[donor]):
+                    kept.append(donor)
+                    continue
                 if id(self.owner[donor]) in inside or not self._counted(self.owner[donor]):
                     continue  # (dropped from the samples: it keeps its name)
                 taken.append(donor)
                 cost -= self._line(donor)
+            self.sampled += reversed(kept)
             if used + cost > room:
                 self.sampled += reversed(taken)
                 continue

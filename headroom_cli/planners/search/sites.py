@@ -175,6 +175,21 @@ def entry(path: str) -> bool:
     return path_class(path).entry
 
 
+_NAMESAKE_LEAST = 3  # letters of a module's name for a definition named after it
+
+
+def namesake_of(path: str) -> str:
+    """The name (lower-cased) a module's own definitions end with, its public face: its file
+    name's stem (`build` of `build.ts`, `loadEnv` of `env.ts`), an entry module's folder
+    (`createServer` of `server/index.ts`); "" when too short to tell."""
+    parts = path.replace("\\", "/").split("/")
+    stem = parts[-1].partition(".")[0]
+    if stem in _ENTRY_STEMS and len(parts) > 1:
+        stem = parts[-2]
+    stem = stem.lstrip("_").lower()
+    return stem if len(stem) >= _NAMESAKE_LEAST else ""
+
+
 def name(body: str) -> str:
     """A definition's name: its first word that is no keyword."""
     for word in _IDENT.finditer(body, 0, _JUDGED):  # most often the first or second word
@@ -247,15 +262,18 @@ def definition_sites(files: list[FileHits], rows: list[str]) -> list[tuple[int, 
                 body = rows[i][hits.text_start[i]:]
                 if (r := rank(body, wanted, side, front, document)) is not None:
                     ranked.append(((machine, *r), i))
-        else:  # a flood: names the tests are named after, the entry module, public
-            # Every line left is a definition (_DEFINES), which rank() would rank (0, nested,
-            # aside) with no symbol: no need to ask it again.
+        else:  # a flood: names the tests are named after, the entry module, public, the
+            # module's namesake. Every line left is a definition (_DEFINES), which rank()
+            # would rank (0, nested, aside) with no symbol: no need to ask it again.
+            stem = namesake_of(hits.path)
             for i in lines:
                 body = rows[i][starts[i]:]
                 called = name(body)
+                lowered = called.lower()
                 ranked.append(((machine, 0, int(body[:1].isspace()),
-                                int(called.lower() not in tested), int(side), outer,
-                                int(inner or called.startswith("_"))), i))
+                                int(lowered not in tested), int(side), outer,
+                                int(inner or called.startswith("_")),
+                                int(not stem or not lowered.endswith(stem))), i))
         ranked.sort()
         found += [(r, nth, position, i) for nth, (r, i) in enumerate(ranked)]
     found.sort()

@@ -1,0 +1,66 @@
+"""Issue #22, search and path lists: classes of output the tuning corpus showed losing files or
+needles (tests/corpus, real runs). Every expected path or line is read from the input here.
+
+- a path map names every file directly in the top folder when they fit (its manifests,
+  configs and top modules: `pnpm-workspace.yaml` beside `package.json`);
+- a count list (`grep -c`) names the files that matched before any `path:0` row;
+- a flood of definitions shows a module's namesake (`build()` of `build.ts`) among its sites.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from headroom_cli.api import compress
+
+CORPUS = Path(__file__).parent / "corpus"
+
+
+def case(name: str) -> tuple[str, dict]:
+    folder = CORPUS / name
+    return ((folder / "output.txt").read_text(encoding="utf-8"),
+            json.loads((folder / "meta.json").read_text(encoding="utf-8")))
+
+
+@pytest.mark.parametrize("name, budget", [("git-ls-files-vite-monorepo", 1000),
+                                          ("git-ls-files-axios-checkout", 1000),
+                                          ("rg-files-cpython-3.11-lib", 4000)])
+def test_the_top_folders_files_are_all_named_when_they_fit(name, budget, counter):
+    text, meta = case(name)
+    rows = text.splitlines()
+    top = [row for row in rows if "/" not in row]
+    assert 0 < counter.count("\n".join(top)) <= 0.3 * budget * 0.9  # they fit in the share
+    out = compress(text, tool=meta["tool"], budget=budget, counter=counter).text
+    kept = set(out.splitlines())
+    assert [row for row in top if row not in kept] == []
+
+
+def test_a_count_lists_files_that_matched_come_before_its_path_0_rows(counter):
+    text, meta = case("grep-rc-hypothesis-raise-counts")
+    rows = text.splitlines()
+    matched = [row for row in rows if not row.endswith(":0")]
+    unmatched = [row for row in rows if row.endswith(":0")]
+    assert unmatched and counter.count("\n".join(matched)) < 1000 * 0.8
+    out = compress(text, tool=meta["tool"], budget=1000, counter=counter).text
+    kept = set(out.splitlines())
+    assert [row for row in matched if row not in kept] == []
+    assert [row for row in unmatched if row in kept] == []
+
+
+def test_a_flood_shows_a_modules_namesake_definition(counter):
+    text, meta = case("rg-n-vite-export-function")
+    rows = text.splitlines()
+    # The definitions named after their module (`export async function build(` in build.ts).
+    namesakes = []
+    for row in rows:
+        found = re.match(r"(.*/(\w+)\.ts):\d+:export (?:async )?function (\w+)\(", row)
+        if found and found[3].lower() == found[2].lower() and "__tests__" not in found[1]:
+            namesakes.append(row)
+    assert len(namesakes) >= 3
+    out = compress(text, tool=meta["tool"], budget=4000, counter=counter).text
+    shown = [row for row in namesakes if row in out.splitlines()]
+    assert len(shown) >= len(namesakes) // 2, (len(shown), len(namesakes))
