@@ -51,6 +51,7 @@ _SEPARATOR = lazy(r"[-=]{2,}(?:[ +|]+[-=]{2,})*\s*$")  # pip list's `------- ---
 _SIZE = lazy(r"(\d+(?:\.\d+)?)([KMGTPE]?)")  # `ls -l` sizes, `-h` ones too
 _DOTS = lazy(r"(?:.*\s)?\.\.?$")  # the `.` and `..` entries of `ls -a`, long or bare
 _DELIMITERS = (",", "\t", ";", "|")
+_ROW_COUNT = lazy(r"\((?:\d[\d,]*) rows?\)\s*$|\d[\d,]* rows? in set\b")  # psql's, mysql's footer
 MIN_ROWS = 5
 _SAMPLE = 4000  # rows from each end that decide a table's kind
 MIN_SHARE = 0.9
@@ -73,7 +74,7 @@ _REPEATS = 4  # a column of repeating values holds at most one value for every 4
 # A measure's cell: a size with its unit (`ls -h`'s 4.0K, docker's 1.2GB, kubectl's 512Mi; a
 # lower-case m is an age's minutes), a clock duration (`ps`'s TIME, `top`'s TIME+, ELAPSED),
 # an age (kubectl's AGE: 3d4h).
-_SIZED_NUMBER = lazy(r"(\d+(?:\.\d+)?) ?([kKMGTP]?)(?:iB|B|i)?%?")
+_SIZED_NUMBER = lazy(r"(\d+(?:\.\d+)?) ?([kKMGTP]?)(?:iB|B|i|bytes?)?%?")
 _CLOCK = lazy(r"(?:(\d+)-)?(\d+):(\d\d(?:\.\d+)?)(?::(\d\d(?:\.\d+)?))?")
 _AGE_WHOLE = lazy(r"(?:\d+(?:\.\d+)?(?:ms|[smhdwy]))+")
 _AGE = lazy(r"(\d+(?:\.\d+)?)(ms|[smhdwy])")
@@ -420,6 +421,7 @@ class Table:
     path_of: object = None  # row -> the path it names, when the rows name paths
     size_of: object = None  # row -> its size in bytes, when the rows are sized (du, ls -l)
     cells_of: object = None  # row -> its cells (or None), when the columns can be told apart
+    keys: tuple[int, ...] = ()  # columns of numbers that name or date rather than measure
 
 
 def _table(rows: list[str]) -> Table | None:
@@ -443,7 +445,7 @@ def _after_preamble(rows: list[str], body: list[str]) -> Table | None:
         if 0 < above <= _PREAMBLE:
             starts.append(above)
     for k in dict.fromkeys(starts):
-        table = _column_table(body[k:])
+        table = _boxed(body[k:]) or _delimited(body[k:]) or _column_table(body[k:])
         if table is not None:
             table.header += k
             return table
@@ -473,9 +475,16 @@ def _long_listing(body: list[str]) -> Table | None:
     """`ls -l`, `find -ls`: permissions, links, owner … name."""
     header = 1 if _TOTAL.match(body[0]) else 0
     rows = body[header:]
-    if sum(1 for row in rows if _LONG.match(row) or _FIND_LS.match(row)) < MIN_SHARE * len(rows):
+    long = sum(1 for row in rows if _LONG.match(row))
+    if long + sum(1 for row in rows if _FIND_LS.match(row)) < MIN_SHARE * len(rows):
         return None
-    return Table(header, _path_column(rows, _last_field), _size)
+    # its cells: `ls -l`'s permissions, links, owner, group, size, date (three) and name, or
+    # `find -ls`'s inode and blocks before them; the rare permission (a setuid program), owner
+    # or group is read like any column's, and the dates and counts name rather than measure
+    fields, keys = (9, (1, 5, 6, 7)) if long >= len(rows) / 2 else (11, (0, 3, 7, 8, 9))
+    return Table(header, _path_column(rows, _last_field), _size,
+                 lambda row, n=fields: cells if len(cells := row.split(None, n - 1)) == n
+                 else None, keys)
 
 
 def _sized_list(body: list[str]) -> Table | None:
@@ -502,9 +511,12 @@ def _delimited(body: list[str]) -> Table | None:
         if len(title) < 2 or not _is_title(title):
             continue
         width = len(title)
-        rows = body[1:]
-        if sum(1 for row in rows if _width(row, delimiter) == width) >= 0.95 * len(rows):
-            header = 2 if _SEPARATOR.match(body[1].replace(delimiter, " ")) else 1
+        ruled = bool(_SEPARATOR.match(body[1].replace(delimiter, " ")))
+        # the rule under the title and a client's count of the rows (psql's `(15 rows)`)
+        # are the table's own lines, not rows of another width
+        rows = [row for row in body[1 + ruled:] if not _ROW_COUNT.match(row)]
+        if rows and sum(1 for row in rows if _width(row, delimiter) == width) >= 0.95 * len(rows):
+            header = 2 if ruled else 1
             column = _path_field(rows, delimiter)
             # rows that name paths are counted by directory; the others by their measures
             measures = _measure_fields(rows, delimiter) if column is None else ()
@@ -653,7 +665,7 @@ def _plan_table(job: _Job, table: Table) -> Plan | None:
                     rows_room - picked_room - _lines_cost(job, head))[::-1]
         middle = body[len(head):len(body) - len(tail)]
         biggest = (_distinct(job, table, body, set(middle), distinct_room,
-                             job.rows[header[0]] if header else "") if distinct_room
+                             _title(job, header)) if distinct_room
                    else _biggest(job, table, middle, biggest_room) if biggest_room else [])
         first = middle[0]
         shown = set(biggest)
@@ -663,13 +675,36 @@ def _plan_table(job: _Job, table: Table) -> Plan | None:
         if note_room - used < 0.1 * note_room:
             break
         note_room = used + 2  # a smaller gap may name its folders a little differently
+    spare = picked_room - _lines_cost(job, biggest)
+    if note is None and spare > 0.1 * picked_room:
+        # what the differing rows left lengthens the head, then the tail, around them
+        chosen = set(biggest)
+        room_left = rows_room - _lines_cost(job, biggest)
+        head = _fit(job, [i for i in body if i not in chosen],
+                    int(room_left * HEAD_SHARE) if tail else room_left)
+        ends = set(head) | chosen
+        tail = _fit(job, [i for i in body[::-1] if i not in ends],
+                    room_left - _lines_cost(job, head))[::-1]
+        middle = [i for i in body if i not in ends and i not in tail]
+        if not middle:
+            return None
+        first = middle[0]
     kept = dict.fromkeys(sorted(header + head + biggest + tail), "")
     notes = {first: [note]} if note else {}
     items = line_items(job.lines, kept, lambda a, b: _gap(job, a, b), notes,
                        cut=lambda index: _cut(job.rows, index))
     # The folders note counts the rows of the gaps as planned: they stay as they are.
-    return Plan("listing", tuple(items), rows, len(middle) - len(biggest),
+    return Plan("listing", tuple(items), rows, len([i for i in middle if i not in kept]),
                 regap=None if notes else lambda first, last: _gap(job, first, last))
+
+
+def _title(job: _Job, header: list[int]) -> str:
+    """The row that names the columns: the header's last line that is no rule (a psql title
+    and a `top` summary sit above it)."""
+    titles = [i for i in header if not _SEPARATOR.match(job.rows[i].replace("+", "-")
+                                                         .replace("|", " "))
+              and not _BOX_RULE.match(job.rows[i])]
+    return job.rows[titles[-1]] if titles else ""
 
 
 def _biggest(job: _Job, table: Table, middle: list[int], room: int) -> list[int]:
@@ -719,6 +754,7 @@ def _distinct(job: _Job, table: Table, body: list[int], middle: set[int],
     columns = [[cells[i][c].strip() for i in rows] for c in range(width)]
     names = (table.cells_of(title) or []) if title else []
     keys = {c for c, name in enumerate(names) if _KEY_TITLE.fullmatch(name.strip())}
+    keys.update(table.keys)
     measured = [None if c in keys else _measure_of(values) for c, values in enumerate(columns)]
     counts = [None if measured[c] else _value_counts(columns[c], len(rows))
               for c in range(width)]
@@ -733,6 +769,13 @@ def _distinct(job: _Job, table: Table, body: list[int], middle: set[int],
               if (level := max(_trouble(job.rows[i], states_only=True),
                                _trouble(plain.get(i, ""))))}
     order = sorted(severe, key=lambda i: (-severe[i], i))
+    # then the rows of a flag's rare side (a lock not `granted`, a package not `ii`): in a
+    # column of two values, the one on few rows is the exception a reader looks for
+    for c, found in enumerate(counts):
+        if found and len(found) == 2:
+            value, n = min(found.items(), key=lambda item: item[1])
+            if n <= _RARE_SHARE * len(rows) and 4 * n <= len(rows) - n:
+                order += [i for i, cell in zip(rows, columns[c]) if cell == value and i in middle]
     # a value is the more surprising the fewer rows hold it against its column's mean, and
     # the more one value holds the column (a source that is `default` but on 29 rows); it is
     # rare on at most _RARE_SHARE of the rows and a quarter of the usual value's (not one of
@@ -748,14 +791,17 @@ def _distinct(job: _Job, table: Table, body: list[int], middle: set[int],
             for column, value in enumerate(row_cells):
                 holders.setdefault((column, value), []).append(i)
     exemplars = [holders.get((column, value), [-1])[0] for _, column, value in rare]
-    measures = []  # each measure column's rows of the middle, largest first
+    measures, rest = [], []  # each measure column's outlying rows of the middle, largest first
     for column, numbers in enumerate(measured):
         if numbers:  # one row a value: eight backends holding one file are one row
-            largest = dict(sorted(((n, i) for i, n in zip(rows, numbers)
-                                   if i in middle and n is not None), key=lambda p: -p[0]))
-            measures.append(list(largest.values()))
+            largest = list(dict(sorted(((n, i) for i, n in zip(rows, numbers)
+                                        if i in middle and n is not None),
+                                       key=lambda p: -p[0])).items())
+            far = _outlying([n for n in numbers if n is not None], [n for n, _ in largest])
+            measures.append([i for _, i in largest[:far]])
+            rest.append([i for _, i in largest[far:]])
     for tier in itertools.zip_longest(exemplars, *measures, fillvalue=-1):
-        order += tier  # a rare value, then each measure's next largest, in turn
+        order += tier  # a rare value, then each measure's next outlier, in turn
     # then where each value of a few-valued column first shows (a table grouped or sorted
     # by it: the first suite of a protocol, the first pod of a namespace), fewest rows first
     firsts = sorted((n, c, value) for c, found in enumerate(counts)
@@ -763,7 +809,20 @@ def _distinct(job: _Job, table: Table, body: list[int], middle: set[int],
     order += [holders[(c, value)][0] for _, c, value in firsts if (c, value) in holders]
     for _, column, value in rare:  # then every other row of a rare value, rarest first
         order += holders.get((column, value), [])[1:]
+    for tier in itertools.zip_longest(*rest, fillvalue=-1):
+        order += tier  # then the measures' other large values, in turn
     return sorted(_fill(job, order, room))
+
+
+def _outlying(values: list[float], largest: list[float]) -> int:
+    """How many of a measure's largest values (`largest`, descending) stand apart from the
+    column: above three times its median (the one huge file, the second of a burst of
+    writes), at most a _RARE_SHARE of the column and at least its largest one."""
+    typical = sorted(values)[len(values) // 2] if values else 0
+    most = max(1, int(_RARE_SHARE * len(values)))
+    far = next((k for k, n in enumerate(largest) if n <= 3 * typical or k >= most),
+               len(largest))
+    return max(1, far)
 
 
 def _value_counts(values: list[str], rows: int) -> dict[str, int] | None:
