@@ -64,11 +64,13 @@ HEAD_SHARE = 2 / 3  # of a table's rows budget, for the head; the tail gets the 
 _MEASURE_VALUES = 10  # distinct numbers a column needs to be a measure
 BIGGEST_SHARE = 0.3  # of a sized table's rows budget, for its largest rows between head and tail
 _MAX_MISSES = 32
-DISTINCT_SHARE = 0.35  # of a table's rows budget, for the rows that differ
+_GAP_TOKENS = 20  # a gap's marker, which a row kept inside a gap adds one more of
+DISTINCT_SHARE = 0.5  # of a table's rows budget, for the rows that differ
 _RARE_SHARE = 0.1  # a value on at most this share of the rows is rare
 _PREAMBLE = 8  # lines a table's own header may hold above its title row (top's summary)
 # The rules of a boxed table: `+----+----+`, `┌────┬────┐`, `├────┼────┤`, `╞════╪════╡`.
 _BOX_RULE = lazy(r"\s*[+┌├╞╔╠└╘╚┏┣┗][-─━═+┬┼┴╤╪╧╦╬╩┳╋┻]*[+┐┤╡╗╣┘╛╝┓┫┛]\s*$")
+_GROUP_LABELS = lazy(r"\s*(?:-+[\w/ ]+-+\s*){2,}$")  # column groups' labels over the titles
 _GROUPS = 6  # values a column may hold for each one's first row to be shown
 _REPEATS = 4  # a column of repeating values holds at most one value for every 4 rows
 # A measure's cell: a size with its unit (`ls -h`'s 4.0K, docker's 1.2GB, kubectl's 512Mi; a
@@ -439,6 +441,8 @@ def _after_preamble(rows: list[str], body: list[str]) -> Table | None:
     the table's header too."""
     starts = [k for k in range(1, min(_PREAMBLE, len(body) - MIN_ROWS - 1) + 1)
               if _SEPARATOR.match(body[k + 1].replace("+", "-"))]
+    if _GROUP_LABELS.match(body[0]):
+        starts.append(1)  # vmstat's `--procs-- ---memory---` over its column titles
     blank = next((i for i, row in enumerate(rows[:_PREAMBLE * 2]) if not row.strip()), None)
     if blank is not None:
         above = sum(1 for row in rows[:blank] if row.strip())
@@ -581,15 +585,28 @@ def _column_table(body: list[str]) -> Table | None:
     words = title.split()
     capitalised = sum(1 for word in words if word[:1].isupper() or word[:1] == "%")
     ruled = bool(_SEPARATOR.match(body[1].replace("+", "-")))  # sqlite3 -header -column, dpkg -l
-    if len(words) < 2 or capitalised < 0.6 * len(words) and not ruled or any(
-            w.isdigit() for w in words):
+    if len(words) < 2 or any(w.isdigit() for w in words):
         return None
     header = 2 if ruled else 1
     rows = body[header:]
-    if sum(1 for row in rows if _aligned(title, row)) < MIN_SHARE * len(rows):
+    numeric = _numeric(rows)
+    if capitalised < 0.6 * len(words) and not ruled and not (
+            all(w[:1].isalpha() or w[:1] == "%" for w in words) and numeric):
+        return None  # lower-case titles over rows of numbers: vmstat's, free's, iostat's
+    # a row of numbers may outgrow its columns and push the rest along (vmstat's burst of
+    # writes): one number a title is aligned enough
+    if sum(1 for row in rows if _aligned(title, row) or numeric and len(row.split()) == len(
+            words)) < MIN_SHARE * len(rows):
         return None
     return Table(header, _path_column(rows, _last_field),
                  cells_of=lambda row, width=_width_of(words, rows): _column_cells(row, width))
+
+
+def _numeric(rows: list[str]) -> bool:
+    """Most fields of the rows (a sample) are numbers."""
+    fields = [field for row in rows[:200] for field in row.split()]
+    return bool(fields) and sum(1 for f in fields if _number(f) is not None) >= MIN_SHARE * len(
+        fields)
 
 
 def _width_of(words: list[str], rows: list[str]) -> int:
@@ -679,7 +696,8 @@ def _plan_table(job: _Job, table: Table) -> Plan | None:
     if note is None and spare > 0.1 * picked_room:
         # what the differing rows left lengthens the head, then the tail, around them
         chosen = set(biggest)
-        room_left = rows_room - _lines_cost(job, biggest)
+        runs = sum(1 for i in biggest if i - 1 not in chosen)  # each splits a gap in two
+        room_left = rows_room - _lines_cost(job, biggest) - _GAP_TOKENS * runs
         head = _fit(job, [i for i in body if i not in chosen],
                     int(room_left * HEAD_SHARE) if tail else room_left)
         ends = set(head) | chosen
@@ -715,15 +733,19 @@ def _biggest(job: _Job, table: Table, middle: list[int], room: int) -> list[int]
     return _fill(job, sorted((i for i in middle if sizes[i] > 0), key=lambda i: -sizes[i]), room)
 
 
-def _fill(job: _Job, order, room: int) -> list[int]:
+def _fill(job: _Job, order, room: int, middle: set[int] | None = None) -> list[int]:
     """The rows of `order` (each once; -1 for none) that fit in room, in that order; gives up
-    after _MAX_MISSES rows in a row that do not fit."""
+    after _MAX_MISSES rows in a row that do not fit. With the `middle` they are taken from, a
+    row that splits a gap costs that gap's second marker too."""
     chosen, seen, used, misses = [], set(), 0, 0
     for index in order:
         if index < 0 or index in seen:
             continue
         seen.add(index)
         cost = job.costs.line(index)
+        if middle is not None and (index - 1 in middle and index - 1 not in chosen) and (
+                index + 1 in middle and index + 1 not in chosen):
+            cost += _GAP_TOKENS
         if used + cost <= room:
             chosen.append(index)
             used, misses = used + cost, 0
@@ -750,7 +772,9 @@ def _distinct(job: _Job, table: Table, body: list[int], middle: set[int],
     if not widths:
         return []
     width = max(widths, key=widths.get)
-    rows = [i for i in body if cells[i] and len(cells[i]) == width]
+    repeated = title.strip()  # a title printed again down the table (vmstat's) is no row
+    rows = [i for i in body if cells[i] and len(cells[i]) == width
+            and not (repeated and job.rows[i].strip() == repeated)]
     columns = [[cells[i][c].strip() for i in rows] for c in range(width)]
     names = (table.cells_of(title) or []) if title else []
     keys = {c for c, name in enumerate(names) if _KEY_TITLE.fullmatch(name.strip())}
@@ -811,7 +835,7 @@ def _distinct(job: _Job, table: Table, body: list[int], middle: set[int],
         order += holders.get((column, value), [])[1:]
     for tier in itertools.zip_longest(*rest, fillvalue=-1):
         order += tier  # then the measures' other large values, in turn
-    return sorted(_fill(job, order, room))
+    return sorted(_fill(job, order, room, middle))
 
 
 def _outlying(values: list[float], largest: list[float]) -> int:
