@@ -441,3 +441,18 @@ def test_a_long_listing_keeps_a_rare_permission(counter):
     shown = clip(text, 1000, counter).text.splitlines()
     assert 0 < len(setuid) < 20 and any(row in shown for row in setuid)
     assert largest in shown
+
+
+def test_cells_are_read_by_position_with_spaces_and_empty_ones(counter):
+    """`column -t` of /etc/passwd (real, in the corpus): a GECOS value holds spaces on some
+    rows and is empty on others; each row is still read in the title's seven columns."""
+    rows = corpus_output("column-t-passwd-debian-container").splitlines()
+    table = listing._table(rows)
+    titles = rows[0].split()
+    for row in rows[1:]:
+        cells = table.cells_of(row)
+        fields = row.split(None, 3)
+        assert len(cells) == len(titles) and cells[:3] == fields[:3]
+        assert cells[-1] == row.split()[-1] and cells[-2] == row.split()[-2]
+    assert any(" " in table.cells_of(row)[4] for row in rows[1:])
+    assert any(table.cells_of(row)[4] == "" for row in rows[1:])

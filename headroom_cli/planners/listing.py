@@ -595,11 +595,43 @@ def _column_table(body: list[str]) -> Table | None:
         return None  # lower-case titles over rows of numbers: vmstat's, free's, iostat's
     # a row of numbers may outgrow its columns and push the rest along (vmstat's burst of
     # writes): one number a title is aligned enough
+    width = _width_of(words, rows)
+    spans = _spans(title, rows, width)
     if sum(1 for row in rows if _aligned(title, row) or numeric and len(row.split()) == len(
-            words)) < MIN_SHARE * len(rows):
-        return None
+            words)) < MIN_SHARE * len(rows) and (spans is None or sum(
+                1 for row in rows if _cells_at(row, spans)) < MIN_SHARE * len(rows)):
+        return None  # neither under its titles nor laid out in columns of its own (ss's)
     return Table(header, _path_column(rows, _last_field),
-                 cells_of=lambda row, width=_width_of(words, rows): _column_cells(row, width))
+                 cells_of=(lambda row: _column_cells(row, width)) if spans is None else
+                 (lambda row: _cells_at(row, spans) or _column_cells(row, width)))
+
+
+def _spans(title: str, rows: list[str], width: int) -> list[int] | None:
+    """Where each of `width` columns starts, when the table is laid out by position: the
+    columns are the runs of characters that are blank on no row (of a sample) and the title,
+    and there are as many as the title names. A cell may then hold spaces (`Mailing List
+    Manager`) or be empty (lsof's TID) and still be read in its own column."""
+    sample = [title] + rows[:200]
+    reach = max(len(row.rstrip()) for row in sample)
+    filled = [False] * reach
+    for row in sample:
+        for position, char in enumerate(row[:reach]):
+            if char != " ":
+                filled[position] = True
+    starts = [p for p in range(reach) if filled[p] and (p == 0 or not filled[p - 1])]
+    if len(starts) != width:
+        return None
+    return starts
+
+
+def _cells_at(row: str, starts: list[int]) -> list[str] | None:
+    """A row's cells cut at the columns' starts; None when a cut falls inside a word (a value
+    wider than its column pushed the rest along: it is read by its words)."""
+    for start in starts[1:]:
+        if start < len(row) and row[start - 1] != " " and row[start] != " ":
+            return None
+    ends = starts[1:] + [len(row)]
+    return [row[start:end].strip() for start, end in zip(starts, ends)]
 
 
 def _numeric(rows: list[str]) -> bool:
@@ -693,7 +725,7 @@ def _plan_table(job: _Job, table: Table) -> Plan | None:
             break
         note_room = used + 2  # a smaller gap may name its folders a little differently
     spare = picked_room - _lines_cost(job, biggest)
-    if note is None and spare > 0.1 * picked_room:
+    if spare > 0.1 * picked_room:
         # what the differing rows left lengthens the head, then the tail, around them
         chosen = set(biggest)
         runs = sum(1 for i in biggest if i - 1 not in chosen)  # each splits a gap in two
@@ -707,6 +739,8 @@ def _plan_table(job: _Job, table: Table) -> Plan | None:
         if not middle:
             return None
         first = middle[0]
+        if note is not None:  # counted again over the rows the gaps now hold
+            note = _folders_note(job, table, [i for i in middle if i not in chosen], note_room)
     kept = dict.fromkeys(sorted(header + head + biggest + tail), "")
     notes = {first: [note]} if note else {}
     items = line_items(job.lines, kept, lambda a, b: _gap(job, a, b), notes,
