@@ -387,3 +387,72 @@ def test_a_table_under_its_own_preamble_or_in_a_box_is_a_listing_that_keeps_its_
     assert all(any(line.startswith(row[:40]) for line in shown) for row in rows[:header_lines])
     last = next(row for row in reversed(rows) if row.strip())
     assert any(line.startswith(last[:40]) for line in shown)
+
+
+def test_a_psql_table_keeps_the_rows_on_a_flags_rare_side(counter):
+    """psql's pg_locks under a row-lock wait (real, in the corpus): the `(90 rows)` footer and
+    the rule are the table's own lines, so it is read as a table; at 1000 tokens its title and
+    some of the locks not granted (`granted` is `f` on 7 rows of 90) stay, beside the footer."""
+    text = corpus_output("psql-pg-locks-row-lock-wait")
+    rows = text.splitlines()
+    waiting = [row for row in rows[2:-1] if "|" in row and row.split("|")[10].strip() == "f"]
+    result = clip(text, 1000, counter)
+    assert result.kind == "listing"
+    shown = result.text.splitlines()
+    assert rows[0] in shown and "(90 rows)" in shown
+    assert 2 <= len(waiting) <= 9 and sum(row in shown for row in waiting) >= 2
+
+
+def test_a_table_under_its_title_keeps_its_largest_rows(counter):
+    """psql's `\\dt+` (real, in the corpus): a centred title above the column titles; sizes
+    in `kB` and in `bytes` are one measure, and the largest table stays at 1000 tokens."""
+    text = corpus_output("psql-dt-plus-pg-catalog-sizes")
+    rows = text.splitlines()
+    sized = [row for row in rows[3:] if row.count("|") == 7]
+    largest = max(sized, key=lambda row: listing._number(row.split("|")[6]) or 0)
+    result = clip(text, 1000, counter)
+    assert result.kind == "listing"
+    assert largest in result.text.splitlines() and rows[1] in result.text.splitlines()
+
+
+def test_a_table_of_numbers_under_lower_case_titles_keeps_its_outliers(counter):
+    """vmstat (real, in the corpus): column groups over lower-case titles over rows of numbers,
+    some wider than their column. It is a table; the seconds with a blocked process (`b` is 1
+    on 2 rows of 30) and the most blocks written stay at 1000 tokens."""
+    text = corpus_output("vmstat-w-1-30-pgbench-load")
+    rows = text.splitlines()
+    samples = [row for row in rows if row.split()[0].isdigit()]
+    blocked = [row for row in samples if row.split()[1] != "0"]
+    most_written = max(samples, key=lambda row: int(row.split()[9]))
+    result = clip(text, 1000, counter)
+    assert result.kind == "listing"
+    shown = result.text.splitlines()
+    assert rows[1] in shown and len(blocked) == 2 and all(row in shown for row in blocked)
+    assert most_written in shown
+
+
+def test_a_long_listing_keeps_a_rare_permission(counter):
+    """`ls -l /usr/bin` (real, in the corpus): a setuid or setgid program (`-rwsr-xr-x`,
+    `-rwxr-sr-x`, on few rows of 1,062) stays at 1000 tokens beside the largest file."""
+    text = corpus_output("ls-l-usr-bin-debian-bookworm")
+    rows = text.splitlines()
+    setuid = [row for row in rows if row[:1] == "-" and "s" in (row[3], row[6])]
+    largest = max(rows[1:], key=lambda row: int(row.split()[4]) if row.split()[4].isdigit() else 0)
+    shown = clip(text, 1000, counter).text.splitlines()
+    assert 0 < len(setuid) < 20 and any(row in shown for row in setuid)
+    assert largest in shown
+
+
+def test_cells_are_read_by_position_with_spaces_and_empty_ones(counter):
+    """`column -t` of /etc/passwd (real, in the corpus): a GECOS value holds spaces on some
+    rows and is empty on others; each row is still read in the title's seven columns."""
+    rows = corpus_output("column-t-passwd-debian-container").splitlines()
+    table = listing._table(rows)
+    titles = rows[0].split()
+    for row in rows[1:]:
+        cells = table.cells_of(row)
+        fields = row.split(None, 3)
+        assert len(cells) == len(titles) and cells[:3] == fields[:3]
+        assert cells[-1] == row.split()[-1] and cells[-2] == row.split()[-2]
+    assert any(" " in table.cells_of(row)[4] for row in rows[1:])
+    assert any(table.cells_of(row)[4] == "" for row in rows[1:])

@@ -51,6 +51,7 @@ _SEPARATOR = lazy(r"[-=]{2,}(?:[ +|]+[-=]{2,})*\s*$")  # pip list's `------- ---
 _SIZE = lazy(r"(\d+(?:\.\d+)?)([KMGTPE]?)")  # `ls -l` sizes, `-h` ones too
 _DOTS = lazy(r"(?:.*\s)?\.\.?$")  # the `.` and `..` entries of `ls -a`, long or bare
 _DELIMITERS = (",", "\t", ";", "|")
+_ROW_COUNT = lazy(r"\((?:\d[\d,]*) rows?\)\s*$|\d[\d,]* rows? in set\b")  # psql's, mysql's footer
 MIN_ROWS = 5
 _SAMPLE = 4000  # rows from each end that decide a table's kind
 MIN_SHARE = 0.9
@@ -63,17 +64,19 @@ HEAD_SHARE = 2 / 3  # of a table's rows budget, for the head; the tail gets the 
 _MEASURE_VALUES = 10  # distinct numbers a column needs to be a measure
 BIGGEST_SHARE = 0.3  # of a sized table's rows budget, for its largest rows between head and tail
 _MAX_MISSES = 32
-DISTINCT_SHARE = 0.35  # of a table's rows budget, for the rows that differ
+_GAP_TOKENS = 20  # a gap's marker, which a row kept inside a gap adds one more of
+DISTINCT_SHARE = 0.5  # of a table's rows budget, for the rows that differ
 _RARE_SHARE = 0.1  # a value on at most this share of the rows is rare
 _PREAMBLE = 8  # lines a table's own header may hold above its title row (top's summary)
 # The rules of a boxed table: `+----+----+`, `┌────┬────┐`, `├────┼────┤`, `╞════╪════╡`.
 _BOX_RULE = lazy(r"\s*[+┌├╞╔╠└╘╚┏┣┗][-─━═+┬┼┴╤╪╧╦╬╩┳╋┻]*[+┐┤╡╗╣┘╛╝┓┫┛]\s*$")
+_GROUP_LABELS = lazy(r"\s*(?:-+[\w/ ]+-+\s*){2,}$")  # column groups' labels over the titles
 _GROUPS = 6  # values a column may hold for each one's first row to be shown
 _REPEATS = 4  # a column of repeating values holds at most one value for every 4 rows
 # A measure's cell: a size with its unit (`ls -h`'s 4.0K, docker's 1.2GB, kubectl's 512Mi; a
 # lower-case m is an age's minutes), a clock duration (`ps`'s TIME, `top`'s TIME+, ELAPSED),
 # an age (kubectl's AGE: 3d4h).
-_SIZED_NUMBER = lazy(r"(\d+(?:\.\d+)?) ?([kKMGTP]?)(?:iB|B|i)?%?")
+_SIZED_NUMBER = lazy(r"(\d+(?:\.\d+)?) ?([kKMGTP]?)(?:iB|B|i|bytes?)?%?")
 _CLOCK = lazy(r"(?:(\d+)-)?(\d+):(\d\d(?:\.\d+)?)(?::(\d\d(?:\.\d+)?))?")
 _AGE_WHOLE = lazy(r"(?:\d+(?:\.\d+)?(?:ms|[smhdwy]))+")
 _AGE = lazy(r"(\d+(?:\.\d+)?)(ms|[smhdwy])")
@@ -420,6 +423,7 @@ class Table:
     path_of: object = None  # row -> the path it names, when the rows name paths
     size_of: object = None  # row -> its size in bytes, when the rows are sized (du, ls -l)
     cells_of: object = None  # row -> its cells (or None), when the columns can be told apart
+    keys: tuple[int, ...] = ()  # columns of numbers that name or date rather than measure
 
 
 def _table(rows: list[str]) -> Table | None:
@@ -437,13 +441,15 @@ def _after_preamble(rows: list[str], body: list[str]) -> Table | None:
     the table's header too."""
     starts = [k for k in range(1, min(_PREAMBLE, len(body) - MIN_ROWS - 1) + 1)
               if _SEPARATOR.match(body[k + 1].replace("+", "-"))]
+    if _GROUP_LABELS.match(body[0]):
+        starts.append(1)  # vmstat's `--procs-- ---memory---` over its column titles
     blank = next((i for i, row in enumerate(rows[:_PREAMBLE * 2]) if not row.strip()), None)
     if blank is not None:
         above = sum(1 for row in rows[:blank] if row.strip())
         if 0 < above <= _PREAMBLE:
             starts.append(above)
     for k in dict.fromkeys(starts):
-        table = _column_table(body[k:])
+        table = _boxed(body[k:]) or _delimited(body[k:]) or _column_table(body[k:])
         if table is not None:
             table.header += k
             return table
@@ -473,9 +479,16 @@ def _long_listing(body: list[str]) -> Table | None:
     """`ls -l`, `find -ls`: permissions, links, owner … name."""
     header = 1 if _TOTAL.match(body[0]) else 0
     rows = body[header:]
-    if sum(1 for row in rows if _LONG.match(row) or _FIND_LS.match(row)) < MIN_SHARE * len(rows):
+    long = sum(1 for row in rows if _LONG.match(row))
+    if long + sum(1 for row in rows if _FIND_LS.match(row)) < MIN_SHARE * len(rows):
         return None
-    return Table(header, _path_column(rows, _last_field), _size)
+    # its cells: `ls -l`'s permissions, links, owner, group, size, date (three) and name, or
+    # `find -ls`'s inode and blocks before them; the rare permission (a setuid program), owner
+    # or group is read like any column's, and the dates and counts name rather than measure
+    fields, keys = (9, (1, 5, 6, 7)) if long >= len(rows) / 2 else (11, (0, 3, 7, 8, 9))
+    return Table(header, _path_column(rows, _last_field), _size,
+                 lambda row, n=fields: cells if len(cells := row.split(None, n - 1)) == n
+                 else None, keys)
 
 
 def _sized_list(body: list[str]) -> Table | None:
@@ -502,9 +515,12 @@ def _delimited(body: list[str]) -> Table | None:
         if len(title) < 2 or not _is_title(title):
             continue
         width = len(title)
-        rows = body[1:]
-        if sum(1 for row in rows if _width(row, delimiter) == width) >= 0.95 * len(rows):
-            header = 2 if _SEPARATOR.match(body[1].replace(delimiter, " ")) else 1
+        ruled = bool(_SEPARATOR.match(body[1].replace(delimiter, " ")))
+        # the rule under the title and a client's count of the rows (psql's `(15 rows)`)
+        # are the table's own lines, not rows of another width
+        rows = [row for row in body[1 + ruled:] if not _ROW_COUNT.match(row)]
+        if rows and sum(1 for row in rows if _width(row, delimiter) == width) >= 0.95 * len(rows):
+            header = 2 if ruled else 1
             column = _path_field(rows, delimiter)
             # rows that name paths are counted by directory; the others by their measures
             measures = _measure_fields(rows, delimiter) if column is None else ()
@@ -569,15 +585,60 @@ def _column_table(body: list[str]) -> Table | None:
     words = title.split()
     capitalised = sum(1 for word in words if word[:1].isupper() or word[:1] == "%")
     ruled = bool(_SEPARATOR.match(body[1].replace("+", "-")))  # sqlite3 -header -column, dpkg -l
-    if len(words) < 2 or capitalised < 0.6 * len(words) and not ruled or any(
-            w.isdigit() for w in words):
+    if len(words) < 2 or any(w.isdigit() for w in words):
         return None
     header = 2 if ruled else 1
     rows = body[header:]
-    if sum(1 for row in rows if _aligned(title, row)) < MIN_SHARE * len(rows):
-        return None
+    numeric = _numeric(rows)
+    if capitalised < 0.6 * len(words) and not ruled and not (
+            all(w[:1].isalpha() or w[:1] == "%" for w in words) and numeric):
+        return None  # lower-case titles over rows of numbers: vmstat's, free's, iostat's
+    # a row of numbers may outgrow its columns and push the rest along (vmstat's burst of
+    # writes): one number a title is aligned enough
+    width = _width_of(words, rows)
+    spans = _spans(title, rows, width)
+    if sum(1 for row in rows if _aligned(title, row) or numeric and len(row.split()) == len(
+            words)) < MIN_SHARE * len(rows) and (spans is None or sum(
+                1 for row in rows if _cells_at(row, spans)) < MIN_SHARE * len(rows)):
+        return None  # neither under its titles nor laid out in columns of its own (ss's)
     return Table(header, _path_column(rows, _last_field),
-                 cells_of=lambda row, width=_width_of(words, rows): _column_cells(row, width))
+                 cells_of=(lambda row: _column_cells(row, width)) if spans is None else
+                 (lambda row: _cells_at(row, spans) or _column_cells(row, width)))
+
+
+def _spans(title: str, rows: list[str], width: int) -> list[int] | None:
+    """Where each of `width` columns starts, when the table is laid out by position: the
+    columns are the runs of characters that are blank on no row (of a sample) and the title,
+    and there are as many as the title names. A cell may then hold spaces (`Mailing List
+    Manager`) or be empty (lsof's TID) and still be read in its own column."""
+    sample = [title] + rows[:200]
+    reach = max(len(row.rstrip()) for row in sample)
+    filled = [False] * reach
+    for row in sample:
+        for position, char in enumerate(row[:reach]):
+            if char != " ":
+                filled[position] = True
+    starts = [p for p in range(reach) if filled[p] and (p == 0 or not filled[p - 1])]
+    if len(starts) != width:
+        return None
+    return starts
+
+
+def _cells_at(row: str, starts: list[int]) -> list[str] | None:
+    """A row's cells cut at the columns' starts; None when a cut falls inside a word (a value
+    wider than its column pushed the rest along: it is read by its words)."""
+    for start in starts[1:]:
+        if start < len(row) and row[start - 1] != " " and row[start] != " ":
+            return None
+    ends = starts[1:] + [len(row)]
+    return [row[start:end].strip() for start, end in zip(starts, ends)]
+
+
+def _numeric(rows: list[str]) -> bool:
+    """Most fields of the rows (a sample) are numbers."""
+    fields = [field for row in rows[:200] for field in row.split()]
+    return bool(fields) and sum(1 for f in fields if _number(f) is not None) >= MIN_SHARE * len(
+        fields)
 
 
 def _width_of(words: list[str], rows: list[str]) -> int:
@@ -653,7 +714,7 @@ def _plan_table(job: _Job, table: Table) -> Plan | None:
                     rows_room - picked_room - _lines_cost(job, head))[::-1]
         middle = body[len(head):len(body) - len(tail)]
         biggest = (_distinct(job, table, body, set(middle), distinct_room,
-                             job.rows[header[0]] if header else "") if distinct_room
+                             _title(job, header)) if distinct_room
                    else _biggest(job, table, middle, biggest_room) if biggest_room else [])
         first = middle[0]
         shown = set(biggest)
@@ -663,13 +724,39 @@ def _plan_table(job: _Job, table: Table) -> Plan | None:
         if note_room - used < 0.1 * note_room:
             break
         note_room = used + 2  # a smaller gap may name its folders a little differently
+    spare = picked_room - _lines_cost(job, biggest)
+    if spare > 0.1 * picked_room:
+        # what the differing rows left lengthens the head, then the tail, around them
+        chosen = set(biggest)
+        runs = sum(1 for i in biggest if i - 1 not in chosen)  # each splits a gap in two
+        room_left = rows_room - _lines_cost(job, biggest) - _GAP_TOKENS * runs
+        head = _fit(job, [i for i in body if i not in chosen],
+                    int(room_left * HEAD_SHARE) if tail else room_left)
+        ends = set(head) | chosen
+        tail = _fit(job, [i for i in body[::-1] if i not in ends],
+                    room_left - _lines_cost(job, head))[::-1]
+        middle = [i for i in body if i not in ends and i not in tail]
+        if not middle:
+            return None
+        first = middle[0]
+        if note is not None:  # counted again over the rows the gaps now hold
+            note = _folders_note(job, table, [i for i in middle if i not in chosen], note_room)
     kept = dict.fromkeys(sorted(header + head + biggest + tail), "")
     notes = {first: [note]} if note else {}
     items = line_items(job.lines, kept, lambda a, b: _gap(job, a, b), notes,
                        cut=lambda index: _cut(job.rows, index))
     # The folders note counts the rows of the gaps as planned: they stay as they are.
-    return Plan("listing", tuple(items), rows, len(middle) - len(biggest),
+    return Plan("listing", tuple(items), rows, len([i for i in middle if i not in kept]),
                 regap=None if notes else lambda first, last: _gap(job, first, last))
+
+
+def _title(job: _Job, header: list[int]) -> str:
+    """The row that names the columns: the header's last line that is no rule (a psql title
+    and a `top` summary sit above it)."""
+    titles = [i for i in header if not _SEPARATOR.match(job.rows[i].replace("+", "-")
+                                                         .replace("|", " "))
+              and not _BOX_RULE.match(job.rows[i])]
+    return job.rows[titles[-1]] if titles else ""
 
 
 def _biggest(job: _Job, table: Table, middle: list[int], room: int) -> list[int]:
@@ -680,15 +767,19 @@ def _biggest(job: _Job, table: Table, middle: list[int], room: int) -> list[int]
     return _fill(job, sorted((i for i in middle if sizes[i] > 0), key=lambda i: -sizes[i]), room)
 
 
-def _fill(job: _Job, order, room: int) -> list[int]:
+def _fill(job: _Job, order, room: int, middle: set[int] | None = None) -> list[int]:
     """The rows of `order` (each once; -1 for none) that fit in room, in that order; gives up
-    after _MAX_MISSES rows in a row that do not fit."""
+    after _MAX_MISSES rows in a row that do not fit. With the `middle` they are taken from, a
+    row that splits a gap costs that gap's second marker too."""
     chosen, seen, used, misses = [], set(), 0, 0
     for index in order:
         if index < 0 or index in seen:
             continue
         seen.add(index)
         cost = job.costs.line(index)
+        if middle is not None and (index - 1 in middle and index - 1 not in chosen) and (
+                index + 1 in middle and index + 1 not in chosen):
+            cost += _GAP_TOKENS
         if used + cost <= room:
             chosen.append(index)
             used, misses = used + cost, 0
@@ -715,10 +806,13 @@ def _distinct(job: _Job, table: Table, body: list[int], middle: set[int],
     if not widths:
         return []
     width = max(widths, key=widths.get)
-    rows = [i for i in body if cells[i] and len(cells[i]) == width]
+    repeated = title.strip()  # a title printed again down the table (vmstat's) is no row
+    rows = [i for i in body if cells[i] and len(cells[i]) == width
+            and not (repeated and job.rows[i].strip() == repeated)]
     columns = [[cells[i][c].strip() for i in rows] for c in range(width)]
     names = (table.cells_of(title) or []) if title else []
     keys = {c for c, name in enumerate(names) if _KEY_TITLE.fullmatch(name.strip())}
+    keys.update(table.keys)
     measured = [None if c in keys else _measure_of(values) for c, values in enumerate(columns)]
     counts = [None if measured[c] else _value_counts(columns[c], len(rows))
               for c in range(width)]
@@ -733,6 +827,13 @@ def _distinct(job: _Job, table: Table, body: list[int], middle: set[int],
               if (level := max(_trouble(job.rows[i], states_only=True),
                                _trouble(plain.get(i, ""))))}
     order = sorted(severe, key=lambda i: (-severe[i], i))
+    # then the rows of a flag's rare side (a lock not `granted`, a package not `ii`): in a
+    # column of two values, the one on few rows is the exception a reader looks for
+    for c, found in enumerate(counts):
+        if found and len(found) == 2:
+            value, n = min(found.items(), key=lambda item: item[1])
+            if n <= _RARE_SHARE * len(rows) and 4 * n <= len(rows) - n:
+                order += [i for i, cell in zip(rows, columns[c]) if cell == value and i in middle]
     # a value is the more surprising the fewer rows hold it against its column's mean, and
     # the more one value holds the column (a source that is `default` but on 29 rows); it is
     # rare on at most _RARE_SHARE of the rows and a quarter of the usual value's (not one of
@@ -748,14 +849,17 @@ def _distinct(job: _Job, table: Table, body: list[int], middle: set[int],
             for column, value in enumerate(row_cells):
                 holders.setdefault((column, value), []).append(i)
     exemplars = [holders.get((column, value), [-1])[0] for _, column, value in rare]
-    measures = []  # each measure column's rows of the middle, largest first
+    measures, rest = [], []  # each measure column's outlying rows of the middle, largest first
     for column, numbers in enumerate(measured):
         if numbers:  # one row a value: eight backends holding one file are one row
-            largest = dict(sorted(((n, i) for i, n in zip(rows, numbers)
-                                   if i in middle and n is not None), key=lambda p: -p[0]))
-            measures.append(list(largest.values()))
+            largest = list(dict(sorted(((n, i) for i, n in zip(rows, numbers)
+                                        if i in middle and n is not None),
+                                       key=lambda p: -p[0])).items())
+            far = _outlying([n for n in numbers if n is not None], [n for n, _ in largest])
+            measures.append([i for _, i in largest[:far]])
+            rest.append([i for _, i in largest[far:]])
     for tier in itertools.zip_longest(exemplars, *measures, fillvalue=-1):
-        order += tier  # a rare value, then each measure's next largest, in turn
+        order += tier  # a rare value, then each measure's next outlier, in turn
     # then where each value of a few-valued column first shows (a table grouped or sorted
     # by it: the first suite of a protocol, the first pod of a namespace), fewest rows first
     firsts = sorted((n, c, value) for c, found in enumerate(counts)
@@ -763,7 +867,20 @@ def _distinct(job: _Job, table: Table, body: list[int], middle: set[int],
     order += [holders[(c, value)][0] for _, c, value in firsts if (c, value) in holders]
     for _, column, value in rare:  # then every other row of a rare value, rarest first
         order += holders.get((column, value), [])[1:]
-    return sorted(_fill(job, order, room))
+    for tier in itertools.zip_longest(*rest, fillvalue=-1):
+        order += tier  # then the measures' other large values, in turn
+    return sorted(_fill(job, order, room, middle))
+
+
+def _outlying(values: list[float], largest: list[float]) -> int:
+    """How many of a measure's largest values (`largest`, descending) stand apart from the
+    column: above three times its median (the one huge file, the second of a burst of
+    writes), at most a _RARE_SHARE of the column and at least its largest one."""
+    typical = sorted(values)[len(values) // 2] if values else 0
+    most = max(1, int(_RARE_SHARE * len(values)))
+    far = next((k for k, n in enumerate(largest) if n <= 3 * typical or k >= most),
+               len(largest))
+    return max(1, far)
 
 
 def _value_counts(values: list[str], rows: int) -> dict[str, int] | None:
