@@ -293,3 +293,32 @@ def test_records_keep_their_versions(counter):
             versions += [next(k for k in range(at, end) if rows[k].startswith("Version:"))]
     assert len(versions) == 14
     assert all(any(line.startswith(rows[k]) for line in shown) for k in versions)
+
+
+_VERSION_TEXT = st.lists(st.sampled_from(
+    ["version", "Version", "VERSION", "release", "RELEASE", "conversion", "subversion", "VERſION",
+     "rElEaSe", " ", "\n", "1", "2.0", ".", "-", "/", "$", "_", "a", "v", "x", "é", "İ", ":", "="]),
+    max_size=40).map("".join)
+
+
+@given(_VERSION_TEXT, st.integers(0, 60))
+def test_version_lines_are_found_as_the_pattern_finds_them_everywhere(text, start):
+    # Only the lines holding "version" or "release" are asked: the same matches, in order.
+    start = min(start, len(text))
+    expected = [(m.span(), m.group()) for m in templates._VERSIONED.finditer(text, start)]
+    assert [(m.span(), m.group()) for m in templates.version_matches(text, start)] == expected
+
+
+
+_SEVERE_TEXT = st.lists(st.sampled_from(
+    ["error", "Errors", "FAILED", "failure", "panicked", "segmentation fault", "Segfault",
+     "kernel.panic", "$error", "refused", "CRASHED", "abort", " ", "\n", ".", "x", "é", "ſ"]),
+    max_size=30).map("".join)
+
+
+@given(_SEVERE_TEXT, st.integers(0, 40))
+def test_severe_words_are_found_as_the_pattern_finds_them_everywhere(text, start):
+    start = min(start, len(text))
+    expected = [(m.span(), m.group()) for m in templates._SEVERE.finditer(text, start)]
+    found = templates.matches_holding(templates._SEVERE, templates._SEVERE_WORDS, text, start)
+    assert [(m.span(), m.group()) for m in found] == expected

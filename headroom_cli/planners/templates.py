@@ -29,6 +29,7 @@ exact masked keys over one text.
 
 from __future__ import annotations
 
+import re
 from functools import partial
 
 from ..patterns import lazy
@@ -56,6 +57,8 @@ _MIN_RECORDS = 3  # blocks whose first lines share a template: an output of reco
 _SEVERE = lazy(r"(?i)(?<![.$])\b(?:error|errors|fail|failed|failure|fatal|panic|panicked|denied"
                      r"|exception|traceback|critical|abort(?:ed)?|segfault|segmentation fault"
                      r"|refused|crash(?:ed)?)\b")
+_SEVERE_WORDS = ("error", "fail", "fatal", "panic", "denied", "exception", "traceback",
+                 "critical", "abort", "segfault", "segmentation", "refused", "crash")
 # (A word that ends a qualified name, `java.lang.Error`, `kernel.panic`, names a class or a
 # setting.)
 # What is wrong without failing yet: an invalid or incompatible value, a missing or expired
@@ -72,6 +75,7 @@ _WARNING = lazy(r"(?i)\b(?:warn|warning|warnings|deprecated|timeout|timed out|re
 # table:`, `java.lang.VersionProps source: shared objects file` name no version).
 _VERSIONED = lazy(r"(?i)(?<![\w.\-/\\$])(?!\.)[\w.-]*?"
                   r"(?:(?<!con)(?<!in)(?<!di)(?<!sub)(?<!per)version|release)[\w.-]*(?=[^\d\n]*\d)")
+_VERSION_WORDS = ("version", "release")
 _VERSION_TOKENS = 250  # of the budget, for each line naming a version offered early
 _HEAD_SHARE = 0.2  # of the room, for the first lines
 _TAIL_SHARE = 0.1  # and the last
@@ -119,7 +123,8 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> 
         # nearly every line of its own form, and no blocks to outline: head and tail (at the
         # plain clip's shares, halved at the head), but for the lines that name an error or a
         # version (annotated source, a dump of settings, a log without errors)
-        if not versioned and not _SEVERE.search(text) or _long_lined(lines, total):
+        if not versioned and next(matches_holding(_SEVERE, _SEVERE_WORDS, text), None) is None \
+                or _long_lined(lines, total):
             return None  # (long lines: the plain clip shows many lines' beginnings)
         heads, head_share, tail_share = [], tool.head_share / 2, tool.tail_share
     by_first = {first: (count, last) for count, first, last in templates.values()}
@@ -185,7 +190,7 @@ def _record_versions(text: str, lines: Lines, records: list[int]) -> list[int]:
     starts = sorted(records)
     found: dict[int, int] = {}
     at = 0
-    for match in _VERSIONED.finditer(text, lines.start(starts[0])):
+    for match in version_matches(text, lines.start(starts[0])):
         index = lines.line_of(match.start())
         while at + 1 < len(starts) and starts[at + 1] <= index:
             at += 1
@@ -193,13 +198,12 @@ def _record_versions(text: str, lines: Lines, records: list[int]) -> list[int]:
     return [found[start] for start in records if start in found]
 
 
-
 def version_lines(text: str, lines: Lines, keys: list[str], most: int) -> list[int]:
     """Lines naming a version or a release (_VERSIONED), the first of each word and template
     (`Version:` in every record of a dump is one; `__VERSION__` and `__STDC_VERSION__` among
     a header's macros are two), in order, at most `most` of them."""
     found: dict[tuple[str, str], int] = {}
-    for match in _VERSIONED.finditer(text):
+    for match in version_matches(text):
         index = lines.line_of(match.start())
         key = (match.group().lower(), keys[index] if index < len(keys) else "")
         if key not in found:
@@ -207,6 +211,47 @@ def version_lines(text: str, lines: Lines, keys: list[str], most: int) -> list[i
             if len(found) >= most:
                 break
     return list(dict.fromkeys(found.values()))
+
+
+def version_matches(text: str, start: int = 0):
+    """_VERSIONED.finditer(text, start), read only where "version" or "release" is."""
+    return matches_holding(_VERSIONED, _VERSION_WORDS, text, start)
+
+
+def matches_holding(pattern, words: tuple[str, ...], text: str, start: int = 0):
+    """pattern.finditer(text, start) for a pattern whose every match holds one of `words`, in
+    any case, and crosses no newline: asked only of the lines that hold one. Such a pattern
+    (case-blind, looking behind) tried at every position costs ~0.2–0.3 s a MB, and few lines
+    hold the words."""
+    if text.isascii():  # ASCII's case pairs are all `(?i)` matches there: lower() finds them
+        lowered = text.lower()
+        places = sorted(at for word in words for at in _finds(lowered, word, start))
+    else:
+        places = [match.start() for match in _any_of(words).finditer(text, start)]
+    line_end = -1
+    for place in places:
+        if place < line_end:
+            continue  # a line already asked
+        line_start = max(start, text.rfind("\n", 0, place) + 1)
+        line_end = text.find("\n", place)
+        line_end = len(text) if line_end == -1 else line_end
+        yield from pattern.finditer(text, line_start, line_end)
+
+
+def _finds(text: str, word: str, start: int):
+    at = text.find(word, start)
+    while at != -1:
+        yield at
+        at = text.find(word, at + 1)
+
+
+_WORD_PATTERNS: dict[tuple[str, ...], object] = {}
+
+
+def _any_of(words: tuple[str, ...]):
+    if words not in _WORD_PATTERNS:
+        _WORD_PATTERNS[words] = lazy("(?i)" + "|".join(map(re.escape, words)))
+    return _WORD_PATTERNS[words]
 
 
 def _records(lines: Lines, keys: list[str], total: int) -> list[int]:
@@ -230,7 +275,8 @@ def _records(lines: Lines, keys: list[str], total: int) -> list[int]:
 
 def _severe_lines(text: str, lines: Lines) -> list[int]:
     """The lines of prose that name an error, a failure, a denial (each once, in order)."""
-    found = dict.fromkeys(lines.line_of(m.start()) for m in _SEVERE.finditer(text))
+    found = dict.fromkeys(lines.line_of(m.start())
+                          for m in matches_holding(_SEVERE, _SEVERE_WORDS, text))
     return list(found)
 
 
