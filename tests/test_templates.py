@@ -237,10 +237,6 @@ def test_backtick_quoted_names_do_not_make_a_template_of_each_line(counter):
 CORPUS = Path(__file__).resolve().parent / "corpus"
 
 
-def corpus_output(name: str) -> str:
-    return (CORPUS / name / "output.txt").read_text()
-
-
 def test_a_dump_of_macros_keeps_the_lines_naming_its_versions(counter):
     """`cpp -dM` of gcc 12: 306 of its 383 `#define NAME VALUE` lines are one template, so no
     exemplar picks the version among them; at 1000 tokens the lines naming a version (a word
