@@ -41,7 +41,7 @@ class Result:
     # Counted on demand: output that fits passes through without loading a tokenizer.
     @cached_property
     def input_tokens(self) -> int:
-        """Exact up to 200,000 characters of input, extrapolated from a sample beyond."""
+        """Exact up to 200,000 characters of input, estimated beyond (large_counts)."""
         if self.whole_tokens is not None:
             return self.whole_tokens
         return count_large(self.counter, [self.source])

@@ -636,9 +636,9 @@ def _cells_at(row: str, starts: list[int]) -> list[str] | None:
 
 def _numeric(rows: list[str]) -> bool:
     """Most fields of the rows (a sample) are numbers."""
-    fields = [field for row in rows[:200] for field in row.split()]
-    return bool(fields) and sum(1 for f in fields if _number(f) is not None) >= MIN_SHARE * len(
-        fields)
+    cells = [cell for row in rows[:200] for cell in row.split()]
+    return bool(cells) and sum(1 for c in cells if _number(c) is not None) >= MIN_SHARE * len(
+        cells)
 
 
 def _width_of(words: list[str], rows: list[str]) -> int:
@@ -709,9 +709,8 @@ def _plan_table(job: _Job, table: Table) -> Plan | None:
         biggest_room = int(rows_room * BIGGEST_SHARE) if table.size_of else 0
         distinct_room = int(rows_room * DISTINCT_SHARE) if table.cells_of else 0
         picked_room = max(biggest_room, distinct_room)
-        head = _fit(job, body, int((rows_room - picked_room) * HEAD_SHARE))
-        tail = _fit(job, body[len(head):][::-1],
-                    rows_room - picked_room - _lines_cost(job, head))[::-1]
+        head, tail = _ends(job, body, rows_room - picked_room,
+                           int((rows_room - picked_room) * HEAD_SHARE))
         middle = body[len(head):len(body) - len(tail)]
         biggest = (_distinct(job, table, body, set(middle), distinct_room,
                              _title(job, header)) if distinct_room
@@ -730,17 +729,15 @@ def _plan_table(job: _Job, table: Table) -> Plan | None:
         chosen = set(biggest)
         runs = sum(1 for i in biggest if i - 1 not in chosen)  # each splits a gap in two
         room_left = rows_room - _lines_cost(job, biggest) - _GAP_TOKENS * runs
-        head = _fit(job, [i for i in body if i not in chosen],
-                    int(room_left * HEAD_SHARE) if tail else room_left)
-        ends = set(head) | chosen
-        tail = _fit(job, [i for i in body[::-1] if i not in ends],
-                    room_left - _lines_cost(job, head))[::-1]
-        middle = [i for i in body if i not in ends and i not in tail]
+        head, tail = _ends(job, [i for i in body if i not in chosen], room_left,
+                           int(room_left * HEAD_SHARE) if tail else room_left)
+        ends = set(head) | chosen | set(tail)
+        middle = [i for i in body if i not in ends]
         if not middle:
             return None
         first = middle[0]
         if note is not None:  # counted again over the rows the gaps now hold
-            note = _folders_note(job, table, [i for i in middle if i not in chosen], note_room)
+            note = _folders_note(job, table, middle, note_room)
     kept = dict.fromkeys(sorted(header + head + biggest + tail), "")
     notes = {first: [note]} if note else {}
     items = line_items(job.lines, kept, lambda a, b: _gap(job, a, b), notes,
@@ -748,6 +745,14 @@ def _plan_table(job: _Job, table: Table) -> Plan | None:
     # The folders note counts the rows of the gaps as planned: they stay as they are.
     return Plan("listing", tuple(items), rows, len([i for i in middle if i not in kept]),
                 regap=None if notes else lambda first, last: _gap(job, first, last))
+
+
+def _ends(job: _Job, rows: list[int], room: int, head_room: int) -> tuple[list[int], list[int]]:
+    """The first of `rows` that fit in head_room, then the last of the others that fit in what
+    the head left of room."""
+    head = _fit(job, rows, head_room)
+    tail = _fit(job, rows[len(head):][::-1], room - _lines_cost(job, head))[::-1]
+    return head, tail
 
 
 def _title(job: _Job, header: list[int]) -> str:

@@ -215,6 +215,8 @@ class _Spend:
         self.top = top  # the length of the folder every path shares (`./node_modules/`)
         self.entries: dict[int, bool] = {}  # position -> whether it is an entry module
         self.drawn, self.weights, self.sized = drawn, weights, sized
+        # a count list (`rg -c`, `grep -c`): weighed by matches, not sizes
+        self.counts_matches = weights is not None and sized is None
         self.folder_rows = folder_rows
         self.named: set[int] = set()
         self.sampled: list[int] = []  # files named in turn from the folders (name_files)
@@ -237,7 +239,7 @@ class _Spend:
 
     def _unmatched(self, position: int) -> bool:
         """A row of a count list that counts nothing (`path:0`)."""
-        return self.sized is None and self.weights is not None and not self.weights[position]
+        return self.counts_matches and not self.weights[position]
 
     def _entry(self, position: int) -> bool:
         """Told below the folder every path shares: in a list of `node_modules/` the
@@ -353,7 +355,7 @@ class _Spend:
         reader opens first (`typing.py` in a standard library, `pnpm-workspace.yaml` beside
         `package.json`; `six.py` in `du -a dist-packages`). Not in a count list (`rg -c`):
         its counts say what matters."""
-        if self.weights is not None and self.sized is None:
+        if self.counts_matches:
             return 0
         rest = [p for p in root.files if p not in self.named
                 and not machine_made(self._path(p)[self.top:])]

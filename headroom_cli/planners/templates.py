@@ -30,7 +30,7 @@ exact masked keys over one text.
 from __future__ import annotations
 
 import re
-from functools import partial
+from functools import cache, partial
 
 from ..patterns import lazy
 from ..plan import Keep, Lines, Plan, gap
@@ -163,12 +163,14 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> 
 def _orders(text: str, lines: Lines, templates: dict[str, list[int]], heads: list[int],
             prose: bool, records: list[int], versioned: list[int]) -> tuple[list[int], ...]:
     """The lines to keep, in the order they are offered: the severe templates' exemplars,
-    the warnings', then the first line of every record (_records: what names it, after what
-    names a failure), then one exemplar of every template at the margin before any
-    template's second line, then the heads of blocks level by level (a section before its
-    subsections; they may repeat a template), then the indented templates' exemplars (detail: a disassembly's
-    rarest instruction comes after its functions). Prose has no templates worth one line
-    each: its outline, then the lines that name an error (a man page says "error" often)."""
+    the warnings', the lines naming a version, then the first line of every record (_records:
+    what names it, after what names a failure) and each record's version line, then one
+    exemplar of every template at the margin before any template's second line, then the
+    heads of blocks level by level (a section before its subsections; they may repeat a
+    template), then the indented templates' exemplars (detail: a disassembly's rarest
+    instruction comes after its functions). Prose has no templates worth one line each: its
+    outline, then the lines that name an error (a man page says "error" often), then those
+    naming a version."""
     total = len(lines)
     if prose:
         return heads, _severe_lines(text, lines), versioned
@@ -245,13 +247,9 @@ def _finds(text: str, word: str, start: int):
         at = text.find(word, at + 1)
 
 
-_WORD_PATTERNS: dict[tuple[str, ...], object] = {}
-
-
+@cache
 def _any_of(words: tuple[str, ...]):
-    if words not in _WORD_PATTERNS:
-        _WORD_PATTERNS[words] = lazy("(?i)" + "|".join(map(re.escape, words)))
-    return _WORD_PATTERNS[words]
+    return lazy("(?i)" + "|".join(map(re.escape, words)))
 
 
 def _records(lines: Lines, keys: list[str], total: int) -> list[int]:
