@@ -232,8 +232,8 @@ class Proxy:
             kind = response.headers.get_content_type()
             raise RemoteError(f"{url} is not an MCP server (it answered HTTP {response.status}"
                               f" {kind})")
-        for value in parsed:
-            for message in value if isinstance(value, list) else [value]:
+        for body in parsed:
+            for message in body if isinstance(body, list) else [body]:
                 result = message.get("result")
                 if isinstance(result, dict) and isinstance(result.get("protocolVersion"), str):
                     self.session.protocol = result["protocolVersion"]

@@ -894,8 +894,8 @@ def _value_counts(values: list[str], rows: int) -> dict[str, int] | None:
     and a value for every _REPEATS rows at most), else None (names, descriptions)."""
     counts: dict[str, int] = {}
     most = max(few_values(rows), rows // _REPEATS)
-    for value in values:
-        counts[value] = counts.get(value, 0) + 1
+    for cell in values:
+        counts[cell] = counts.get(cell, 0) + 1
         if len(counts) > most:
             return None
     if len(counts) > few_values(rows) and max(counts.values()) * 3 < rows:
