@@ -112,3 +112,36 @@ def test_prose_beside_the_outline_is_shown_by_its_beginning(counter):
     assert all(len(row) <= 200 for row in prose)
     assert any("…[+" in row for row in prose)
     assert any("fixes CVE-2015-1793" in row for row in prose)
+
+
+def test_a_changelog_of_short_linked_releases_is_markdown():
+    """google-auth's release-please changelog: a linked `## [2.24.0](…)` heading, a `###
+    Features`, one or two items: nearly half its rows are headings, which alone would say
+    comment lines, but its links say Markdown. A shell script's `# …` comments, many as they
+    are, still do not."""
+    bash = tools.lookup("Bash")
+    assert sniff(Lines(clean(_text("cat-google-auth-2.24-changelog-md"))), bash) == "markdown"
+    assert sniff(Lines(clean(_text("cat-bash52-upstream-patches"))), bash) != "markdown"
+
+
+def test_a_changelogs_series_openers_come_before_its_patch_releases(counter):
+    """man-db's NEWS.md: 60 setext release headings, room at 1000 tokens for half of them.
+    The releases that open a series (2.10.0, 2.9.0: new features, changed requirements) are
+    listed before patch releases of which some must go."""
+    out = compress(_text("zcat-man-db-2.11-news-md"), tool="Bash", budget=1000,
+                   counter=counter).text
+    assert counter.count(out) <= 1000
+    listed = "\n".join(_outline(out))
+    for version in ("man-db 2.10.0 (4 February 2022)", "man-db 2.9.0 (23 October 2019)",
+                    "man-db 2.8.0 (4 February 2018)", "man-db 2.7.0 (22 September 2014)"):
+        assert version in listed, version
+    assert "man-db 2.10.1 (10 February 2022)" not in listed  # a patch release gave way
+
+
+def test_urgent_items_that_say_so_first_come_before_mentions(counter):
+    """man-db's NEWS.md says "security" on 14 lines: five items labelled `* SECURITY:`, the
+    others mention a product (`ESET File Security`) or a concern inside a sentence. The
+    labelled items come first in the urgent room."""
+    out = compress(_text("zcat-man-db-2.11-news-md"), tool="Bash", budget=1000,
+                   counter=counter).text
+    assert " * SECURITY: Eliminate dangerous setgid-root directories." in out

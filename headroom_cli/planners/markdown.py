@@ -21,6 +21,11 @@ _SETEXT = lazy(r"(=+|-+)[ \t]*$")
 _FENCE = lazy(r"[ ]{0,3}(```|~~~)")
 _LIST_OR_LINK = lazy(r"[ \t]*(?:[-*+][ \t]+\S|\d+[.)][ \t]+\S)|.*\]\([^)\s]+\)")
 _MAX_HEADING_SHARE = 0.4
+# Rows of comments (`# …`, a script or a config file) are not headings; headings this share of
+# the rows are, when Markdown's links say it is Markdown (a changelog of short releases: a
+# linked version heading, a `### Bug Fixes`, one item).
+_LINKED_HEADING_SHARE = 0.6
+_LINK = lazy(r"\[[^\]\n]+\]\([^)\s]+\)")
 # A document beyond doubt: this many headings, of two levels at least (a changelog's versions
 # and their sections, a reference's chapters and entries).
 _DOCUMENT_HEADINGS = 2 * outline.MIN_HEADINGS
@@ -53,7 +58,10 @@ def looks_like(sample: list[str], tool: Tool) -> bool:
     rows = outline.bodies(sample)
     found, fences, marks = headings(rows)
     non_empty = sum(1 for row in rows if row.strip())
-    if len(found) < outline.MIN_HEADINGS or len(found) > _MAX_HEADING_SHARE * non_empty:
+    if len(found) < outline.MIN_HEADINGS or len(found) > _LINKED_HEADING_SHARE * non_empty:
+        return False
+    if len(found) > _MAX_HEADING_SHARE * non_empty and \
+            sum(1 for row in rows if _LINK.search(row)) < outline.MIN_HEADINGS:
         return False
     levels = {level for _, level in found}
     return len(levels) >= 2 or fences >= 2 or marks >= 3

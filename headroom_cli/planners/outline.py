@@ -62,6 +62,13 @@ _ITEM = lazy(r"(?:[-*+•]|\d+[.)])\s")
 _VERSION = lazy(r"\d\.\d")
 # A release that breaks what came before: a major version (`2.0.0`, `v3.0`, `Version 10.0.0`).
 _MAJOR = lazy(r"(?<![\w.])v?[1-9]\d*\.0(?:\.0)?(?![\w.-]*\d)", re.I)
+# A release that opens a series (`2.10.0`): its notes carry the series' new features, changed
+# defaults and deprecations; its patch releases (`2.10.1`) only fixes.
+_SERIES = lazy(r"(?<![\w.])v?\d+\.[1-9]\d*\.0(?![\w.-]*\d)", re.I)
+_PATCH = lazy(r"(?<![\w.])v?\d+\.\d+\.[1-9]\d*(?![\w.-]*\d)", re.I)
+# A list item that opens with its urgent word (`* SECURITY: …`, `- **Breaking:** …`, `- Deprecate
+# X`): news of that kind, where a mention inside a sentence or a line going on may be none.
+_LABEL = lazy(r"[ \t>]*+(?:[-*+•]|\d+[.)])[ \t]+[*_\[(`]*")
 
 
 @value
@@ -94,10 +101,18 @@ def notable_rows(rows: list[str], among, named: set[int],
             urgent.append(i)
         elif NOTABLE.search(rows[i][:JUDGED_CHARS]):
             other.append(i)
-    urgent = _items_first(rows, list(sections.values())) + spread(urgent)
+    labelled = [i for i in urgent if _labelled(rows[i])]
+    urgent = (_items_first(rows, list(sections.values())) + spread(labelled)
+              + spread([i for i in urgent if not _labelled(rows[i])]))
     if len(urgent) > URGENT_RARE * len(prose):
         return Notable((), tuple(urgent + spread(other)))
     return Notable(tuple(urgent), tuple(spread(other)))
+
+
+def _labelled(row: str) -> bool:
+    """Whether the row is a list item opening with its urgent word (_LABEL)."""
+    label = _LABEL.match(row)
+    return label is not None and URGENT.match(row, label.end(), JUDGED_CHARS) is not None
 
 
 def _items_first(rows: list[str], sections: list[list[int]]) -> list[int]:
@@ -368,7 +383,8 @@ def document_order(rows: list[str], headings: list[tuple[int, int]],
     over it, its last one second (a changelog's oldest release, a reference's last chapter).
     After each parent's first, last and middle ones (the frame), the releases (headings that
     name a version) whose sections hold urgent prose (breaking changes, a security fix) and the
-    major releases (`2.0.0`) come first, unless most of the level is so."""
+    major releases (`2.0.0`) come first, unless most of the level is so; then the releases that
+    open a series (`2.10.0`) where the level has patch releases too."""
     urgent = sorted({*notable.urgent, *(i for i, _ in headings
                                         if URGENT.search(rows[i][:JUDGED_CHARS]))})
     parents: dict[int, list[int]] = {}
@@ -388,14 +404,19 @@ def document_order(rows: list[str], headings: list[tuple[int, int]],
         if _VERSION.search(title) and (at < len(urgent) and urgent[at] < end
                                        or _MAJOR.search(title)):
             leading.add(line)
+    series = {line for line, _ in headings if _SERIES.search(rows[line][:JUDGED_CHARS])}
     for level in set(levels.values()):
         of_level = [i for i, lv in headings if lv == level]
         if sum(i in leading for i in of_level) * 2 > len(of_level):
             leading.difference_update(of_level)
+        if not any(_PATCH.search(rows[i][:JUDGED_CHARS]) for i in of_level):
+            series.difference_update(of_level)  # no patch releases: every release opens one
     groups = [_ends_first(children) for children in parents.values()]
     frame = _rounds([group[:_FRAME] for group in groups])
     rest = [i for i in _rounds([group[_FRAME:] for group in groups])]
-    order = frame + [i for i in rest if i in leading] + [i for i in rest if i not in leading]
+    order = (frame + [i for i in rest if i in leading]
+             + [i for i in rest if i in series and i not in leading]
+             + [i for i in rest if i not in leading and i not in series])
     return {line: position for position, line in enumerate(order)}
 
 
