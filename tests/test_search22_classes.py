@@ -64,3 +64,27 @@ def test_a_flood_shows_a_modules_namesake_definition(counter):
     out = compress(text, tool=meta["tool"], budget=4000, counter=counter).text
     shown = [row for row in namesakes if row in out.splitlines()]
     assert len(shown) >= len(namesakes) // 2, (len(shown), len(namesakes))
+
+
+@pytest.mark.parametrize("row", ['pub const DEFAULT_SHELL: &str = "sh";',
+                                 "export const routes: Route[] = [",
+                                 "static mut COUNTER: u32 = 0;", "pub(crate) static NAME: &str = x;",
+                                 "let mut total: usize = 0;", "var timeout time.Duration = 5"])
+def test_a_definition_with_a_type_or_a_visibility_is_one(row):
+    """A constant, static or variable defined with `pub`/`export` before it or a type between
+    its name and its `=` (Rust, TypeScript, Go) is a definition site, in the parser and in the
+    streaming scanner's twin of it alike."""
+    from headroom_cli.planners.search.scanner import _TOPS  # noqa: PLC0415 (the twin under test)
+    from headroom_cli.planners.search.signals import DEFINITION
+
+    assert DEFINITION.match(row)
+    assert _TOPS.match(f"\nsrc/a.rs:12:{row}")
+
+
+def test_a_searched_constant_is_kept_among_its_files_sites(counter):
+    """hyperfine's `grep -rn -i shell`: options.rs has 45 matches, its tests among them; the
+    default shell's constant is kept at 1000 tokens beside the enum and its impls."""
+    text, meta = case("grep-rn-i-hyperfine-1.20-shell")
+    const = next(row for row in text.splitlines() if "pub const DEFAULT_SHELL" in row)
+    out = compress(text, tool=meta["tool"], budget=1000, counter=counter).text
+    assert const in out.splitlines()

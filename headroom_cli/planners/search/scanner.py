@@ -39,7 +39,8 @@ _KEYWORDS = "def|class|function|func|fn|interface|struct|enum|trait|impl|module|
 # assignment test first; the keyword forms only after a keyword), and kept on one line.
 _DEF_LINE = (
     rf"[\w$.\[\]'\"]++{_SP}*+=(?!=)"
-    rf"|(?:const|let|var){_SP}++[\w$]++{_SP}*+="
+    rf"|(?:export{_SP}++)?(?:pub(?:\([^)\n]*\))?{_SP}++)?(?:const|let|var|static){_SP}++"
+    rf"[\w$]++[^=\n]*+="
     rf"|(?=(?:export|default|pub|async|static|{_KEYWORDS})\b)(?:export{_SP}+)?(?:default{_SP}+)?"
     rf"(?:pub(?:\([^)\n]*\))?{_SP}+)?(?:async{_SP}+)?(?:static{_SP}+)?(?:{_KEYWORDS}){_SP}+\S")
 _TOP_DEF = rf"(?=[\w$.\[\]'\"])(?:{_DEF_LINE})"  # every definition starts so: a cheap test first

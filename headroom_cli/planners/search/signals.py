@@ -55,8 +55,12 @@ _RG_JSON_TEXT = '"lines":{"text":"'
 DEFINITION = lazy(
     r"(?:export\s+)?(?:default\s+)?(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?(?:static\s+)?"
     r"(?:def|class|function|func|fn|interface|struct|enum|trait|impl|module|macro|sub|type)\s+\S"
-    r"|(?:const|let|var)\s+[\w$]+\s*=|[\w$.\[\]'\"]+\s*=(?!=)"
+    r"|(?:export\s+)?(?:pub(?:\([^)]*\))?\s+)?(?:const|let|var|static)\s+[\w$]+"
+    r"[^=\n]*=|[\w$.\[\]'\"]+\s*=(?!=)"
 )
+# (const, let, var, static: with an export or pub before, and a type before the `=`: `pub const
+# DEFAULT: &str = "sh";`, `export const routes: Route[] = [`, `static mut N: u32 = 0;`, Go's
+# `var timeout time.Duration = 5`.)
 MIN_MATCH_LINES = 20
 MIN_SHARE_OF_PATHS = 0.95  # of a file list's lines; the rest bare names (`LICENSE`, `INSTALL`)
 _BARE_NAME = lazy(r"[\w.@+~-]+")
