@@ -61,6 +61,7 @@ FACTORED_KEYS = 8  # keys named on a container's "every entry has keys" line
 HEAD_SHARE = 0.15  # of the budget, for the verbatim top of the document, at least
 HEAD_LINES = 20  # the verbatim top holds the input's first lines up to this many,
 HEAD_MAX_SHARE = 0.3  # when they cost no more than this share of the budget
+SAVED_SHARE = 0.02  # a minified top saving more than this share of the budget is spent again
 RESERVE = 100  # the closing marker
 MARKER_COST = 16  # one "… N of M keys not shown (lines A–B) …" line, estimated
 _NAMED_SCAN_LIMIT = 200_000  # a map bigger than this is not searched for keys named at the top
@@ -820,10 +821,22 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> 
 
 
 def _layout(doc: Document, budget: int, counter: Counter) -> list | None:
-    """The verbatim top first, then breadth-first; the items to print, in document order."""
+    """The verbatim top first, then breadth-first; the items to print, in document order.
+    Minified input's top, written as one line of its own, costs less than the rows it was
+    bought as: what that saves is spent on a second layout."""
+    found = _laid_out(doc, budget, counter, 0)
+    if found is None or found[1] <= budget * SAVED_SHARE:
+        return None if found is None else found[0]
+    again = _laid_out(parse(doc.text, doc.lines), budget, counter, found[1])
+    return found[0] if again is None else again[0]
+
+
+def _laid_out(doc: Document, budget: int, counter: Counter, extra: int):
+    """The items and the tokens the minified top saved, laid out on `extra` more room."""
     strays = [Keep(start, end) for start, end in ((0, doc.before), (doc.after, len(doc.text)))
               if end > start]
-    room = budget - RESERVE - sum(counter.count(doc.text[k.start:k.end]) for k in strays)
+    room = budget + extra - RESERVE - sum(counter.count(doc.text[k.start:k.end])
+                                          for k in strays)
     layout = Layout(doc, room, counter)
     root = doc.root
     if room <= 0 or not layout.expand(root):
@@ -833,18 +846,21 @@ def _layout(doc: Document, budget: int, counter: Counter) -> list | None:
     lead = strays[:1] if doc.before else []
     items: list = []
     _emit(layout, root, items)
+    saved = 0
     if not doc.pretty:
-        items = _as_written_at_top(doc, items)
-    return lead + items + strays[len(lead):]
+        items, saved = _as_written_at_top(layout, items)
+    return lead + items + strays[len(lead):], saved
 
 
 _BETWEEN = lazy(r"[ \t\n\r,]*")
 
 
-def _as_written_at_top(doc: Document, items: list) -> list:
+def _as_written_at_top(layout: Layout, items: list) -> tuple[list, int]:
     """Minified input: the rows at the top that follow one another in the input become one
     line of it, as it is (`{"packages":[{"name":"semver","version":"1.0.27",…`), so what is
-    grepped for across entries is found; the keys-shared notes among them go first."""
+    grepped for across entries is found; the keys-shared notes among them go first. Also the
+    tokens this saves."""
+    doc = layout.doc
     text, pos = doc.text, doc.root.start
     notes: list = []
     taken = 0
@@ -861,8 +877,10 @@ def _as_written_at_top(doc: Document, items: list) -> list:
             break
         pos, taken = at + len(row), taken + 1
     if taken - len(notes) < 2:
-        return items
-    return notes + [Keep(doc.root.start, pos)] + items[taken:]
+        return items, 0
+    top = Keep(doc.root.start, pos)
+    saved = sum(layout.cost(item) for item in items[:taken] if item not in notes)
+    return notes + [top] + items[taken:], max(0, saved - layout.cost(top))
 
 
 def _head_tokens(doc: Document, budget: int, counter: Counter) -> int:
