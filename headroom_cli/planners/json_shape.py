@@ -61,6 +61,8 @@ FACTORED_KEYS = 8  # keys named on a container's "every entry has keys" line
 HEAD_SHARE = 0.15  # of the budget, for the verbatim top of the document, at least
 HEAD_LINES = 20  # the verbatim top holds the input's first lines up to this many,
 HEAD_MAX_SHARE = 0.3  # when they cost no more than this share of the budget
+HEAD_ITEMS = 3  # items of a long array (LONG_ARRAY or more, not the document) in the verbatim top
+LONG_ARRAY = 50
 SAVED_SHARE = 0.02  # a minified top saving more than this share of the budget is spent again
 RESERVE = 100  # the closing marker
 MARKER_COST = 16  # one "… N of M keys not shown (lines A–B) …" line, estimated
@@ -645,8 +647,12 @@ class Layout:
     # ------------------------------------------------------------------ the verbatim top
 
     def head(self, node: Node, limit: int) -> bool:
-        """Show the document from the top, in order, until `limit` is left; False once full."""
-        for index in range(node.count):
+        """Show the document from the top, in order, until `limit` is left; False once full.
+        A long array shows its first HEAD_ITEMS items, and the top goes on past it."""
+        count = node.count
+        if node.kind == "[" and node.parent is not None and count >= LONG_ARRAY:
+            count = HEAD_ITEMS
+        for index in range(count):
             if index not in node.shown:
                 self._whole(self.doc.child(node, index))
             kid = node.kids[index] if index in node.shown else self.show(node, index, limit)
