@@ -1,16 +1,19 @@
 """json: a skeleton of the document, spent breadth-first.
 
 The top of the document stays verbatim while it is cheap (that is where "name", "version",
-"lockfileVersion" sit). Then the budget goes level by level: every key of a shallow object, with
+"lockfileVersion" sit): its first HEAD_LINES lines, whole, up to HEAD_MAX_SHARE of the budget,
+and never less than HEAD_SHARE. Then the budget goes level by level: every key of a shallow object, with
 its value when it is a scalar (long strings cut, with their length); containers collapsed to one
 line (`{ "version": "5.3.0", … 11 more keys }`) until there is room to open them; arrays and big
 maps as their first and last entries, then as many more as fit, the rest counted on a marker line
 naming its line range. Entries named by something already printed (a lockfile's direct
 dependencies) come before the others of a big map.
 
-Pretty-printed input is shown as its own lines, indentation and all, so every printed line can be
-grepped for, and each marker names the lines it stands for; minified input gets a compact
-rendering of our own whose markers name a jq path instead. JSON Lines, and a stream of
+Input laid out on lines is shown as its own lines, indentation and all, so every printed line can
+be grepped for, and each marker names the lines it stands for. What does not start a line of its
+own (minified input, `ip -j -p`'s `[ {`) is written as the input wrote it, re-indented: an entry
+short enough whole (`{"name": "pip", "version": "23.2.1"}`), a longer one as its key and
+preview; minified input opens with its own first characters, and its markers name a jq path. JSON Lines, and a stream of
 pretty-printed values (`go list -json`), are records: the first and last records, then as many
 as fit, and the keys every record has. Records carrying a log level are logs, and left to the
 log planner.
@@ -53,8 +56,14 @@ MAX_INPUT_CHARS = 16_000_000
 LINE_LIMIT = 200  # a longer printed line is cut inside, and says so
 STRING_PREVIEW = 100  # characters of a cut string that stay
 PREVIEW_CHARS = 40  # of a scalar shown inside a collapsed container's line
+PREVIEW_LINE = 120  # an entry written on one line in the input up to this long is shown whole
 FACTORED_KEYS = 8  # keys named on a container's "every entry has keys" line
-HEAD_SHARE = 0.15  # of the budget, for the verbatim top of the document
+HEAD_SHARE = 0.15  # of the budget, for the verbatim top of the document, at least
+HEAD_LINES = 20  # the verbatim top holds the input's first lines up to this many,
+HEAD_MAX_SHARE = 0.3  # when they cost no more than this share of the budget
+HEAD_ITEMS = 3  # items of a long array (LONG_ARRAY or more, not the document) in the verbatim top
+LONG_ARRAY = 50
+SAVED_SHARE = 0.02  # a minified top saving more than this share of the budget is spent again
 RESERVE = 100  # the closing marker
 MARKER_COST = 16  # one "… N of M keys not shown (lines A–B) …" line, estimated
 _NAMED_SCAN_LIMIT = 200_000  # a map bigger than this is not searched for keys named at the top
@@ -301,11 +310,10 @@ def _parse_between_strays(text: str, lines: Lines) -> Document | None:
 
 
 def _pretty(doc: Document, root: Node) -> bool:
-    """Pretty-printed: the root spans lines and its first entry starts a line of its own."""
-    if not root.count or doc.lines.line_of(root.end - 1) == doc.lines.line_of(root.start):
-        return False
-    doc.open(root)
-    return _starts_line(doc.text, doc.lines, root.slots[0][0])
+    """Printed on lines of its own: the root spans lines. Each entry that starts a line is then
+    shown as that line (`ip -j -p`'s `[ {` and `},{` lines too: what starts them is kept as it
+    is, what does not is written as the input wrote it)."""
+    return bool(root.count) and doc.lines.line_of(root.end - 1) != doc.lines.line_of(root.start)
 
 
 def _parse_records(text: str, lines: Lines) -> Document | None:
@@ -389,11 +397,9 @@ def expandable(doc: Document, node: Node) -> bool:
     """A container can be opened: it has entries and, when pretty, spans lines of its own."""
     if not node.is_container or not node.count:
         return False
-    if not doc.pretty:
-        return True
-    lines = doc.lines
-    return (lines.line_of(node.end - 1) > lines.line_of(node.start)
-            and _ends_line(doc.text, lines, node.start + 1))
+    if not doc.pretty:  # minified: an entry short enough is shown whole, as it is written
+        return node.end - node.row_start > PREVIEW_LINE
+    return doc.lines.line_of(node.end - 1) > doc.lines.line_of(node.start)
 
 
 def _verbatim(doc: Document, row_start: int) -> bool:
@@ -413,9 +419,17 @@ def _key_part(node: Node) -> str:
 def line_row(doc: Document, node: Node) -> Keep | Note:
     """An entry on one line: a container collapsed to its preview, or a scalar."""
     if node.is_container and _verbatim(doc, node.row_start) and expandable(doc, node):
-        line = doc.lines.line_of(node.row_start)
-        return Keep(doc.lines.start(line), doc.lines.end(line), suffix=" " + node.preview[2:])
+        return Keep(doc.lines.start(doc.lines.line_of(node.row_start)), _opened_end(doc, node),
+                    suffix=" " + node.preview[2:])
     return _leaf_row(doc, node)
+
+
+def _opened_end(doc: Document, node: Node) -> int:
+    """Where a container's opening line is cut: its end, or just past the bracket when entries
+    follow on that line (`"addr_info": [ {`)."""
+    if _ends_line(doc.text, doc.lines, node.start + 1):
+        return doc.lines.end(doc.lines.line_of(node.start))
+    return node.start + 1
 
 
 def _leaf_row(doc: Document, node: Node) -> Keep | Note:
@@ -432,7 +446,46 @@ def _leaf_row(doc: Document, node: Node) -> Keep | Note:
                         suffix=f'…" ({node.length:,} chars)')
         cut = _safe_cut(text, start + LINE_LIMIT)
         return Keep(start, cut, suffix=f" …(+{len(text[cut:end].rstrip()):,} chars)")
-    return Note(_indent(doc, node.row_start, node.depth) + _key_part(node) + _value_text(node))
+    return Note(_indent(doc, node.row_start, node.depth) + _own_text(doc, node))
+
+
+def _own_text(doc: Document, node: Node) -> str:
+    """An entry as the input wrote it (`"version":"1.0.27"`, `{"name": "pip", "version": "23.2.1"}`),
+    so that what a reader greps for is found: a long string cut with its length, a container
+    too long for one line as its key and preview."""
+    text, row_start, start, end = doc.text, node.row_start, node.start, node.end
+    own = text[row_start:end]
+    if "\n" in own:  # an entry over lines that does not start one: written afresh
+        return _key_part(node) + _value_text(node)
+    if len(own) <= PREVIEW_LINE:
+        return own
+    if node.is_container:
+        return text[row_start:start] + _own_preview(text, node)
+    if isinstance(node.scalar, str) and node.length > STRING_PREVIEW:
+        cut = _safe_cut(text, start + 1 + STRING_PREVIEW)
+        return f'{text[row_start:cut]}…" ({node.length:,} chars)'
+    return own
+
+
+def _own_preview(text: str, node: Node) -> str:
+    """A container's preview starting with its first entry as the input wrote it
+    (`{"version":"1.0.0", … 3 more keys }`) when that entry is a short scalar; else its preview."""
+    if not node.count:
+        return node.preview
+    first = next(iter(node.value.values())) if node.kind == "{" else node.value[0]
+    if isinstance(first, (dict, list)):
+        return node.preview
+    pos = _WHITESPACE.match(text, node.start + 1).end()
+    if node.kind == "{":
+        pos = _WHITESPACE.match(text, scanstring(text, pos + 1)[1]).end() + 1
+        pos = _WHITESPACE.match(text, pos).end()
+    end = _DECODER.scan_once(text, pos)[1]
+    if end - node.start > PREVIEW_CHARS + 30 or "\n" in text[node.start:end]:
+        return node.preview
+    noun = "more key" if node.kind == "{" else "more item"
+    close = "}" if node.kind == "{" else "]"
+    more = f", … {_count(node.count - 1, noun)} {close}" if node.count > 1 else f" {close}"
+    return text[node.start:end] + more
 
 
 def _safe_cut(text: str, pos: int) -> int:
@@ -452,16 +505,19 @@ def _value_text(node: Node) -> str:
 
 def open_row(doc: Document, node: Node) -> Keep | Note:
     if _verbatim(doc, node.row_start):
-        line = doc.lines.line_of(node.row_start)
-        return Keep(doc.lines.start(line), doc.lines.end(line))
-    return Note(_indent(doc, node.row_start, node.depth) + _key_part(node) + node.kind)
+        return Keep(doc.lines.start(doc.lines.line_of(node.row_start)), _opened_end(doc, node))
+    opening = doc.text[node.row_start:node.start + 1]
+    if "\n" in opening:
+        opening = _key_part(node) + node.kind
+    return Note(_indent(doc, node.row_start, node.depth) + opening)
 
 
 def close_row(doc: Document, node: Node) -> Keep | Note:
     text, lines = doc.text, doc.lines
-    if doc.pretty and _starts_line(text, lines, node.end - 1) and _ends_line(text, lines, node.end):
+    if doc.pretty and _starts_line(text, lines, node.end - 1):
         line = lines.line_of(node.end - 1)
-        return Keep(lines.start(line), lines.end(line))
+        return Keep(lines.start(line), lines.end(line) if _ends_line(text, lines, node.end)
+                    else node.end)
     return Note(_indent(doc, node.row_start, node.depth) + ("}" if node.kind == "{" else "]"))
 
 
@@ -526,6 +582,8 @@ class Layout:
 
     def __init__(self, doc: Document, budget: int, counter: Counter) -> None:
         self.doc, self.counter, self.room = doc, counter, budget
+        # A line of the verbatim top is shown whole up to about a quarter of the budget.
+        self.whole_chars = max(LINE_LIMIT, budget)
         self.heap: list = []
         self.sequence = itertools.count()
         self.names: set[str] = set()
@@ -589,19 +647,39 @@ class Layout:
     # ------------------------------------------------------------------ the verbatim top
 
     def head(self, node: Node, limit: int) -> bool:
-        """Show the document from the top, in order, until `limit` is left; False once full."""
-        for index in range(node.count):
+        """Show the document from the top, in order, until `limit` is left; False once full.
+        A long array shows its first HEAD_ITEMS items, and the top goes on past it."""
+        count = node.count
+        if node.kind == "[" and node.parent is not None and count >= LONG_ARRAY:
+            count = HEAD_ITEMS
+        for index in range(count):
+            if index not in node.shown:
+                self._whole(self.doc.child(node, index))
             kid = node.kids[index] if index in node.shown else self.show(node, index, limit)
             if kid is None:
                 return False
             if kid.key:
                 self.names.add(kid.key)
+            if kid.is_container and not expandable(self.doc, kid):
+                self.names.update(itertools.islice(_keys_within(kid.value), 64))  # shown whole
             if expandable(self.doc, kid):
                 if not kid.expanded and not self.expand(kid, limit):
                     return False
                 if not self.head(kid, limit):
                     return False
         return True
+
+    def _whole(self, node: Node) -> None:
+        """A line of the top cut for its length is shown whole when it is not too long: the
+        input's first lines are what a reader reads first."""
+        if expandable(self.doc, node):
+            return
+        row = self.line_row(node)
+        if isinstance(row, Keep) and row.suffix:
+            lines = self.doc.lines
+            line = lines.line_of(row.start)
+            if row.start == lines.start(line) and lines.end(line) - row.start <= self.whole_chars:
+                node.rows["line"] = Keep(row.start, lines.end(line))
 
     # ------------------------------------------------------------------ breadth-first
 
@@ -689,6 +767,17 @@ class Layout:
         heapq.heappush(self.heap, (*priority, next(self.sequence), action, node))
 
 
+def _keys_within(value):
+    """The keys of a container and of the containers in it, in order."""
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            yield key
+            yield from _keys_within(inner)
+    elif isinstance(value, list):
+        for inner in value:
+            yield from _keys_within(inner)
+
+
 def _ends(doc: Document, node: Node) -> list[int]:
     """What an opened container shows at once: its first and last entries and, between them,
     the entry naming it (what its one-line preview showed)."""
@@ -738,20 +827,77 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> 
 
 
 def _layout(doc: Document, budget: int, counter: Counter) -> list | None:
-    """The verbatim top first, then breadth-first; the items to print, in document order."""
+    """The verbatim top first, then breadth-first; the items to print, in document order.
+    Minified input's top, written as one line of its own, costs less than the rows it was
+    bought as: what that saves is spent on a second layout."""
+    found = _laid_out(doc, budget, counter, 0)
+    if found is None or found[1] <= budget * SAVED_SHARE:
+        return None if found is None else found[0]
+    again = _laid_out(parse(doc.text, doc.lines), budget, counter, found[1])
+    return found[0] if again is None else again[0]
+
+
+def _laid_out(doc: Document, budget: int, counter: Counter, extra: int):
+    """The items and the tokens the minified top saved, laid out on `extra` more room."""
     strays = [Keep(start, end) for start, end in ((0, doc.before), (doc.after, len(doc.text)))
               if end > start]
-    room = budget - RESERVE - sum(counter.count(doc.text[k.start:k.end]) for k in strays)
+    room = budget + extra - RESERVE - sum(counter.count(doc.text[k.start:k.end])
+                                          for k in strays)
     layout = Layout(doc, room, counter)
     root = doc.root
     if room <= 0 or not layout.expand(root):
         return None
-    layout.head(root, max(0, layout.room - int(budget * HEAD_SHARE)))
+    layout.head(root, max(0, layout.room - _head_tokens(doc, budget, counter)))
     layout.breadth_first()
     lead = strays[:1] if doc.before else []
-    items: list = list(lead)
+    items: list = []
     _emit(layout, root, items)
-    return items + strays[len(lead):]
+    saved = 0
+    if not doc.pretty:
+        items, saved = _as_written_at_top(layout, items)
+    return lead + items + strays[len(lead):], saved
+
+
+_BETWEEN = lazy(r"[ \t\n\r,]*")
+
+
+def _as_written_at_top(layout: Layout, items: list) -> tuple[list, int]:
+    """Minified input: the rows at the top that follow one another in the input become one
+    line of it, as it is (`{"packages":[{"name":"semver","version":"1.0.27",…`), so what is
+    grepped for across entries is found; the keys-shared notes among them go first. Also the
+    tokens this saves."""
+    doc = layout.doc
+    text, pos = doc.text, doc.root.start
+    notes: list = []
+    taken = 0
+    for item in items:
+        if not isinstance(item, Note):
+            break
+        row = item.text.lstrip()
+        if row.startswith("(all "):
+            notes.append(item)
+            taken += 1
+            continue
+        at = _BETWEEN.match(text, pos).end() if taken else pos
+        if not row or not text.startswith(row, at):
+            break
+        pos, taken = at + len(row), taken + 1
+    if taken - len(notes) < 2:
+        return items, 0
+    top = Keep(doc.root.start, pos)
+    saved = sum(layout.cost(item) for item in items[:taken] if item not in notes)
+    return notes + [top] + items[taken:], max(0, saved - layout.cost(top))
+
+
+def _head_tokens(doc: Document, budget: int, counter: Counter) -> int:
+    """The verbatim top's share: HEAD_SHARE of the budget, or the input's first HEAD_LINES
+    lines (with room for their markers) when they cost more, up to HEAD_MAX_SHARE."""
+    lines, most = doc.lines, int(budget * HEAD_MAX_SHARE)
+    last = min(len(lines), lines.line_of(doc.root.start) + HEAD_LINES) - 1
+    # Counted on a bounded slice: a minified document is one line, megabytes long.
+    top = doc.text[doc.before:min(lines.end(last), doc.before + 16 * most)]
+    first_lines = counter.count(top) + 2 * MARKER_COST
+    return min(most, max(int(budget * HEAD_SHARE), first_lines))
 
 
 def _emit(layout: Layout, node: Node, items: list) -> None:
