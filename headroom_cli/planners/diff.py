@@ -552,6 +552,7 @@ class _Job:
     # after the hunks, with what is left.
     stats: frozenset[int] = field(init=False)
     worth: list[int] = field(init=False)  # the files in the order their hunks are spent
+    classes: list[int] = field(init=False)  # each file's value_class
     ranked: list[int] = field(init=False)  # the output's own lines by value, but the stats
 
     def __post_init__(self) -> None:
@@ -563,6 +564,7 @@ class _Job:
                            if (m := _DIFF_COMMAND.match(self.plain[f.start]))), None)
         self.hashes = [i for i in self.commits if self.plain[i].startswith("commit ")]
         self.stats = frozenset(i for i in self.parsed.context if _FILE_STAT.match(self.plain[i]))
+        self.classes = [value_class(f.path, f.notes) for f in self.parsed.files]
         self.worth = _by_worth(self.parsed.files, self._bumps())
         self.ranked = self._ranked()
         share = HISTORY_SHARE if len(self.commits) > 1 else CONTEXT_SHARE
@@ -863,13 +865,34 @@ def _show_header(spent: _Spent, n: int, hunk: Hunk) -> None:
     spent.shown.add(n)
 
 
+def _waits(spent: _Spent, n: int) -> bool:
+    """A test, doc, config or lock file's hunks wait while a file worth more (its source, a
+    manifest, other tests before docs…) has hunks and none of them shown: a reviewer reads the
+    change before its tests, and never a test while a changed source file shows no hunk. (A
+    deleted file is not waited for: the map says it is gone.)"""
+    job = spent.job
+    files = job.parsed.files
+    worth = job.classes[n]
+    if worth < TESTS:
+        return False
+    for m in job.worth:
+        f = files[m]
+        if job.classes[m] >= worth:
+            return False
+        if f.hunks and "deleted" not in f.notes and not any(
+                h.header in spent.kept for h in f.hunks):
+            return True
+    return False
+
+
 def _headers(spent: _Spent, limit: int) -> None:
     """Every hunk header of each file by value (all of a file's or none), within `limit`."""
     job = spent.job
     # files shown in part (a key line's hunk) first: each is then shown whole
     for n in sorted(job.worth, key=lambda n: n not in spent.shown):
         f = job.parsed.files[n]
-        if _whole_file(f) or not f.hunks or value_class(f.path, f.notes) == LOCKED:
+        if _whole_file(f) or not f.hunks or value_class(f.path, f.notes) == LOCKED or (
+                _waits(spent, n)):
             continue
         new = [h for h in f.hunks if h.header not in spent.kept]
         cost = (0 if n in spent.named else _name_cost(job, f)) + sum(
@@ -930,7 +953,7 @@ def _key_lines(spent: _Spent, room: int, tiers: tuple[int, ...]) -> None:
         found = []
         for n in job.worth:
             worth = value_class(files[n].path, files[n].notes)
-            if worth in (NOTES, LOCKED) or tier == _VERSION_TIER and worth > MANIFEST or (
+            if worth == NOTES or worth > MANIFEST or (  # (tests and docs after the source)
                     "deleted" in files[n].notes):  # (the map says a deleted file is gone)
                 continue
             keys = [(hunk, i) for hunk in files[n].hunks for i in _key_indexes(job, hunk, tier)]
@@ -995,6 +1018,8 @@ def _bodies(spent: _Spent, order: list[int], room: int) -> None:
     misses = 0
     for n in order:
         f = files[n]
+        if _waits(spent, n):
+            continue
         if not _whole_file(f):
             new = [h for h in f.hunks if h.header not in kept]
             cost = (0 if n in named else _name_cost(job, f)) + sum(
