@@ -727,9 +727,10 @@ def _map(job: _Job) -> tuple[dict[int, str], int, set[int], int] | None:
     used = sum(job.costs.line(i) for i in kept)
     files = job.parsed.files
     end = used + max(job.room - used, 0) * MAP_SHARE  # where the map's share ends
-    # (in a class, the biggest change first: the files a change is about, when not all fit)
+    # (in a class, the biggest change first: the files a change is about, when not all fit;
+    # binary, lock and generated files by their class, after every other, hunks or none)
     costs = {n: _name_cost(job, files[n]) for n in sorted(job.worth, key=lambda n: (
-        bool(files[n].hunks), value_class(files[n].path, files[n].notes),
+        bool(files[n].hunks) or job.classes[n] == LOCKED, job.classes[n],
         -files[n].added - files[n].removed))}
     everything = used + sum(costs.values()) <= end
     limit = used + (end - used) * NAMED_SHARE  # the rest of the share counts folders' files
