@@ -469,13 +469,15 @@ def _combined_hunk(rows: list[str], index: int, parents: int) -> Hunk:
 
 # What a file's change is worth to a reader, best first: the release notes (the change in its
 # authors' words, a line or two per entry), the source the change is about, the manifests that
-# carry its version and dependencies, its tests, its docs, CI and tool config, then lock files,
-# generated, vendored and binary files.
-NOTES, SOURCE, MANIFEST, TESTS, DOCS, CONFIG, LOCKED = range(7)
+# carry its version and dependencies, its tests, code copied in from another project (vendored:
+# written by people and shipped, so read before docs, but not this change's own), its docs, CI
+# and tool config, then lock files, generated, installed and binary files.
+NOTES, SOURCE, MANIFEST, TESTS, VENDORED, DOCS, CONFIG, LOCKED = range(8)
 _NOTES_NAME = lazy(r"(?:changes|changelog|history|news|release[-_ ]?notes)(?:\.(?:md|rst|txt|adoc|markdown))?$")
 _GENERATED = lazy(r".*(?:\.lock|\.min\.(?:js|css)|\.map|\.snap|\.svg|_pb2\.pyi?|\.pb\.go"
                         r"|\.generated\.\w+|\.g\.dart)$")
-_MACHINE_FOLDERS = frozenset({"vendor", "_vendor", "node_modules", "dist", "third_party",
+_VENDOR_FOLDERS = frozenset({"vendor", "_vendor", "vendored", "third_party"})
+_MACHINE_FOLDERS = frozenset({"node_modules", "dist",
                               "__snapshots__"})
 _MADE_METADATA = ("pkg-info", ".egg-info", ".dist-info")  # what setuptools writes into an sdist
 _PINS = "requirements"  # pip-compile's pinned requirements/*.txt, made from requirements/*.in
@@ -503,6 +505,8 @@ def value_class(path: str, notes: list[str] = ()) -> int:
     if ("binary" in notes or name in LOCKS or _GENERATED.match(name) or folders & _MACHINE_FOLDERS
             or any(part.endswith(_MADE_METADATA) for part in parts)):
         return LOCKED
+    if folders & _VENDOR_FOLDERS:
+        return VENDORED
     if _PINS in folders:
         return LOCKED if name.endswith(".txt") else CONFIG
     if parts[0].startswith(".") or folders & {"ci", ".github", ".circleci"}:
