@@ -557,6 +557,8 @@ class _Job:
     stats: frozenset[int] = field(init=False)
     worth: list[int] = field(init=False)  # the files in the order their hunks are spent
     classes: list[int] = field(init=False)  # each file's value_class
+    # the headers of hunks that only move or re-wrap what they touch (_cosmetic)
+    cosmetic: frozenset[int] = field(init=False)
     ranked: list[int] = field(init=False)  # the output's own lines by value, but the stats
 
     def __post_init__(self) -> None:
@@ -569,6 +571,8 @@ class _Job:
         self.hashes = [i for i in self.commits if self.plain[i].startswith("commit ")]
         self.stats = frozenset(i for i in self.parsed.context if _FILE_STAT.match(self.plain[i]))
         self.classes = [value_class(f.path, f.notes) for f in self.parsed.files]
+        self.cosmetic = frozenset(h.header for f in self.parsed.files for h in f.hunks
+                                  if _cosmetic(self.plain, h))
         self.worth = _by_worth(self.parsed.files, self._bumps())
         self.ranked = self._ranked()
         share = HISTORY_SHARE if len(self.commits) > 1 else CONTEXT_SHARE
@@ -605,6 +609,29 @@ class _Job:
                 seen.add(said)
         return list(dict.fromkeys(last + self.commits[:1] + subjects + routine + self.hashes
                                   + [i for i in context if i not in self.stats]))
+
+
+def _cosmetic(rows: list[str], hunk: Hunk) -> bool:
+    """A hunk whose removed lines and added lines hold the same characters, spaces aside:
+    imports re-sorted, a call re-wrapped, lines re-indented or moved. It changes no behaviour a
+    reviewer looks for: its body comes after every other of its class, and no key line is read
+    in it."""
+    if not hunk.added or not hunk.removed or hunk.added + hunk.removed > _COSMETIC_LINES:
+        return False
+    old, new = [], []
+    for i in range(hunk.header + 1, hunk.end):
+        row = rows[i]
+        if row[:1] == "-":
+            old.append(row[1:])
+        elif row[:1] == "+":
+            new.append(row[1:])
+    if not old or not new:
+        return False
+    return sorted("".join(old).replace(" ", "").replace("\t", "")) == sorted(
+        "".join(new).replace(" ", "").replace("\t", ""))
+
+
+_COSMETIC_LINES = 400  # changed lines past which a hunk is not compared
 
 
 def _counts(f: FileDiff) -> str:
@@ -799,11 +826,12 @@ def _spend(job: _Job, kept: dict[int, str], used: int, named: set[int], shown: s
     _bodies(spent, notes, room)
     _key_lines(spent, room, (_VERSION_TIER, *_KEY_TIERS))
     _headers(spent, int(spent.used + max(room - spent.used, 0) * HEADERS_SHARE))
-    for _ in range(_FILLS):  # each pass gives what is left to the head of one more body
-        before = spent.used
-        _bodies(spent, [n for n in job.worth if n not in notes], room)
-        if spent.used == before:
-            break
+    for cosmetic in (False, True):  # a body that only moves or re-wraps lines comes last
+        for _ in range(_FILLS):  # each pass gives what is left to the head of one more body
+            before = spent.used
+            _bodies(spent, [n for n in job.worth if n not in notes], room, cosmetic)
+            if spent.used == before:
+                break
     return spent.used
 
 
@@ -944,6 +972,8 @@ def _key_indexes(job: _Job, hunk: Hunk, tier: int) -> list[int]:
     if rows[hunk.header].startswith("@@@"):  # a merge's: the lines its resolution wrote
         return [i for i in body if rows[i][:1] in "+-" and rows[i][1:2] in "+-"
                 and pattern.match(rows[i])]
+    if hunk.header in job.cosmetic:
+        return []
     return [i for i in body if _CHANGED.match(rows[i]) and pattern.match(rows[i])]
 
 
@@ -1010,7 +1040,7 @@ def _add_key(spent: _Spent, n: int, hunk: Hunk, index: int, room: int,
     spent.marks[hunk.header] = display
 
 
-def _bodies(spent: _Spent, order: list[int], room: int) -> None:
+def _bodies(spent: _Spent, order: list[int], room: int, cosmetic: bool = True) -> None:
     """Bodies whole, file by file in `order`: a file whose headers are not shown yet shows
     them all first (or none, and then no body: a new or deleted file's one hunk comes with
     its header); a body's lines already kept (key lines) cost nothing again. What is left goes
@@ -1037,6 +1067,8 @@ def _bodies(spent: _Spent, order: list[int], room: int) -> None:
             alone = hunk.header not in kept  # a new or deleted file's one hunk: its header comes too
             if alone and not _whole_file(f) or misses > _MAX_MISSES:
                 continue  # past the misses, counting bodies that cannot fit costs more than it prints
+            if not cosmetic and hunk.header in job.cosmetic:
+                continue  # (in the last pass)
             body = list(range(hunk.header + 1 - alone, hunk.end))
             rest = [i for i in body if i not in kept]
             if not rest or not alone and hunk.header not in spent.marks:
