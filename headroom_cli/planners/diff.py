@@ -87,6 +87,7 @@ CONTEXT_SHARE = 0.3  # commit headers and stray lines get at most this share of 
 MAP_SHARE = 0.5
 BODY_FOR_MARKER = 1.5  # a body that costs at most this many times its marker is shown instead
 HEADERS_SHARE = 0.5  # of the room the notes and version lines leave: hunk headers by value
+MANIFEST_LINES_SHARE = 0.15  # of the room the notes and version lines leave: manifests' lines
 NOTES_SHARE = 1 / 3  # of the room left, for the head of release notes too long to show whole
 FLOOR_SHARE = 0.25  # of the room, at most, for the folders below the one every file shares
 NAMED_SHARE = 0.8  # of the map's share, when not every file fits: the rest rolls up by folder
@@ -824,7 +825,12 @@ def _spend(job: _Job, kept: dict[int, str], used: int, named: set[int], shown: s
     spent = _Spent(job, kept, named, shown, marks, inner, used)
     notes = [n for n in job.worth if value_class(files[n].path, files[n].notes) == NOTES]
     _bodies(spent, notes, room)
-    _key_lines(spent, room, (_VERSION_TIER, *_KEY_TIERS))
+    _key_lines(spent, room, (_VERSION_TIER, _SIGNATURE_TIER))
+    # a manifest's changed lines (its dependencies, the language version it needs, its entry
+    # points: what a user of the release meets first), in a share of the room
+    _key_lines(spent, int(spent.used + max(room - spent.used, 0) * MANIFEST_LINES_SHARE),
+               (_MANIFEST_TIER,))
+    _key_lines(spent, room, _KEY_TIERS[1:])
     _headers(spent, int(spent.used + max(room - spent.used, 0) * HEADERS_SHARE))
     for cosmetic in (False, True):  # a body that only moves or re-wraps lines comes last
         for _ in range(_FILLS):  # each pass gives what is left to the head of one more body
@@ -939,7 +945,7 @@ def _headers(spent: _Spent, limit: int) -> None:
 # (def, class, fn, func, struct, impl, …: an API changed); error handling (raise, except,
 # throw, catch, panic, an error or exception named); imports and exports. Read after the
 # change mark (`+`, `-`, `>`, `<`, `!`, a merge's two columns).
-_VERSION_TIER, _SIGNATURE_TIER, _ERROR_TIER, _EXPORT_TIER = range(4)
+_VERSION_TIER, _SIGNATURE_TIER, _ERROR_TIER, _EXPORT_TIER, _MANIFEST_TIER = range(5)
 _KEY_TIERS = (_SIGNATURE_TIER, _ERROR_TIER, _EXPORT_TIER)
 _CHANGED = lazy(r"(?:[+\-<>!]|[ +\-][+\-])(?!\+\+ |-- )")
 _ADDED = lazy(r"[+>!]|[ +][+]")
@@ -956,7 +962,7 @@ _KEY_EXPORT = lazy(r"[+\-<>! ]{1,2}\s*(?:from\s+\S+\s+import\s|import\s|export\s
                    r"|module\.exports|__all__|#\s*include\s|require\()")
 # A version set or a signature changed is shown with its own hunk's header when all of its
 # file's do not fit (a file of 15 hunks would otherwise hide its new API).
-_ALONE_TIERS = (_VERSION_TIER, _SIGNATURE_TIER)
+_ALONE_TIERS = (_VERSION_TIER, _SIGNATURE_TIER, _MANIFEST_TIER)
 _KEYS = {_SIGNATURE_TIER: _KEY_SIGNATURE, _ERROR_TIER: _KEY_ERROR, _EXPORT_TIER: _KEY_EXPORT}
 
 
@@ -968,12 +974,15 @@ def _key_indexes(job: _Job, hunk: Hunk, tier: int) -> list[int]:
         found = [i for i in body if (_ADDED.match(rows[i]) or "{+" in rows[i])
                  and _KEY_VERSION.match(rows[i])]
         return found[-1:]
+    if hunk.header in job.cosmetic:
+        return []
+    if tier == _MANIFEST_TIER:  # a manifest's every changed line: a dependency, a requirement
+        return [i for i in body if _CHANGED.match(rows[i]) and rows[i][1:].strip()
+                and not rows[i][1:].lstrip().startswith("#")]
     pattern = _KEYS[tier]
     if rows[hunk.header].startswith("@@@"):  # a merge's: the lines its resolution wrote
         return [i for i in body if rows[i][:1] in "+-" and rows[i][1:2] in "+-"
                 and pattern.match(rows[i])]
-    if hunk.header in job.cosmetic:
-        return []
     return [i for i in body if _CHANGED.match(rows[i]) and pattern.match(rows[i])]
 
 
@@ -989,7 +998,8 @@ def _key_lines(spent: _Spent, room: int, tiers: tuple[int, ...]) -> None:
         for n in job.worth:
             worth = value_class(files[n].path, files[n].notes)
             if worth == NOTES or worth > MANIFEST or (  # (tests and docs after the source)
-                    "deleted" in files[n].notes):  # (the map says a deleted file is gone)
+                    "deleted" in files[n].notes) or (  # (the map says a deleted file is gone)
+                    tier == _MANIFEST_TIER and worth != MANIFEST):
                 continue
             keys = [(hunk, i) for hunk in files[n].hunks for i in _key_indexes(job, hunk, tier)]
             if keys:
