@@ -75,6 +75,7 @@ _COMMIT_BODY = lazy(r"(?:Author|AuthorDate|Commit|CommitDate|Date|Merge|From|Sub
 # runs to the `---` line before the patch.
 _MAIL = lazy(r"(?:From|Subject|Description|Author): \S")
 _FIELD = lazy(r"[A-Z][\w-]*: ")
+_SENDER_FIELD = lazy(r"(?:From|Date|Author|AuthorDate|Commit|CommitDate|Merge|Subject|[\w-]*-by):")
 _MAIL_END = "---"
 _SUBJECT = lazy(r"(?:Subject|Description): \S")  # a mail's subject: its commit's first line
 _FILE_STAT = lazy(r" .+ \| +(?:\d+ ?[+-]*|Bin .*)$")  # `--stat`'s line for one file
@@ -87,7 +88,7 @@ CONTEXT_SHARE = 0.3  # commit headers and stray lines get at most this share of 
 MAP_SHARE = 0.5
 BODY_FOR_MARKER = 1.5  # a body that costs at most this many times its marker is shown instead
 HEADERS_SHARE = 0.5  # of the room the notes and version lines leave: hunk headers by value
-MANIFEST_LINES_SHARE = 0.15  # of the room the notes and version lines leave: manifests' lines
+MANIFEST_LINES_SHARE = 0.1  # of the room the notes and version lines leave: manifests' lines
 NOTES_SHARE = 1 / 3  # of the room left, for the head of release notes too long to show whole
 FLOOR_SHARE = 0.25  # of the room, at most, for the folders below the one every file shares
 NAMED_SHARE = 0.8  # of the map's share, when not every file fits: the rest rolls up by folder
@@ -575,9 +576,18 @@ class _Job:
         self.cosmetic = frozenset(h.header for f in self.parsed.files for h in f.hunks
                                   if _cosmetic(self.plain, h))
         self.worth = _by_worth(self.parsed.files, self._bumps())
-        self.ranked = self._ranked()
-        share = HISTORY_SHARE if len(self.commits) > 1 else CONTEXT_SHARE
-        self.context = sorted(fit_in_order(self.ranked, int(self.room * share), self.costs))
+        self.ranked, heads = self._ranked()
+        if len(self.commits) > 1:
+            # a history's subjects and commit lines in its share; its messages' other lines
+            # only in what they leave of the context's (the rest comes after the hunks)
+            first = fit_in_order(self.ranked[:heads], int(self.room * HISTORY_SHARE),
+                                 self.costs)
+            left = int(self.room * CONTEXT_SHARE) - sum(self.costs.line(i) for i in first)
+            rest = fit_in_order(self.ranked[heads:], left, self.costs) if left > 0 else []
+            self.context = sorted(first + rest)
+        else:
+            self.context = sorted(fit_in_order(self.ranked, int(self.room * CONTEXT_SHARE),
+                                               self.costs))
 
     def _bumps(self) -> set[int]:
         """The files whose hunks set a version."""
@@ -585,7 +595,7 @@ class _Job:
                 if any(_VERSION_SET.match(self.plain[i]) for h in f.hunks
                        for i in range(h.header + 1, h.end))}
 
-    def _ranked(self) -> list[int]:
+    def _ranked(self) -> tuple[list[int], int]:
         """The output's own lines by value: its last line, the first commit's line, every
         commit's subject (the first line of its message: a history read at a glance) — a
         person's before a bot's, a merge's or a repeat's — the commit lines, then the rest in
@@ -594,6 +604,7 @@ class _Job:
         last = [i for i in context[-1:] if i == len(self.rows) - 1]
         own = set(context)
         subjects, routine, seen = [], [], set()
+        bots: list[int] = []  # the first lines of commits a bot or a merge made
         for commit in self.commits:
             subject = next((i for i in range(commit, min(commit + 8, len(self.plain)))
                             if i in own and (self.plain[i].startswith("    ")
@@ -603,13 +614,28 @@ class _Job:
                 continue
             said = _PULL_REQUEST.sub("", self.plain[subject].strip())
             header = self.plain[commit + 1:subject]
-            if said in seen or any(_ROUTINE_HEADER.match(row) for row in header):
+            made = any(_ROUTINE_HEADER.match(row) for row in header)
+            if made:
+                bots.append(commit)
+            if said in seen or made:
                 routine.append(subject)
             else:
                 subjects.append(subject)
                 seen.add(said)
-        return list(dict.fromkeys(last + self.commits[:1] + subjects + routine + self.hashes
-                                  + [i for i in context if i not in self.stats]))
+        # a bot's or a merge's message (a dependency bump's changelog, pre-commit's list of
+        # hooks) after every other commit's
+        made_by = [bisect_right(self.commits, i) - 1 for i in context]
+        bot_lines = {i for i, at in zip(context, made_by) if at >= 0 and self.commits[at] in bots}
+        # a patch's own header fields (a Debian patch's `Bug:`, `Origin:`, `Forwarded:`: what
+        # it fixes and where it comes from), not who sent it or when
+        fields = [i for i in context if i not in bot_lines and _FIELD.match(self.plain[i])
+                  and not _SENDER_FIELD.match(self.plain[i])]
+        heads = list(dict.fromkeys(last + self.commits[:1] + subjects + routine + self.hashes
+                                   + fields))
+        chosen = set(heads)
+        return heads + [i for i in context if i not in self.stats and i not in chosen and (
+            i not in bot_lines)] + [i for i in context if i in bot_lines and i not in self.stats
+                                    and i not in chosen], len(heads)
 
 
 def _cosmetic(rows: list[str], hunk: Hunk) -> bool:
@@ -825,12 +851,13 @@ def _spend(job: _Job, kept: dict[int, str], used: int, named: set[int], shown: s
     spent = _Spent(job, kept, named, shown, marks, inner, used)
     notes = [n for n in job.worth if value_class(files[n].path, files[n].notes) == NOTES]
     _bodies(spent, notes, room)
-    _key_lines(spent, room, (_VERSION_TIER, _SIGNATURE_TIER))
+    _key_lines(spent, room, (_VERSION_TIER,))
+    _key_lines(spent, room, (_SIGNATURE_TIER,), depths=1)  # each source file's first
     # a manifest's changed lines (its dependencies, the language version it needs, its entry
     # points: what a user of the release meets first), in a share of the room
     _key_lines(spent, int(spent.used + max(room - spent.used, 0) * MANIFEST_LINES_SHARE),
                (_MANIFEST_TIER,))
-    _key_lines(spent, room, _KEY_TIERS[1:])
+    _key_lines(spent, room, _KEY_TIERS)
     _headers(spent, int(spent.used + max(room - spent.used, 0) * HEADERS_SHARE))
     for cosmetic in (False, True):  # a body that only moves or re-wraps lines comes last
         for _ in range(_FILLS):  # each pass gives what is left to the head of one more body
@@ -986,7 +1013,7 @@ def _key_indexes(job: _Job, hunk: Hunk, tier: int) -> list[int]:
     return [i for i in body if _CHANGED.match(rows[i]) and pattern.match(rows[i])]
 
 
-def _key_lines(spent: _Spent, room: int, tiers: tuple[int, ...]) -> None:
+def _key_lines(spent: _Spent, room: int, tiers: tuple[int, ...], depths: int = 0) -> None:
     """The key changed lines of each tier, breadth first: each file's first (files by value),
     then each file's second, and so on (a lock or generated file has none; a version is read
     only in the source, release notes and manifests), each with its hunk's header and its
@@ -1015,7 +1042,8 @@ def _key_lines(spent: _Spent, room: int, tiers: tuple[int, ...]) -> None:
                 if i not in spent.kept and tier in _ALONE_TIERS:
                     _add_key(spent, n, hunk, i, room, alone=True)
             depth += 1
-            found = [(n, keys) for n, keys in found if len(keys) > depth]
+            found = [(n, keys) for n, keys in found if len(keys) > depth
+                     and depth != depths]
 
 
 _MIN_KEY_ROOM = 8  # tokens below which no key line is tried
