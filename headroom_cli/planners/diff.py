@@ -88,6 +88,7 @@ CONTEXT_SHARE = 0.3  # commit headers and stray lines get at most this share of 
 MAP_SHARE = 0.5
 BODY_FOR_MARKER = 1.5  # a body that costs at most this many times its marker is shown instead
 HEADERS_SHARE = 0.5  # of the room the notes and version lines leave: hunk headers by value
+VERSION_FIRST_SHARE = 0.12  # of the room the map leaves: a version line that fits comes first
 MANIFEST_LINES_SHARE = 0.1  # of the room the notes and version lines leave: manifests' lines
 NOTES_SHARE = 1 / 3  # of the room left, for the head of release notes too long to show whole
 FLOOR_SHARE = 0.25  # of the room, at most, for the folders below the one every file shares
@@ -850,6 +851,9 @@ def _spend(job: _Job, kept: dict[int, str], used: int, named: set[int], shown: s
     inner: dict[int, list[int]] = {}  # a kept hunk header -> the body lines kept, in order
     spent = _Spent(job, kept, named, shown, marks, inner, used)
     notes = [n for n in job.worth if value_class(files[n].path, files[n].notes) == NOTES]
+    # what the release is, in a line: before its notes when that line costs little of the room
+    _key_lines(spent, int(spent.used + max(room - spent.used, 0) * VERSION_FIRST_SHARE),
+               (_VERSION_TIER,))
     _bodies(spent, notes, room)
     _key_lines(spent, room, (_VERSION_TIER,))
     _key_lines(spent, room, (_SIGNATURE_TIER,), depths=1)  # each source file's first
