@@ -562,6 +562,7 @@ class _Job:
     classes: list[int] = field(init=False)  # each file's value_class
     # the headers of hunks that only move or re-wrap what they touch (_cosmetic)
     cosmetic: frozenset[int] = field(init=False)
+    noted: frozenset[str] = field(init=False)  # the names the notes and messages give (_noted)
     ranked: list[int] = field(init=False)  # the output's own lines by value, but the stats
 
     def __post_init__(self) -> None:
@@ -576,6 +577,11 @@ class _Job:
         self.classes = [value_class(f.path, f.notes) for f in self.parsed.files]
         self.cosmetic = frozenset(h.header for f in self.parsed.files for h in f.hunks
                                   if _cosmetic(self.plain, h))
+        said = [i for n, f in enumerate(self.parsed.files) if self.classes[n] == NOTES
+                for h in f.hunks for i in range(h.header + 1, h.end)
+                if self.plain[i][:1] in "+>!"]
+        self.noted = _noted(self.plain, said + [i for i in self.parsed.context
+                                                 if i not in self.stats])
         self.worth = _by_worth(self.parsed.files, self._bumps())
         self.ranked, heads = self._ranked()
         if len(self.commits) > 1:
@@ -857,11 +863,13 @@ def _spend(job: _Job, kept: dict[int, str], used: int, named: set[int], shown: s
     _bodies(spent, notes, room)
     _key_lines(spent, room, (_VERSION_TIER,))
     _key_lines(spent, room, (_SIGNATURE_TIER,), depths=1)  # each source file's first
+    if job.noted:  # where the code does what the notes say: each source file's first
+        _key_lines(spent, room, (_NOTED_TIER,), depths=1)
     # a manifest's changed lines (its dependencies, the language version it needs, its entry
     # points: what a user of the release meets first), in a share of the room
     _key_lines(spent, int(spent.used + max(room - spent.used, 0) * MANIFEST_LINES_SHARE),
                (_MANIFEST_TIER,))
-    _key_lines(spent, room, _KEY_TIERS)
+    _key_lines(spent, room, (*_KEY_TIERS, _NOTED_TIER) if job.noted else _KEY_TIERS)
     _headers(spent, int(spent.used + max(room - spent.used, 0) * HEADERS_SHARE))
     for cosmetic in (False, True):  # a body that only moves or re-wraps lines comes last
         for _ in range(_FILLS):  # each pass gives what is left to the head of one more body
@@ -976,7 +984,7 @@ def _headers(spent: _Spent, limit: int) -> None:
 # (def, class, fn, func, struct, impl, …: an API changed); error handling (raise, except,
 # throw, catch, panic, an error or exception named); imports and exports. Read after the
 # change mark (`+`, `-`, `>`, `<`, `!`, a merge's two columns).
-_VERSION_TIER, _SIGNATURE_TIER, _ERROR_TIER, _EXPORT_TIER, _MANIFEST_TIER = range(5)
+_VERSION_TIER, _SIGNATURE_TIER, _ERROR_TIER, _EXPORT_TIER, _MANIFEST_TIER, _NOTED_TIER = range(6)
 _KEY_TIERS = (_SIGNATURE_TIER, _ERROR_TIER, _EXPORT_TIER)
 _CHANGED = lazy(r"(?:[+\-<>!]|[ +\-][+\-])(?!\+\+ |-- )")
 _ADDED = lazy(r"[+>!]|[ +][+]")
@@ -993,7 +1001,15 @@ _KEY_EXPORT = lazy(r"[+\-<>! ]{1,2}\s*(?:from\s+\S+\s+import\s|import\s|export\s
                    r"|module\.exports|__all__|#\s*include\s|require\()")
 # A version set or a signature changed is shown with its own hunk's header when all of its
 # file's do not fit (a file of 15 hunks would otherwise hide its new API).
-_ALONE_TIERS = (_VERSION_TIER, _SIGNATURE_TIER, _MANIFEST_TIER)
+_ALONE_TIERS = (_VERSION_TIER, _SIGNATURE_TIER, _MANIFEST_TIER, _NOTED_TIER)
+# The names a change's own words give in code spans (`--ignore-contain`, ``TOMLDecodeError``,
+# `parse_float`) or as a command's option: compound names only (snake_case, kebab-case,
+# camelCase, a digit in a word), a plain word names too much. Read without case, `-` or `_`.
+_CODE_SPAN = lazy(r"`+([^`]+)`+")
+_OPTION = lazy(r"(?<![\w-])--[a-z][\w-]+")
+_NAME = lazy(r"[A-Za-z_][\w-]*\w")
+_COMPOUND = lazy(r"\w+[_-]\w|.*[a-z][A-Z]|.*[A-Za-z]\d|\d[A-Za-z]")
+_NOTED_MIN = 5  # characters a noted name has at least
 _KEYS = {_SIGNATURE_TIER: _KEY_SIGNATURE, _ERROR_TIER: _KEY_ERROR, _EXPORT_TIER: _KEY_EXPORT}
 
 
@@ -1007,6 +1023,9 @@ def _key_indexes(job: _Job, hunk: Hunk, tier: int) -> list[int]:
         return found[-1:]
     if hunk.header in job.cosmetic:
         return []
+    if tier == _NOTED_TIER:  # a changed line naming what the notes or messages name
+        return [i for i in body if _CHANGED.match(rows[i]) and any(
+            _plain_name(name) in job.noted for name in _NAME.findall(rows[i][1:]))]
     if tier == _MANIFEST_TIER:  # a manifest's every changed line: a dependency, a requirement
         return [i for i in body if _CHANGED.match(rows[i]) and rows[i][1:].strip()
                 and not rows[i][1:].lstrip().startswith("#")]
@@ -1015,6 +1034,28 @@ def _key_indexes(job: _Job, hunk: Hunk, tier: int) -> list[int]:
         return [i for i in body if rows[i][:1] in "+-" and rows[i][1:2] in "+-"
                 and pattern.match(rows[i])]
     return [i for i in body if _CHANGED.match(rows[i]) and pattern.match(rows[i])]
+
+
+def _plain_name(name: str) -> str:
+    return name.lower().replace("_", "").replace("-", "")
+
+
+def _noted(rows: list[str], lines: list[int]) -> frozenset[str]:
+    """The compound names `lines` (release notes, commit messages) give in code spans or as
+    options, read without case, `-` or `_`."""
+    names: set[str] = set()
+    for i in lines:
+        row = rows[i]
+        if "`" not in row and "--" not in row:
+            continue
+        found = [m.group() for m in _OPTION.finditer(row)]
+        for span in _CODE_SPAN.findall(row):
+            found.extend(_NAME.findall(span))
+        for name in found:
+            name = name.lstrip("-")
+            if len(name) >= _NOTED_MIN and _COMPOUND.match(name):
+                names.add(_plain_name(name))
+    return frozenset(names)
 
 
 def _key_lines(spent: _Spent, room: int, tiers: tuple[int, ...], depths: int = 0) -> None:
