@@ -167,3 +167,20 @@ def test_a_manifests_changed_requirement_is_shown_at_4000(case, line, counter):
     rows = text.splitlines()
     kept = _kept(text, 4000, counter)
     assert any(rows[i] == line for i in kept), line
+
+
+def test_the_code_that_does_what_the_notes_say_is_shown(counter):
+    """fd 10.4.0's changelog names its new option `--ignore-contain`; the source spells it
+    `ignore_contain` in four files (the option, the config, main, the walker). At 2000 tokens each
+    of them shows a changed line that names it."""
+    case = "git-diff-fd-v10.3.0-v10.4.0"
+    text = _text(case)
+    rows = text.splitlines()
+    kept = _kept(text, 2000, counter)
+    files = [f for f in diff.parse(rows).files if diff.value_class(f.path, f.notes) == diff.SOURCE]
+    naming = [f for f in files if any(rows[i][:1] in "+-" and "ignore_contain" in rows[i]
+                                      for h in f.hunks for i in range(h.header + 1, h.end))]
+    assert len(naming) >= 3
+    for f in naming:
+        assert any(rows[i][:1] in "+-" and "ignore_contain" in rows[i] for h in f.hunks
+                   for i in range(h.header + 1, h.end) if i in kept), f.path
