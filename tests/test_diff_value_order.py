@@ -18,6 +18,7 @@ from functools import lru_cache
 import pytest
 
 from conftest import GROWN_DIR
+from headroom_cli.api import compress
 from headroom_cli.clean import clean
 from headroom_cli.plan import Keep, Lines
 from headroom_cli.planners import diff
@@ -62,24 +63,46 @@ def test_the_corpus_has_diffs_of_many_forms():
         assert any(case.startswith(form) for case in cases), form
 
 
+
+
 @pytest.mark.parametrize("budget", BUDGETS)
 def test_no_test_doc_or_config_hunk_while_a_source_file_shows_none(budget, counter):
+    """… unless that file's hunk headers alone (each with its body's marker) cost more than
+    the budget less what the clip keeps besides the lower files' hunks: it could not be shown,
+    and its room goes to the next class instead of being left unused."""
     for case in _diff_cases():
         text = _text(case)
         rows = text.splitlines()
         files = diff.parse(rows).files
         kept = _kept(text, budget, counter)
+        used = counter.count(compress(text, tool="Bash", budget=budget, counter=counter).text)
         classes = [diff.value_class(f.path, f.notes) for f in files]
         shown = [any(h.header in kept for h in f.hunks) for f in files]
-        waiting = [c for f, c, s in zip(files, classes, shown)
-                   if f.hunks and not s and "deleted" not in f.notes]
-        if not waiting:
-            continue
-        worst = min(waiting)
         for f, c, s in zip(files, classes, shown):
-            if s and c >= diff.TESTS:
-                assert c <= worst, (case, budget, f.path, "shown while a file worth more "
-                                    "shows no hunk")
+            if not s or c < diff.TESTS:
+                continue
+            lower = {i for g, d in zip(files, classes) if d >= c
+                     for h in g.hunks for i in range(h.header, h.end)}
+            free = budget - used + sum(counter.count(rows[i]) for i in kept if i in lower)
+            for g, d, t in zip(files, classes, shown):
+                if d < c and g.hunks and not t and "deleted" not in g.notes:
+                    cost = sum(counter.count(rows[h.header]) + counter.count(
+                        f"[… lines {h.header + 2:,}–{h.end:,} omitted ({h.end - h.header - 1:,}"
+                        f" lines; +{h.added:,} −{h.removed:,}) …]") for h in g.hunks)
+                    assert cost > free, (case, budget, f.path, "shown while", g.path,
+                                         "shows no hunk")
+
+
+@pytest.mark.parametrize("budget", BUDGETS)
+def test_a_long_diff_uses_its_budget(budget, counter):
+    """Hunks that wait for a file that cannot be shown do not leave the budget unused: a clip of
+    a diff more than twice its budget uses at least 85% of it."""
+    for case in _diff_cases():
+        text = _text(case)
+        if counter.count(text) <= 2 * budget:
+            continue
+        result = compress(text, tool="Bash", budget=budget, counter=counter)
+        assert counter.count(result.text) >= 0.85 * budget, (case, budget)
 
 
 def test_every_file_is_named_when_their_first_lines_take_a_tenth_of_the_budget(counter):

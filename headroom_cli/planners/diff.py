@@ -518,10 +518,10 @@ def value_class(path: str, notes: list[str] = ()) -> int:
         return TESTS
     if _NOTES_NAME.match(name):
         return NOTES
+    if name in _MANIFESTS and not folders & _DOC_FOLDERS:  # (CMakeLists.txt is no doc)
+        return MANIFEST
     if folders & _DOC_FOLDERS or _DOC_NAME.match(name):
         return DOCS
-    if name in _MANIFESTS:
-        return MANIFEST
     return CONFIG if _CONFIG_NAME.match(name) else SOURCE
 
 
@@ -563,6 +563,7 @@ class _Job:
     # the headers of hunks that only move or re-wrap what they touch (_cosmetic)
     cosmetic: frozenset[int] = field(init=False)
     noted: frozenset[str] = field(init=False)  # the names the notes and messages give (_noted)
+    header_costs: dict[int, int] = field(init=False)  # a file -> _least_show's, but its name
     ranked: list[int] = field(init=False)  # the output's own lines by value, but the stats
 
     def __post_init__(self) -> None:
@@ -575,6 +576,7 @@ class _Job:
         self.hashes = [i for i in self.commits if self.plain[i].startswith("commit ")]
         self.stats = frozenset(i for i in self.parsed.context if _FILE_STAT.match(self.plain[i]))
         self.classes = [value_class(f.path, f.notes) for f in self.parsed.files]
+        self.header_costs = {}
         self.cosmetic = frozenset(h.header for f in self.parsed.files for h in f.hunks
                                   if _cosmetic(self.plain, h))
         said = [i for n, f in enumerate(self.parsed.files) if self.classes[n] == NOTES
@@ -870,7 +872,7 @@ def _spend(job: _Job, kept: dict[int, str], used: int, named: set[int], shown: s
     _key_lines(spent, int(spent.used + max(room - spent.used, 0) * MANIFEST_LINES_SHARE),
                (_MANIFEST_TIER,))
     _key_lines(spent, room, (*_KEY_TIERS, _NOTED_TIER) if job.noted else _KEY_TIERS)
-    _headers(spent, int(spent.used + max(room - spent.used, 0) * HEADERS_SHARE))
+    _headers(spent, int(spent.used + max(room - spent.used, 0) * HEADERS_SHARE), room)
     for cosmetic in (False, True):  # a body that only moves or re-wraps lines comes last
         for _ in range(_FILLS):  # each pass gives what is left to the head of one more body
             before = spent.used
@@ -943,11 +945,13 @@ def _show_header(spent: _Spent, n: int, hunk: Hunk) -> None:
     spent.shown.add(n)
 
 
-def _waits(spent: _Spent, n: int) -> bool:
+def _waits(spent: _Spent, n: int, room: int) -> bool:
     """A test, doc, config or lock file's hunks wait while a file worth more (its source, a
-    manifest, other tests before docs…) has hunks and none of them shown: a reviewer reads the
-    change before its tests, and never a test while a changed source file shows no hunk. (A
-    deleted file is not waited for: the map says it is gone.)"""
+    manifest, other tests before docs…) has hunks and none of them shown, and could still show
+    them in `room`: a reviewer reads the change before its tests, and never a test while a
+    changed source file shows no hunk. (A deleted file is not waited for: the map says it is
+    gone; nor one whose headers no longer fit: its hunks cannot be shown, and the room left
+    goes to the next class.)"""
     job = spent.job
     files = job.parsed.files
     worth = job.classes[n]
@@ -958,19 +962,30 @@ def _waits(spent: _Spent, n: int) -> bool:
         if job.classes[m] >= worth:
             return False
         if f.hunks and "deleted" not in f.notes and not any(
-                h.header in spent.kept for h in f.hunks):
+                h.header in spent.kept for h in f.hunks) and (
+                spent.used + _least_show(spent, m) <= room):
             return True
     return False
 
 
-def _headers(spent: _Spent, limit: int) -> None:
+def _least_show(spent: _Spent, n: int) -> int:
+    """What showing a file's hunks costs at least: its name (when not named yet) and every
+    hunk header with its body's marker (a new file's head is shown so)."""
+    job = spent.job
+    f = job.parsed.files[n]
+    if n not in job.header_costs:
+        job.header_costs[n] = sum(_header_cost(job, h) for h in f.hunks)
+    return job.header_costs[n] + (0 if n in spent.named else _name_cost(job, f))
+
+
+def _headers(spent: _Spent, limit: int, room: int) -> None:
     """Every hunk header of each file by value (all of a file's or none), within `limit`."""
     job = spent.job
     # files shown in part (a key line's hunk) first: each is then shown whole
     for n in sorted(job.worth, key=lambda n: n not in spent.shown):
         f = job.parsed.files[n]
         if _whole_file(f) or not f.hunks or value_class(f.path, f.notes) == LOCKED or (
-                _waits(spent, n)):
+                _waits(spent, n, room)):
             continue
         new = [h for h in f.hunks if h.header not in spent.kept]
         cost = (0 if n in spent.named else _name_cost(job, f)) + sum(
@@ -1136,7 +1151,7 @@ def _bodies(spent: _Spent, order: list[int], room: int, cosmetic: bool = True) -
     misses = 0
     for n in order:
         f = files[n]
-        if _waits(spent, n):
+        if _waits(spent, n, room):
             continue
         if not _whole_file(f):
             new = [h for h in f.hunks if h.header not in kept]
