@@ -207,3 +207,16 @@ def test_the_code_that_does_what_the_notes_say_is_shown(counter):
     for f in naming:
         assert any(rows[i][:1] in "+-" and "ignore_contain" in rows[i] for h in f.hunks
                    for i in range(h.header + 1, h.end) if i in kept), f.path
+
+
+def test_a_series_that_bumps_a_version_again_and_again_shows_the_newest_bump(counter):
+    """chalk's 17 patches bump package.json's version four times (5.4.0 … 5.6.2); the
+    newest bump says where the series ends, and at 1000 tokens it is shown."""
+    case = "git-format-patch-chalk-v5.3.0-v5.6.2"
+    text = _text(case)
+    rows = text.splitlines()
+    kept = _kept(text, 1000, counter)
+    bumps = [i for i, row in enumerate(rows) if row.startswith('+\t"version": ')]
+    assert len(bumps) >= 4
+    assert bumps[-1] in kept
+    assert sum(i in kept for i in bumps) < len(bumps)

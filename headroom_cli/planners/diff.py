@@ -1091,6 +1091,8 @@ def _key_lines(spent: _Spent, room: int, tiers: tuple[int, ...], depths: int = 0
             keys = [(hunk, i) for hunk in files[n].hunks for i in _key_indexes(job, hunk, tier)]
             if keys:
                 found.append((n, keys))
+        if tier == _VERSION_TIER:
+            found = _newest_per_path(job, found)
         depth = 0
         while found:
             for n, keys in found:
@@ -1107,6 +1109,21 @@ def _key_lines(spent: _Spent, room: int, tiers: tuple[int, ...], depths: int = 0
 
 
 _MIN_KEY_ROOM = 8  # tokens below which no key line is tried
+
+
+def _newest_per_path(job: _Job, found: list) -> list:
+    """A history that bumps a version release after release: the newest bump of each file
+    says where it stands (the first in `git log -p`, newest first; the last of a series of
+    patch mails, oldest first)."""
+    files = job.parsed.files
+    mails = any(job.plain[i].startswith("From ") for i in job.commits)
+    chosen: dict[str, int] = {}
+    for n, _ in found:
+        path = files[n].path
+        if path not in chosen or (files[n].start > files[chosen[path]].start) == mails:
+            chosen[path] = n
+    keep = set(chosen.values())
+    return [(n, keys) for n, keys in found if n in keep]
 
 
 def _add_key(spent: _Spent, n: int, hunk: Hunk, index: int, room: int,
