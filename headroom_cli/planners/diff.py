@@ -564,6 +564,7 @@ class _Job:
     cosmetic: frozenset[int] = field(init=False)
     noted: frozenset[str] = field(init=False)  # the names the notes and messages give (_noted)
     header_costs: dict[int, int] = field(init=False)  # a file -> _least_show's, but its name
+    hunk_costs: dict[int, int] = field(init=False)  # a hunk's header line -> _header_cost's
     ranked: list[int] = field(init=False)  # the output's own lines by value, but the stats
 
     def __post_init__(self) -> None:
@@ -577,6 +578,7 @@ class _Job:
         self.stats = frozenset(i for i in self.parsed.context if _FILE_STAT.match(self.plain[i]))
         self.classes = [value_class(f.path, f.notes) for f in self.parsed.files]
         self.header_costs = {}
+        self.hunk_costs = {}
         self.cosmetic = frozenset(h.header for f in self.parsed.files for h in f.hunks
                                   if _cosmetic(self.plain, h))
         said = [i for n, f in enumerate(self.parsed.files) if self.classes[n] == NOTES
@@ -928,7 +930,11 @@ def _display(job: _Job, hunk: Hunk, inner: list[int]) -> tuple[list[int], int]:
 def _header_cost(job: _Job, hunk: Hunk) -> int:
     """A hunk header shown (_show_header): with its body's marker, or its body if that costs
     little more."""
-    return job.costs.line(hunk.header) + _display(job, hunk, [])[1]
+    cost = job.hunk_costs.get(hunk.header)
+    if cost is None:
+        cost = job.hunk_costs[hunk.header] = job.costs.line(hunk.header) + _display(
+            job, hunk, [])[1]
+    return cost
 
 
 def _show_header(spent: _Spent, n: int, hunk: Hunk) -> None:
