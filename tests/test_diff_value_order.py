@@ -13,11 +13,11 @@ What is kept is read from the plan itself (its Keep items), the classes from the
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache
 
 import pytest
-
 from conftest import GROWN_DIR
+
 from headroom_cli.api import compress
 from headroom_cli.clean import clean
 from headroom_cli.plan import Keep, Lines
@@ -29,7 +29,7 @@ from headroom_cli.tools import lookup
 BUDGETS = (500, 1000, 2000, 4000)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _diff_cases() -> tuple[str, ...]:
     names = []
     for case in sorted(p for p in GROWN_DIR.iterdir() if (p / "meta.json").is_file()):

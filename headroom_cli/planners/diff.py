@@ -14,10 +14,14 @@ The first of these that fits the budget is the plan:
    `(+N −M, K hunks)`, in the order their hunks are spent, while the names take at most
    MAP_SHARE of the room; the rest rolled up by folder with their counts. Then the output's own
    lines (a history's commit subjects first, its other lines after its hunks), then hunks by
-   value (value_class: release notes, source, manifests, tests, docs, config, lock/generated
-   last), file by file, the smallest change of a class first: a file's every hunk header, then
-   its bodies, each whole (a release-notes body too long for that shows its head: the newest
-   entries); each omitted body under a shown header is a gap marked with its line range;
+   value (value_class: release notes, source, manifests, tests, vendored code, docs, config,
+   lock/generated last), file by file, the smallest change of a class first: a file's every
+   hunk header, then its bodies, each whole (a release-notes body too long for that shows its
+   head: the newest entries); each omitted body under a shown header is a gap marked with its
+   line range. Key lines come before bodies: the version set, each source file's first
+   signature, a manifest's changed lines, the lines naming what the notes name (_noted).
+   A test, doc or config file's hunks wait while a file worth more shows none and still could;
+   a hunk that only re-sorts or re-wraps lines (_cosmetic) is spent last;
 2. every file rolled up by directory (planners/rollup.py), a single file by its own first
    line, the rest of the budget naming the first files of the biggest group, then more of the
    output's own lines.
