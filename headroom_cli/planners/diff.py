@@ -14,10 +14,14 @@ The first of these that fits the budget is the plan:
    `(+N −M, K hunks)`, in the order their hunks are spent, while the names take at most
    MAP_SHARE of the room; the rest rolled up by folder with their counts. Then the output's own
    lines (a history's commit subjects first, its other lines after its hunks), then hunks by
-   value (value_class: release notes, source, manifests, tests, docs, config, lock/generated
-   last), file by file, the smallest change of a class first: a file's every hunk header, then
-   its bodies, each whole (a release-notes body too long for that shows its head: the newest
-   entries); each omitted body under a shown header is a gap marked with its line range;
+   value (value_class: release notes, source, manifests, tests, vendored code, docs, config,
+   lock/generated last), file by file, the smallest change of a class first: a file's every
+   hunk header, then its bodies, each whole (a release-notes body too long for that shows its
+   head: the newest entries); each omitted body under a shown header is a gap marked with its
+   line range. Key lines come before bodies: the version set, each source file's first
+   signature, a manifest's changed lines, the lines naming what the notes name (_noted).
+   A test, doc or config file's hunks wait while a file worth more shows none and still could;
+   a hunk that only re-sorts or re-wraps lines (_cosmetic) is spent last;
 2. every file rolled up by directory (planners/rollup.py), a single file by its own first
    line, the rest of the budget naming the first files of the biggest group, then more of the
    output's own lines.
@@ -75,6 +79,7 @@ _COMMIT_BODY = lazy(r"(?:Author|AuthorDate|Commit|CommitDate|Date|Merge|From|Sub
 # runs to the `---` line before the patch.
 _MAIL = lazy(r"(?:From|Subject|Description|Author): \S")
 _FIELD = lazy(r"[A-Z][\w-]*: ")
+_SENDER_FIELD = lazy(r"(?:From|Date|Author|AuthorDate|Commit|CommitDate|Merge|Subject|[\w-]*-by):")
 _MAIL_END = "---"
 _SUBJECT = lazy(r"(?:Subject|Description): \S")  # a mail's subject: its commit's first line
 _FILE_STAT = lazy(r" .+ \| +(?:\d+ ?[+-]*|Bin .*)$")  # `--stat`'s line for one file
@@ -87,6 +92,8 @@ CONTEXT_SHARE = 0.3  # commit headers and stray lines get at most this share of 
 MAP_SHARE = 0.5
 BODY_FOR_MARKER = 1.5  # a body that costs at most this many times its marker is shown instead
 HEADERS_SHARE = 0.5  # of the room the notes and version lines leave: hunk headers by value
+VERSION_FIRST_SHARE = 0.12  # of the room the map leaves: a version line that fits comes first
+MANIFEST_LINES_SHARE = 0.1  # of the room the notes and version lines leave: manifests' lines
 NOTES_SHARE = 1 / 3  # of the room left, for the head of release notes too long to show whole
 FLOOR_SHARE = 0.25  # of the room, at most, for the folders below the one every file shares
 NAMED_SHARE = 0.8  # of the map's share, when not every file fits: the rest rolls up by folder
@@ -469,13 +476,15 @@ def _combined_hunk(rows: list[str], index: int, parents: int) -> Hunk:
 
 # What a file's change is worth to a reader, best first: the release notes (the change in its
 # authors' words, a line or two per entry), the source the change is about, the manifests that
-# carry its version and dependencies, its tests, its docs, CI and tool config, then lock files,
-# generated, vendored and binary files.
-NOTES, SOURCE, MANIFEST, TESTS, DOCS, CONFIG, LOCKED = range(7)
+# carry its version and dependencies, its tests, code copied in from another project (vendored:
+# written by people and shipped, so read before docs, but not this change's own), its docs, CI
+# and tool config, then lock files, generated, installed and binary files.
+NOTES, SOURCE, MANIFEST, TESTS, VENDORED, DOCS, CONFIG, LOCKED = range(8)
 _NOTES_NAME = lazy(r"(?:changes|changelog|history|news|release[-_ ]?notes)(?:\.(?:md|rst|txt|adoc|markdown))?$")
 _GENERATED = lazy(r".*(?:\.lock|\.min\.(?:js|css)|\.map|\.snap|\.svg|_pb2\.pyi?|\.pb\.go"
                         r"|\.generated\.\w+|\.g\.dart)$")
-_MACHINE_FOLDERS = frozenset({"vendor", "_vendor", "node_modules", "dist", "third_party",
+_VENDOR_FOLDERS = frozenset({"vendor", "_vendor", "vendored", "third_party"})
+_MACHINE_FOLDERS = frozenset({"node_modules", "dist",
                               "__snapshots__"})
 _MADE_METADATA = ("pkg-info", ".egg-info", ".dist-info")  # what setuptools writes into an sdist
 _PINS = "requirements"  # pip-compile's pinned requirements/*.txt, made from requirements/*.in
@@ -503,6 +512,8 @@ def value_class(path: str, notes: list[str] = ()) -> int:
     if ("binary" in notes or name in LOCKS or _GENERATED.match(name) or folders & _MACHINE_FOLDERS
             or any(part.endswith(_MADE_METADATA) for part in parts)):
         return LOCKED
+    if folders & _VENDOR_FOLDERS:
+        return VENDORED
     if _PINS in folders:
         return LOCKED if name.endswith(".txt") else CONFIG
     if parts[0].startswith(".") or folders & {"ci", ".github", ".circleci"}:
@@ -511,10 +522,10 @@ def value_class(path: str, notes: list[str] = ()) -> int:
         return TESTS
     if _NOTES_NAME.match(name):
         return NOTES
+    if name in _MANIFESTS and not folders & _DOC_FOLDERS:  # (CMakeLists.txt is no doc)
+        return MANIFEST
     if folders & _DOC_FOLDERS or _DOC_NAME.match(name):
         return DOCS
-    if name in _MANIFESTS:
-        return MANIFEST
     return CONFIG if _CONFIG_NAME.match(name) else SOURCE
 
 
@@ -552,6 +563,12 @@ class _Job:
     # after the hunks, with what is left.
     stats: frozenset[int] = field(init=False)
     worth: list[int] = field(init=False)  # the files in the order their hunks are spent
+    classes: list[int] = field(init=False)  # each file's value_class
+    # the headers of hunks that only move or re-wrap what they touch (_cosmetic)
+    cosmetic: frozenset[int] = field(init=False)
+    noted: frozenset[str] = field(init=False)  # the names the notes and messages give (_noted)
+    header_costs: dict[int, int] = field(init=False)  # a file -> _least_show's, but its name
+    hunk_costs: dict[int, int] = field(init=False)  # a hunk's header line -> _header_cost's
     ranked: list[int] = field(init=False)  # the output's own lines by value, but the stats
 
     def __post_init__(self) -> None:
@@ -563,10 +580,29 @@ class _Job:
                            if (m := _DIFF_COMMAND.match(self.plain[f.start]))), None)
         self.hashes = [i for i in self.commits if self.plain[i].startswith("commit ")]
         self.stats = frozenset(i for i in self.parsed.context if _FILE_STAT.match(self.plain[i]))
+        self.classes = [value_class(f.path, f.notes) for f in self.parsed.files]
+        self.header_costs = {}
+        self.hunk_costs = {}
+        self.cosmetic = frozenset(h.header for f in self.parsed.files for h in f.hunks
+                                  if _cosmetic(self.plain, h))
+        said = [i for n, f in enumerate(self.parsed.files) if self.classes[n] == NOTES
+                for h in f.hunks for i in range(h.header + 1, h.end)
+                if self.plain[i][:1] in "+>!"]
+        self.noted = _noted(self.plain, said + [i for i in self.parsed.context
+                                                 if i not in self.stats])
         self.worth = _by_worth(self.parsed.files, self._bumps())
-        self.ranked = self._ranked()
-        share = HISTORY_SHARE if len(self.commits) > 1 else CONTEXT_SHARE
-        self.context = sorted(fit_in_order(self.ranked, int(self.room * share), self.costs))
+        self.ranked, heads = self._ranked()
+        if len(self.commits) > 1:
+            # a history's subjects and commit lines in its share; its messages' other lines
+            # only in what they leave of the context's (the rest comes after the hunks)
+            first = fit_in_order(self.ranked[:heads], int(self.room * HISTORY_SHARE),
+                                 self.costs)
+            left = int(self.room * CONTEXT_SHARE) - sum(self.costs.line(i) for i in first)
+            rest = fit_in_order(self.ranked[heads:], left, self.costs) if left > 0 else []
+            self.context = sorted(first + rest)
+        else:
+            self.context = sorted(fit_in_order(self.ranked, int(self.room * CONTEXT_SHARE),
+                                               self.costs))
 
     def _bumps(self) -> set[int]:
         """The files whose hunks set a version."""
@@ -574,7 +610,7 @@ class _Job:
                 if any(_VERSION_SET.match(self.plain[i]) for h in f.hunks
                        for i in range(h.header + 1, h.end))}
 
-    def _ranked(self) -> list[int]:
+    def _ranked(self) -> tuple[list[int], int]:
         """The output's own lines by value: its last line, the first commit's line, every
         commit's subject (the first line of its message: a history read at a glance) — a
         person's before a bot's, a merge's or a repeat's — the commit lines, then the rest in
@@ -583,6 +619,7 @@ class _Job:
         last = [i for i in context[-1:] if i == len(self.rows) - 1]
         own = set(context)
         subjects, routine, seen = [], [], set()
+        bots: list[int] = []  # the first lines of commits a bot or a merge made
         for commit in self.commits:
             subject = next((i for i in range(commit, min(commit + 8, len(self.plain)))
                             if i in own and (self.plain[i].startswith("    ")
@@ -592,13 +629,51 @@ class _Job:
                 continue
             said = _PULL_REQUEST.sub("", self.plain[subject].strip())
             header = self.plain[commit + 1:subject]
-            if said in seen or any(_ROUTINE_HEADER.match(row) for row in header):
+            made = any(_ROUTINE_HEADER.match(row) for row in header)
+            if made:
+                bots.append(commit)
+            if said in seen or made:
                 routine.append(subject)
             else:
                 subjects.append(subject)
                 seen.add(said)
-        return list(dict.fromkeys(last + self.commits[:1] + subjects + routine + self.hashes
-                                  + [i for i in context if i not in self.stats]))
+        # a bot's or a merge's message (a dependency bump's changelog, pre-commit's list of
+        # hooks) after every other commit's
+        made_by = [bisect_right(self.commits, i) - 1 for i in context]
+        bot_lines = {i for i, at in zip(context, made_by) if at >= 0 and self.commits[at] in bots}
+        # a patch's own header fields (a Debian patch's `Bug:`, `Origin:`, `Forwarded:`: what
+        # it fixes and where it comes from), not who sent it or when
+        fields = [i for i in context if i not in bot_lines and _FIELD.match(self.plain[i])
+                  and not _SENDER_FIELD.match(self.plain[i])]
+        heads = list(dict.fromkeys(last + self.commits[:1] + subjects + routine + self.hashes
+                                   + fields))
+        chosen = set(heads)
+        return heads + [i for i in context if i not in self.stats and i not in chosen and (
+            i not in bot_lines)] + [i for i in context if i in bot_lines and i not in self.stats
+                                    and i not in chosen], len(heads)
+
+
+def _cosmetic(rows: list[str], hunk: Hunk) -> bool:
+    """A hunk whose removed lines and added lines hold the same characters, spaces aside:
+    imports re-sorted, a call re-wrapped, lines re-indented or moved. It changes no behaviour a
+    reviewer looks for: its body comes after every other of its class, and no key line is read
+    in it."""
+    if not hunk.added or not hunk.removed or hunk.added + hunk.removed > _COSMETIC_LINES:
+        return False
+    old, new = [], []
+    for i in range(hunk.header + 1, hunk.end):
+        row = rows[i]
+        if row[:1] == "-":
+            old.append(row[1:])
+        elif row[:1] == "+":
+            new.append(row[1:])
+    if not old or not new:
+        return False
+    return sorted("".join(old).replace(" ", "").replace("\t", "")) == sorted(
+        "".join(new).replace(" ", "").replace("\t", ""))
+
+
+_COSMETIC_LINES = 400  # changed lines past which a hunk is not compared
 
 
 def _counts(f: FileDiff) -> str:
@@ -725,9 +800,10 @@ def _map(job: _Job) -> tuple[dict[int, str], int, set[int], int] | None:
     used = sum(job.costs.line(i) for i in kept)
     files = job.parsed.files
     end = used + max(job.room - used, 0) * MAP_SHARE  # where the map's share ends
-    # (in a class, the biggest change first: the files a change is about, when not all fit)
+    # (in a class, the biggest change first: the files a change is about, when not all fit;
+    # binary, lock and generated files by their class, after every other, hunks or none)
     costs = {n: _name_cost(job, files[n]) for n in sorted(job.worth, key=lambda n: (
-        bool(files[n].hunks), value_class(files[n].path, files[n].notes),
+        bool(files[n].hunks) or job.classes[n] == LOCKED, job.classes[n],
         -files[n].added - files[n].removed))}
     everything = used + sum(costs.values()) <= end
     limit = used + (end - used) * NAMED_SHARE  # the rest of the share counts folders' files
@@ -789,14 +865,26 @@ def _spend(job: _Job, kept: dict[int, str], used: int, named: set[int], shown: s
     inner: dict[int, list[int]] = {}  # a kept hunk header -> the body lines kept, in order
     spent = _Spent(job, kept, named, shown, marks, inner, used)
     notes = [n for n in job.worth if value_class(files[n].path, files[n].notes) == NOTES]
+    # what the release is, in a line: before its notes when that line costs little of the room
+    _key_lines(spent, int(spent.used + max(room - spent.used, 0) * VERSION_FIRST_SHARE),
+               (_VERSION_TIER,))
     _bodies(spent, notes, room)
-    _key_lines(spent, room, (_VERSION_TIER, *_KEY_TIERS))
-    _headers(spent, int(spent.used + max(room - spent.used, 0) * HEADERS_SHARE))
-    for _ in range(_FILLS):  # each pass gives what is left to the head of one more body
-        before = spent.used
-        _bodies(spent, [n for n in job.worth if n not in notes], room)
-        if spent.used == before:
-            break
+    _key_lines(spent, room, (_VERSION_TIER,))
+    _key_lines(spent, room, (_SIGNATURE_TIER,), depths=1)  # each source file's first
+    if job.noted:  # where the code does what the notes say: each source file's first
+        _key_lines(spent, room, (_NOTED_TIER,), depths=1)
+    # a manifest's changed lines (its dependencies, the language version it needs, its entry
+    # points: what a user of the release meets first), in a share of the room
+    _key_lines(spent, int(spent.used + max(room - spent.used, 0) * MANIFEST_LINES_SHARE),
+               (_MANIFEST_TIER,))
+    _key_lines(spent, room, (*_KEY_TIERS, _NOTED_TIER) if job.noted else _KEY_TIERS)
+    _headers(spent, int(spent.used + max(room - spent.used, 0) * HEADERS_SHARE), room)
+    for cosmetic in (False, True):  # a body that only moves or re-wraps lines comes last
+        for _ in range(_FILLS):  # each pass gives what is left to the head of one more body
+            before = spent.used
+            _bodies(spent, [n for n in job.worth if n not in notes], room, cosmetic)
+            if spent.used == before:
+                break
     return spent.used
 
 
@@ -846,7 +934,11 @@ def _display(job: _Job, hunk: Hunk, inner: list[int]) -> tuple[list[int], int]:
 def _header_cost(job: _Job, hunk: Hunk) -> int:
     """A hunk header shown (_show_header): with its body's marker, or its body if that costs
     little more."""
-    return job.costs.line(hunk.header) + _display(job, hunk, [])[1]
+    cost = job.hunk_costs.get(hunk.header)
+    if cost is None:
+        cost = job.hunk_costs[hunk.header] = job.costs.line(hunk.header) + _display(
+            job, hunk, [])[1]
+    return cost
 
 
 def _show_header(spent: _Spent, n: int, hunk: Hunk) -> None:
@@ -863,13 +955,47 @@ def _show_header(spent: _Spent, n: int, hunk: Hunk) -> None:
     spent.shown.add(n)
 
 
-def _headers(spent: _Spent, limit: int) -> None:
+def _waits(spent: _Spent, n: int, room: int) -> bool:
+    """A test, doc, config or lock file's hunks wait while a file worth more (its source, a
+    manifest, other tests before docs…) has hunks and none of them shown, and could still show
+    them in `room`: a reviewer reads the change before its tests, and never a test while a
+    changed source file shows no hunk. (A deleted file is not waited for: the map says it is
+    gone; nor one whose headers no longer fit: its hunks cannot be shown, and the room left
+    goes to the next class.)"""
+    job = spent.job
+    files = job.parsed.files
+    worth = job.classes[n]
+    if worth < TESTS:
+        return False
+    for m in job.worth:
+        f = files[m]
+        if job.classes[m] >= worth:
+            return False
+        if f.hunks and "deleted" not in f.notes and not any(
+                h.header in spent.kept for h in f.hunks) and (
+                spent.used + _least_show(spent, m) <= room):
+            return True
+    return False
+
+
+def _least_show(spent: _Spent, n: int) -> int:
+    """What showing a file's hunks costs at least: its name (when not named yet) and every
+    hunk header with its body's marker (a new file's head is shown so)."""
+    job = spent.job
+    f = job.parsed.files[n]
+    if n not in job.header_costs:
+        job.header_costs[n] = sum(_header_cost(job, h) for h in f.hunks)
+    return job.header_costs[n] + (0 if n in spent.named else _name_cost(job, f))
+
+
+def _headers(spent: _Spent, limit: int, room: int) -> None:
     """Every hunk header of each file by value (all of a file's or none), within `limit`."""
     job = spent.job
     # files shown in part (a key line's hunk) first: each is then shown whole
     for n in sorted(job.worth, key=lambda n: n not in spent.shown):
         f = job.parsed.files[n]
-        if _whole_file(f) or not f.hunks or value_class(f.path, f.notes) == LOCKED:
+        if _whole_file(f) or not f.hunks or value_class(f.path, f.notes) == LOCKED or (
+                _waits(spent, n, room)):
             continue
         new = [h for h in f.hunks if h.header not in spent.kept]
         cost = (0 if n in spent.named else _name_cost(job, f)) + sum(
@@ -883,7 +1009,7 @@ def _headers(spent: _Spent, limit: int) -> None:
 # (def, class, fn, func, struct, impl, …: an API changed); error handling (raise, except,
 # throw, catch, panic, an error or exception named); imports and exports. Read after the
 # change mark (`+`, `-`, `>`, `<`, `!`, a merge's two columns).
-_VERSION_TIER, _SIGNATURE_TIER, _ERROR_TIER, _EXPORT_TIER = range(4)
+_VERSION_TIER, _SIGNATURE_TIER, _ERROR_TIER, _EXPORT_TIER, _MANIFEST_TIER, _NOTED_TIER = range(6)
 _KEY_TIERS = (_SIGNATURE_TIER, _ERROR_TIER, _EXPORT_TIER)
 _CHANGED = lazy(r"(?:[+\-<>!]|[ +\-][+\-])(?!\+\+ |-- )")
 _ADDED = lazy(r"[+>!]|[ +][+]")
@@ -900,7 +1026,15 @@ _KEY_EXPORT = lazy(r"[+\-<>! ]{1,2}\s*(?:from\s+\S+\s+import\s|import\s|export\s
                    r"|module\.exports|__all__|#\s*include\s|require\()")
 # A version set or a signature changed is shown with its own hunk's header when all of its
 # file's do not fit (a file of 15 hunks would otherwise hide its new API).
-_ALONE_TIERS = (_VERSION_TIER, _SIGNATURE_TIER)
+_ALONE_TIERS = (_VERSION_TIER, _SIGNATURE_TIER, _MANIFEST_TIER, _NOTED_TIER)
+# The names a change's own words give in code spans (`--ignore-contain`, ``TOMLDecodeError``,
+# `parse_float`) or as a command's option: compound names only (snake_case, kebab-case,
+# camelCase, a digit in a word), a plain word names too much. Read without case, `-` or `_`.
+_CODE_SPAN = lazy(r"`+([^`]+)`+")
+_OPTION = lazy(r"(?<![\w-])--[a-z][\w-]+")
+_NAME = lazy(r"[A-Za-z_][\w-]*\w")
+_COMPOUND = lazy(r"\w+[_-]\w|.*[a-z][A-Z]|.*[A-Za-z]\d|\d[A-Za-z]")
+_NOTED_MIN = 5  # characters a noted name has at least
 _KEYS = {_SIGNATURE_TIER: _KEY_SIGNATURE, _ERROR_TIER: _KEY_ERROR, _EXPORT_TIER: _KEY_EXPORT}
 
 
@@ -912,6 +1046,14 @@ def _key_indexes(job: _Job, hunk: Hunk, tier: int) -> list[int]:
         found = [i for i in body if (_ADDED.match(rows[i]) or "{+" in rows[i])
                  and _KEY_VERSION.match(rows[i])]
         return found[-1:]
+    if hunk.header in job.cosmetic:
+        return []
+    if tier == _NOTED_TIER:  # a changed line naming what the notes or messages name
+        return [i for i in body if _CHANGED.match(rows[i]) and any(
+            _plain_name(name) in job.noted for name in _NAME.findall(rows[i][1:]))]
+    if tier == _MANIFEST_TIER:  # a manifest's every changed line: a dependency, a requirement
+        return [i for i in body if _CHANGED.match(rows[i]) and rows[i][1:].strip()
+                and not rows[i][1:].lstrip().startswith("#")]
     pattern = _KEYS[tier]
     if rows[hunk.header].startswith("@@@"):  # a merge's: the lines its resolution wrote
         return [i for i in body if rows[i][:1] in "+-" and rows[i][1:2] in "+-"
@@ -919,7 +1061,29 @@ def _key_indexes(job: _Job, hunk: Hunk, tier: int) -> list[int]:
     return [i for i in body if _CHANGED.match(rows[i]) and pattern.match(rows[i])]
 
 
-def _key_lines(spent: _Spent, room: int, tiers: tuple[int, ...]) -> None:
+def _plain_name(name: str) -> str:
+    return name.lower().replace("_", "").replace("-", "")
+
+
+def _noted(rows: list[str], lines: list[int]) -> frozenset[str]:
+    """The compound names `lines` (release notes, commit messages) give in code spans or as
+    options, read without case, `-` or `_`."""
+    names: set[str] = set()
+    for i in lines:
+        row = rows[i]
+        if "`" not in row and "--" not in row:
+            continue
+        found = [m.group() for m in _OPTION.finditer(row)]
+        for span in _CODE_SPAN.findall(row):
+            found.extend(_NAME.findall(span))
+        for name in found:
+            name = name.lstrip("-")
+            if len(name) >= _NOTED_MIN and _COMPOUND.match(name):
+                names.add(_plain_name(name))
+    return frozenset(names)
+
+
+def _key_lines(spent: _Spent, room: int, tiers: tuple[int, ...], depths: int = 0) -> None:
     """The key changed lines of each tier, breadth first: each file's first (files by value),
     then each file's second, and so on (a lock or generated file has none; a version is read
     only in the source, release notes and manifests), each with its hunk's header and its
@@ -930,12 +1094,15 @@ def _key_lines(spent: _Spent, room: int, tiers: tuple[int, ...]) -> None:
         found = []
         for n in job.worth:
             worth = value_class(files[n].path, files[n].notes)
-            if worth in (NOTES, LOCKED) or tier == _VERSION_TIER and worth > MANIFEST or (
-                    "deleted" in files[n].notes):  # (the map says a deleted file is gone)
+            if worth == NOTES or worth > MANIFEST or (  # (tests and docs after the source)
+                    "deleted" in files[n].notes) or (  # (the map says a deleted file is gone)
+                    tier == _MANIFEST_TIER and worth != MANIFEST):
                 continue
             keys = [(hunk, i) for hunk in files[n].hunks for i in _key_indexes(job, hunk, tier)]
             if keys:
                 found.append((n, keys))
+        if tier == _VERSION_TIER:
+            found = _newest_per_path(job, found)
         depth = 0
         while found:
             for n, keys in found:
@@ -947,10 +1114,26 @@ def _key_lines(spent: _Spent, room: int, tiers: tuple[int, ...]) -> None:
                 if i not in spent.kept and tier in _ALONE_TIERS:
                     _add_key(spent, n, hunk, i, room, alone=True)
             depth += 1
-            found = [(n, keys) for n, keys in found if len(keys) > depth]
+            found = [(n, keys) for n, keys in found if len(keys) > depth
+                     and depth != depths]
 
 
 _MIN_KEY_ROOM = 8  # tokens below which no key line is tried
+
+
+def _newest_per_path(job: _Job, found: list) -> list:
+    """A history that bumps a version release after release: the newest bump of each file
+    says where it stands (the first in `git log -p`, newest first; the last of a series of
+    patch mails, oldest first)."""
+    files = job.parsed.files
+    mails = any(job.plain[i].startswith("From ") for i in job.commits)
+    chosen: dict[str, int] = {}
+    for n, _ in found:
+        path = files[n].path
+        if path not in chosen or (files[n].start > files[chosen[path]].start) == mails:
+            chosen[path] = n
+    keep = set(chosen.values())
+    return [(n, keys) for n, keys in found if n in keep]
 
 
 def _add_key(spent: _Spent, n: int, hunk: Hunk, index: int, room: int,
@@ -982,7 +1165,7 @@ def _add_key(spent: _Spent, n: int, hunk: Hunk, index: int, room: int,
     spent.marks[hunk.header] = display
 
 
-def _bodies(spent: _Spent, order: list[int], room: int) -> None:
+def _bodies(spent: _Spent, order: list[int], room: int, cosmetic: bool = True) -> None:
     """Bodies whole, file by file in `order`: a file whose headers are not shown yet shows
     them all first (or none, and then no body: a new or deleted file's one hunk comes with
     its header); a body's lines already kept (key lines) cost nothing again. What is left goes
@@ -995,6 +1178,8 @@ def _bodies(spent: _Spent, order: list[int], room: int) -> None:
     misses = 0
     for n in order:
         f = files[n]
+        if _waits(spent, n, room):
+            continue
         if not _whole_file(f):
             new = [h for h in f.hunks if h.header not in kept]
             cost = (0 if n in named else _name_cost(job, f)) + sum(
@@ -1007,6 +1192,8 @@ def _bodies(spent: _Spent, order: list[int], room: int) -> None:
             alone = hunk.header not in kept  # a new or deleted file's one hunk: its header comes too
             if alone and not _whole_file(f) or misses > _MAX_MISSES:
                 continue  # past the misses, counting bodies that cannot fit costs more than it prints
+            if not cosmetic and hunk.header in job.cosmetic:
+                continue  # (in the last pass)
             body = list(range(hunk.header + 1 - alone, hunk.end))
             rest = [i for i in body if i not in kept]
             if not rest or not alone and hunk.header not in spent.marks:
