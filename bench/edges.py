@@ -65,13 +65,21 @@ def measure(folder: Path, budgets, show_misses: bool):
     from headroom_cli.sniff import sniff
 
     counts = defaultdict(lambda: [0, 0])  # (place, shape, budget) -> [kept, needles]
+    ends = defaultdict(lambda: [0, 0, 0])  # (shape, budget) -> [clips, last lines, first lines]
     misses = []
     for name, tool, needles, raw in cases(folder):
         text = clean(raw) if "\x00" not in raw else raw
         total = len(Lines(text))
         shape = "other" if "\x00" in raw else sniff(Lines(text), tools.lookup(tool))
         for budget in budgets:
-            out = compress(raw, tool=tool, budget=budget)
+            # a store id as the CLI gives one: its marker costs what the CLI's does
+            out = compress(raw, tool=tool, budget=budget, store_id="0123456789ab")
+            if out.clipped and total >= LONG:
+                rows = text.split("\n")[:total]
+                for key in ((shape, budget), ("all", budget)):
+                    ends[key][0] += 1
+                    ends[key][1] += _run_in(reversed(rows[-EDGE:]), out.text)
+                    ends[key][2] += _run_in(rows[:EDGE], out.text)
             for needle in needles:
                 where = place(text, needle, total)
                 if where is None or (where == "short" and not out.clipped):
@@ -82,7 +90,30 @@ def measure(folder: Path, budgets, show_misses: bool):
                     counts[key][1] += 1
                 if not kept and show_misses:
                     misses.append((budget, where, shape, name, needle))
-    return counts, misses
+    return counts, ends, misses
+
+
+def _run_in(rows, out: str) -> int:
+    """How many of `rows`, in order from an end, are in `out` before the first that is not
+    (a blank line counts as in)."""
+    shown = 0
+    for row in rows:
+        if row.strip() and row not in out:
+            break
+        shown += 1
+    return shown
+
+
+def report_ends(title: str, ends, budgets) -> None:
+    print(f"\n{title}: outputs of {LONG}+ lines, clipped: mean lines shown unbroken from each "
+          f"end (of {EDGE})")
+    shapes = sorted({s for (s, _) in ends if s != "all"}) + ["all"]
+    print(f"{'shape':10s} " + " ".join(f"{f'{b} last/first':>18s}" for b in budgets))
+    for shape in shapes:
+        cells = [ends.get((shape, b)) for b in budgets]
+        print(f"{shape:10s} " + " ".join(
+            f"{c[1] / c[0]:>9.1f}/{c[2] / c[0]:<4.1f} n={c[0]:<2d}" if c else f"{'-':>18s}"
+            for c in cells))
 
 
 def report(title: str, counts, budgets) -> None:
@@ -114,8 +145,9 @@ def main(argv=None) -> int:
         if sealed and args.misses:
             print("edges.py: --misses is refused for a sealed folder", file=sys.stderr)
             return 2
-        counts, misses = measure(folder, budgets, args.misses and not sealed)
+        counts, ends, misses = measure(folder, budgets, args.misses and not sealed)
         report(str(folder), counts, budgets)
+        report_ends(str(folder), ends, budgets)
         for key, (kept, n) in counts.items():
             total[key][0] += kept
             total[key][1] += n

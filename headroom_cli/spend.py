@@ -212,3 +212,66 @@ def _shown(plan: Plan, start: int, end: int, holes: list) -> list:
     if end > start:
         parts.append(Keep(start, end))
     return parts
+
+
+def show_ends(plan: Plan, text: str, lines: Lines, head: int, tail: int,
+              counter: Counter) -> Plan:
+    """The plan with its first `head` and last `tail` lines shown, whatever it left out there
+    (fit.py's floor of the ends): every gap's part among them is taken out and its marker
+    re-worded (Plan.regap); a line too long to print whole shows its beginning, the rest marked.
+    Lines a note counts as omitted (Plan.counted) stay so, and so does every line past one
+    (from the end inward). The plan itself when it cannot re-word its gaps or shows them already."""
+    if plan.regap is None or plan.binary:
+        return plan
+    head_end, tail_start = ends_of(plan, lines, head, tail)
+    if cuts_inside(plan, lines, head_end, tail_start):
+        return plan
+    edges, long_lines = [], [i for i in range(head) if i < len(lines)]
+    long_lines += [i for i in range(lines.line_of(tail_start), len(lines))] if tail_start < len(
+        text) else []
+    for i, item in enumerate(plan.items):
+        if not isinstance(item, Gap) or item.hidden_chars or item.end <= item.start:
+            continue
+        start, end = max(item.start, head_end), min(item.end, tail_start)
+        if (start, end) == (item.start, item.end):
+            continue
+        edge = _Edge(i, start, end)
+        for index in long_lines:  # a long line now shown: its beginning, when that pays
+            line_start, line_end = lines.start(index), lines.end(index)
+            if item.start <= line_start and line_end <= item.end and not (
+                    start <= line_start < end) and beginning_pays(lines.get(index), counter):
+                edge.holes.append((line_start + LINE_START_CHARS, line_end, index))
+        edges.append(edge)
+    if not edges:
+        return plan
+    return _rebuilt(plan, edges, text, lines)
+
+
+def cuts_inside(plan: Plan, lines: Lines, head_end: int, tail_start: int) -> bool:
+    """A gap reaching into the floor starts or ends inside a line: the plan shows part of a long
+    line there by its own choice (its beginning, its end), and is left as it is."""
+    size = len(lines.text)
+    for item in plan.items:
+        if isinstance(item, Gap) and (item.start < head_end or item.end > tail_start):
+            for at in (item.start, item.end):
+                if 0 < at < size and lines.start(lines.line_of(at)) != at:
+                    return True
+    return False
+
+
+def ends_of(plan: Plan, lines: Lines, head: int, tail: int) -> tuple[int, int]:
+    """Where the floor's head ends and its tail starts (offsets at line starts): `head` and
+    `tail` lines, each end stopping short of a line a note of the plan counts as omitted."""
+    total = len(lines)
+    head = min(head, total)
+    for index in range(head):
+        if index in plan.counted:
+            head = index
+            break
+    first = max(head, total - tail)
+    for index in range(total - 1, first - 1, -1):
+        if index in plan.counted:
+            first = index + 1
+            break
+    return lines.start(head) if head < total else len(lines.text), lines.start(first) if \
+        first < total else len(lines.text)
