@@ -1,5 +1,8 @@
-"""The floor of the ends (fit.py): whatever a planner chose, a clip at budget B shows the
-output's last lines and its first ones, sized by B, on real outputs (tests/corpus, tests/real).
+"""The ends of an output in its clip: at budget B every clip shows the output's last lines and its
+first ones, sized by B, on real outputs (tests/corpus, tests/real). The planners' own ends and
+spend.py (the output's last line first, then every gap's edges) give it today; a floor in fit.py
+that forced it was measured and not kept (it cost middle lines where spending already shows the
+ends).
 
 The guarantee, stated from the outside: at budget B, the last B // 100 lines of an output (at most
 12, and at most one line in 20 of the output) are in its clip whenever none is too long to print
