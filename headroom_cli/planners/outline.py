@@ -101,9 +101,9 @@ def notable_rows(rows: list[str], among, named: set[int],
             urgent.append(i)
         elif NOTABLE.search(rows[i][:JUDGED_CHARS]):
             other.append(i)
-    labelled = [i for i in urgent if _labelled(rows[i])]
-    urgent = (_items_first(rows, list(sections.values())) + spread(labelled)
-              + spread([i for i in urgent if not _labelled(rows[i])]))
+    labelled = {i for i in urgent if _labelled(rows[i])}
+    urgent = (_items_first(rows, list(sections.values())) + spread(sorted(labelled))
+              + spread([i for i in urgent if i not in labelled]))
     if len(urgent) > URGENT_RARE * len(prose):
         return Notable((), tuple(urgent + spread(other)))
     return Notable(tuple(urgent), tuple(spread(other)))
@@ -411,11 +411,11 @@ def document_order(rows: list[str], headings: list[tuple[int, int]],
             leading.difference_update(of_level)
         if not any(_PATCH.search(rows[i][:JUDGED_CHARS]) for i in of_level):
             series.difference_update(of_level)  # no patch releases: every release opens one
+    series -= leading
     groups = [_ends_first(children) for children in parents.values()]
     frame = _rounds([group[:_FRAME] for group in groups])
-    rest = [i for i in _rounds([group[_FRAME:] for group in groups])]
-    order = (frame + [i for i in rest if i in leading]
-             + [i for i in rest if i in series and i not in leading]
+    rest = _rounds([group[_FRAME:] for group in groups])
+    order = (frame + [i for i in rest if i in leading] + [i for i in rest if i in series]
              + [i for i in rest if i not in leading and i not in series])
     return {line: position for position, line in enumerate(order)}
 
