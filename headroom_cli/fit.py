@@ -25,6 +25,11 @@ _SPEND_SLACK = 2
 # A plan that uses this share of the budget is left as planned: spending the rest would cost
 # another render and count (~3 ms on a 20 KB log) for a line or two.
 _SPENT_ENOUGH = 0.97
+# An output under this share of the budget, once spent, is planned again with a larger target,
+# at most this many times (each a plan, a render and a count): a clipped output should use
+# what it is given.
+_WIDE_ENOUGH = 0.85
+_WIDEN_ATTEMPTS = 3
 
 
 def _same(plan: Plan) -> Plan:
@@ -40,7 +45,16 @@ def fit(text: str, lines: Lines, planner: Planner, budget: int, counter: Counter
     for attempt_planner in ((fallback,) if binary else (planner, fallback)):
         found = _tighten(text, lines, attempt_planner, budget, counter, context, translate)
         if found:
-            return _spent(text, lines, *found, budget, counter, context, translate)
+            shown, out, used = _spent(text, lines, *found[:4], budget, counter, context,
+                                      translate)
+            if used < _WIDE_ENOUGH * budget:
+                wider = _widened(text, lines, attempt_planner, found, budget, counter,
+                                 context, translate)
+                if wider is not found:
+                    more = _spent(text, lines, *wider[:4], budget, counter, context, translate)
+                    if more[2] > used:
+                        return more[:2]
+            return shown, out
     everything = translate(Plan("other", (gap(lines, 0, max(0, len(lines) - 1)),), len(lines),
                                 len(lines), binary=binary))
     for candidate in (render(everything, text, counter, context),
@@ -61,7 +75,7 @@ def _tighten(text, lines, planner, budget, counter, context, translate):
         out = render(shown, text, counter, context)
         used = counter.count(out)
         if used <= budget:
-            return plan, shown, out, used
+            return plan, shown, out, used, target
         shrunk = int(target * budget / used) - 4
         target = min(shrunk, target - 4)
         if target <= 0:
@@ -69,12 +83,42 @@ def _tighten(text, lines, planner, budget, counter, context, translate):
     return None
 
 
+def _widened(text, lines, planner, found, budget, counter, context, translate):
+    """A plan that fits far under the budget, planned again with a larger target: a planner
+    whose estimate ran high (and whose gaps spend.py cannot re-word) would leave the rest of
+    the budget unused while lines were dropped. A target that overshoots is halved back
+    towards the last one that fit."""
+    over = None
+    for _ in range(_WIDEN_ATTEMPTS):
+        used, target = found[3], found[4]
+        if used >= _WIDE_ENOUGH * budget or used == 0:
+            break
+        wider = max(target + 8, int(target * _WIDE_ENOUGH * budget / used))
+        if over is not None:
+            wider = (target + over) // 2
+            if wider - target < 8:
+                break
+        plan = planner(text, lines, wider, counter, context.tool)
+        if plan is None:
+            break
+        shown = translate(plan)
+        out = render(shown, text, counter, context)
+        grown = counter.count(out)
+        if grown > budget:
+            over = wider
+        elif grown > used:
+            found = plan, shown, out, grown, wider
+        else:
+            break
+    return found
+
+
 def _spent(text, lines, plan, shown, out, used, budget, counter, context, translate):
     """The plan with what it left of the budget spent at its gaps' edges, when that fits.
     A streamed output's excerpt grows the same way: a kept part that reaches text never read
     is split around it by translate, with its own marker."""
     if used >= _SPENT_ENOUGH * budget:
-        return shown, out
+        return shown, out, used
     slack = 1 + _SPEND_SLACK * sum(isinstance(item, Gap) for item in shown.items)
     for _ in range(_SPEND_ATTEMPTS):
         grown = fill(plan, text, lines, budget - used - slack, counter)
@@ -84,6 +128,6 @@ def _spent(text, lines, plan, shown, out, used, budget, counter, context, transl
         rendered = render(bigger, text, counter, context)
         over = counter.count(rendered) - budget
         if over <= 0:
-            return bigger, rendered
+            return bigger, rendered, budget + over
         slack += 2 * over
-    return shown, out
+    return shown, out, used
