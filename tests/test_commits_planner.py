@@ -83,7 +83,10 @@ def test_every_commit_s_subject_before_its_changes(budget, counter):
         assert biggest in out
 
 
-def test_a_full_history_s_subjects_are_landmarks_after_its_releases():
+def test_a_full_history_s_subjects_are_landmarks_before_its_bare_commit_lines():
+    """Each line is ranked by what it says: every commit's subject is a landmark, at the
+    plain subjects' level or shallower; a `commit <hash>` line that names no refs says
+    nothing a reader looks for and comes after every subject."""
     rows = STAT.splitlines()
     levels = dict(commits.landmarks(rows))
     subjects = [i + 1 for i, row in enumerate(rows) if re.match(r"commit [0-9a-f]{40}", row)]
@@ -91,5 +94,31 @@ def test_a_full_history_s_subjects_are_landmarks_after_its_releases():
     firsts = []
     for start in subjects:
         firsts.append(next(i for i in range(start, len(rows)) if rows[i].startswith("    ")))
-    assert all(levels[i] == 4 for i in firsts)
-    assert all(levels[i - 1] in (3, 5) for i in subjects)  # a merge's line, or any commit's
+    assert all(levels[i] <= 4 for i in firsts)
+    bare = [i - 1 for i in subjects if not rows[i - 1].rstrip().endswith(")")]
+    assert bare and all(levels[i] > max(levels[j] for j in firsts) for i in bare)
+
+
+NAME_STATUS = (CORPUS / "git-log-name-status-werkzeug-80" / "output.txt").read_text()
+
+
+def test_releases_and_deprecations_named_by_their_subjects_survive_1000_tokens(counter):
+    """werkzeug's untagged history (mostly merges, `--name-status`): the subjects that announce
+    a release or a deprecation are listed, not the merges' bare `commit <hash>` lines."""
+    rows = NAME_STATUS.splitlines()
+    wanted = [i for i, row in enumerate(rows)
+              if re.match(r"    (?:release version \d|deprecate )", row)]
+    assert len(wanted) >= 6
+    result = compress(NAME_STATUS, tool="Bash", budget=1000, counter=counter)
+    assert result.kind == "commits" and counter.count(result.text) <= 1000
+    for i in wanted:
+        assert rows[i] in result.text, rows[i]
+    bare = [row for row in result.text.splitlines() if re.fullmatch(r" *\d+\tcommit [0-9a-f]{40}",
+                                                                    row)]
+    assert bare == []
+
+
+def test_a_hex_dump_is_not_a_history():
+    """`hexdump -C` rows open with a hex offset as `--oneline` rows open with a hash."""
+    dump = (CORPUS / "hexdump-c-libz-1.2.13" / "output.txt").read_text(errors="replace")
+    assert sniff(Lines(dump), lookup("Bash")) != "commits"

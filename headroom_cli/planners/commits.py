@@ -2,10 +2,14 @@
 without) becomes the head, an outline of the omitted part's landmarks with their line numbers,
 then the tail.
 
-Landmarks, shallowest first: commits a tag or HEAD points at (releases), then those a branch
-points at, then merges; then every commit: its subject (`git log`'s first message line, or
-the `--oneline` row), then its `commit <hash>` line; then what it changed, its size first
-(`--stat`'s ` 3 files changed, …`), then the file it changed most (`src/a.c | 37 ++--`).
+Landmarks, shallowest first, each named by its subject (`git log`'s first message line, or the
+`--oneline` row; the `commit <hash>` line above it by its refs when it names any, else it
+waits for the commit lines' level): releases
+(commits a tag or HEAD points at, and subjects that announce a version: `release version
+3.1.8`, `v8.2.2`, when the history has no tags), then subjects that name a breaking change, a deprecation, a security fix or
+a revert, then commits a branch points at and merges; then every commit's subject, then its
+`commit <hash>` line; then what it changed, the largest commit's size first, then every
+size (`--stat`'s ` 3 files changed, …`), then the file each changed most (`src/a.c | 37 ++--`).
 `--stat`, `--name-status` and `--oneline --stat` histories are histories too (`git show
 --stat` of one commit is short). (`git log -p` is a diff: the diff planner takes it first.)
 """
@@ -18,6 +22,7 @@ from ..plan import Lines, Plan
 from ..tokens import Counter
 from ..tools import Tool
 from . import outline
+from .outline import URGENT
 
 # `--graph` draws these before a commit and on lines of their own.
 _GRAPH = r"[*|\\/_. -]*"
@@ -31,56 +36,78 @@ _MERGE = lazy(r"Merge\b")
 _STAT = lazy(r" (?P<path>.*\S) +\| +(?:(?P<changes>\d+)(?: [+-]*)?|Bin .*)$")
 _TOTALS = lazy(r" \d+ files? changed")
 _NAME_STATUS = lazy(r"[ACDMRTUXB]\d*\t\S")
+# A subject that announces a release: a version, alone or beside a word that says so.
+_RELEASE = lazy(r"(?i)(?:\[?(?:release|releasing|version|prepare)\b.*|[\w.@/-]*[ @]?)"
+                r"v?\d+\.\d+(?:\.\d+)?(?:[-.+]?\w+)*\]?\W*(?:\(#\d+\))?$")
+_REVERT = lazy(r"(?i)revert\b")
+# A hex dump's row (`00018480  20 64 65 …`, xxd's `00000010: 7f45 4c46 …`) opens with a hex
+# number too; its "subject" is bytes.
+_BYTES = lazy(r":?\s*(?:[0-9a-fA-F]{2,4}\s+){4}")
 _SHARE = 0.9  # of the non-empty lines, for a one-line-per-commit history
 _MIN_COMMITS = 10
 
 
-def _level(refs: str | None, merge: bool) -> int | None:
+def _level(refs: str | None, merge: bool, subject: str, tagged: bool) -> int:
+    """A commit's level, named by its subject. `tagged`: the history's releases are its tags
+    (a subject that names a version, `Prepare for 13.0.0-0`, waits with the urgent ones)."""
     if refs and ("tag: " in refs or "HEAD" in refs):
         return 1
-    if refs:
+    if _RELEASE.match(subject.strip()):
+        return 2 if tagged else 1
+    if URGENT.search(subject) or _REVERT.match(subject.strip()):
         return 2
-    return 3 if merge else None
+    return 3 if refs or merge else _SUBJECT
 
 
-_SUBJECT, _COMMIT_LINE, _SIZE, _MOST = 4, 5, 6, 7  # the levels of every commit's rows
+_SUBJECT, _COMMIT_LINE, _LARGEST, _SIZE, _MOST = 4, 5, 3, 6, 7  # the levels of commits' rows
 
 
 def landmarks(rows: list[str]) -> list[tuple[int, int]]:
-    """(line, level) of every tagged, branch-pointed or merge commit, then of every commit's
-    subject, its commit line, its totals and the file it changed most."""
+    """(line, level) of every commit's subject, by what the commit is (_level); then of every
+    commit line (full format), the largest commit's totals, every commit's totals and the file
+    it changed most."""
     found = []
     full = any(_COMMIT.match(row) for row in rows[:50])
+    tagged = any("tag: " in row for row in rows)
     starts = []
     for index, row in enumerate(rows):
         match = (_COMMIT if full else _ONELINE).match(row)
         if not match or not full and _STAT.match(row):
             continue
         starts.append(index)
-        merge = (index + 1 < len(rows) and rows[index + 1].startswith("Merge:")) if full \
-            else bool(_MERGE.match(match["subject"]))
-        level = _level(match["refs"], merge)
-        found.append((index, level if level is not None else
-                      _COMMIT_LINE if full else _SUBJECT))
+        if not full:
+            found.append((index, _level(match["refs"], bool(_MERGE.match(match["subject"])),
+                                        match["subject"], tagged)))
+            continue
+        end = next((i for i in range(index + 1, len(rows)) if _COMMIT.match(rows[i])), len(rows))
+        subject = next((i for i in range(index + 1, end) if rows[i].startswith("    ")
+                        and rows[i].strip()), None)
+        merge = index + 1 < len(rows) and rows[index + 1].startswith("Merge:")
+        if subject is not None:
+            found.append((subject, _level(None, merge, rows[subject], tagged)))
+        # each line ranked by what it says: the commit line by its refs (`(tag: v2.0.0)`)
+        found.append((index, _level(match["refs"], False, "", tagged) if match["refs"]
+                      else _COMMIT_LINE))
+    sizes = []
     for at, start in enumerate(starts):
-        found += _commit_rows(rows, start, starts[at + 1] if at + 1 < len(starts) else len(rows),
-                              full)
+        end = starts[at + 1] if at + 1 < len(starts) else len(rows)
+        found += _commit_rows(rows, start, end, sizes)
+    if sizes:
+        largest = max(sizes, key=lambda size: (size[0], -size[1]))[1]
+        found = [(i, _LARGEST if i == largest else level) for i, level in found]
     return sorted(found)
 
 
-def _commit_rows(rows: list[str], start: int, end: int, full: bool) -> list[tuple[int, int]]:
-    """The landmarks inside one commit: its subject (full format), its totals and the file it
-    changed most (the first of equals)."""
+def _commit_rows(rows: list[str], start: int, end: int,
+                 sizes: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The landmarks inside one commit after its subject: its totals (also added to `sizes`
+    as (files changed, line)) and the file it changed most (the first of equals)."""
     found = []
-    if full:
-        subject = next((i for i in range(start + 1, end) if rows[i].startswith("    ")
-                        and rows[i].strip()), None)
-        if subject is not None:
-            found.append((subject, _SUBJECT))
     most, changes = None, -1
     for index in range(start + 1, end):
         if _TOTALS.match(rows[index]):
             found.append((index, _SIZE))
+            sizes.append((int(rows[index].split()[0]), index))
         elif stat := _STAT.match(rows[index]):
             count = int(stat["changes"] or 0)
             if count > changes:
@@ -98,11 +125,13 @@ def looks_like(sample: list[str], tool: Tool) -> bool:
         return authors >= commits - 1
     changed = sum(1 for row in rows if _STAT.match(row) or _TOTALS.match(row)
                   or _NAME_STATUS.match(row))
-    oneline = sum(1 for row in rows if _ONELINE.match(row))
+    oneline = sum(1 for row in rows if (match := _ONELINE.match(row))
+                  and not _BYTES.match(match["subject"]))
     graph = sum(1 for row in rows if _GRAPH_ONLY.match(row))
     return oneline >= _MIN_COMMITS and oneline + graph + changed >= _SHARE * len(rows)
 
 
 def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> Plan | None:
-    return outline.plan("commits", "landmarks (releases, branches, merges, then every commit)",
+    return outline.plan("commits", "commits (releases, urgent, branches and merges, then every "
+                        "subject)",
                         text, lines, budget, counter, landmarks(list(lines)))
