@@ -25,9 +25,10 @@ _SPEND_SLACK = 2
 # A plan that uses this share of the budget is left as planned: spending the rest would cost
 # another render and count (~3 ms on a 20 KB log) for a line or two.
 _SPENT_ENOUGH = 0.97
-# An output under this share of the budget, once spent, is planned again with a larger target,
-# at most this many times (each a plan, a render and a count): a clipped output should use
-# what it is given.
+# An output under this share of the budget, once spent, whose gaps spend.py cannot re-word, is
+# planned again with a larger target, at most this many times (each a plan, a render and a
+# count): a clipped output should use what it is given. (A plan whose gaps it can re-word and
+# that leaves budget unspent has nothing left worth it: a flood's repeats, counted.)
 _WIDE_ENOUGH = 0.85
 _WIDEN_ATTEMPTS = 3
 
@@ -47,7 +48,7 @@ def fit(text: str, lines: Lines, planner: Planner, budget: int, counter: Counter
         if found:
             shown, out, used = _spent(text, lines, *found[:4], budget, counter, context,
                                       translate)
-            if used < _WIDE_ENOUGH * budget:
+            if used < _WIDE_ENOUGH * budget and found[0].regap is None:
                 wider = _widened(text, lines, attempt_planner, found, budget, counter,
                                  context, translate)
                 if wider is not found:
