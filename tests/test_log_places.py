@@ -96,3 +96,12 @@ def test_the_one_off_records_of_a_server_log_are_kept(cl100k):
     assert len(crash) == 3
     for line in crash:
         assert line in kept, line
+
+
+def test_a_process_killed_by_a_signal_comes_first_among_the_one_off_records(cl100k):
+    """At half the default budget the one-off records do not all fit: the one that says a
+    server process was killed by a signal (no error word in it) is kept before the others."""
+    lines, kept = clip("postgres-15-server-log-backend-killed-deadlock-recovery", 2000, cl100k)
+    killed = [line for line in lines if "was terminated by signal" in line]
+    assert len(killed) == 1 and " ERROR" not in killed[0]
+    assert killed[0] in kept

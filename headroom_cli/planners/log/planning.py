@@ -11,6 +11,7 @@ from itertools import compress, count
 from operator import itemgetter, not_
 from typing import Callable
 
+from ...patterns import lazy
 from ...plan import Gap, Item, Keep, Lines, Note, Plan, gap
 from ...render import CLOSING_MARKER_TOKENS, inline_marker
 from ...tokens import Counter
@@ -42,6 +43,10 @@ _HEAD_READ = 5000  # lines the head looks through for what is not progress
 _MIN_ROOM = 4  # tokens: below this nothing more fits
 _CHARS_PER_TOKEN_MAX = 32  # longer lines than this many characters per budget token are skipped
 _MAX_MISSES = 40  # failed additions in a row before a tier gives up (each costs a count)
+# A process died: what a server's log says in no error word when a worker is killed.
+_DIED = lazy(r"(?i)\b(?:killed|terminated by signal|(?:by|on|with) signal \d+"
+             r"|exit(?:ed)? with (?:exit )?(?:code|status) [1-9]|out of memory"
+             r"|core dumped|abnormal(?:ly)?)\b")
 _RARE_LINES = 200_000  # lines past which the one-off lines are not looked for (a mask pass)
 _RARE_TOKENS = 60  # a one-off line longer than this (or a 50th of the budget) waits for the ends
 _SAME_MOMENT = 20  # records of one process at one moment that continue an error record
@@ -508,7 +513,16 @@ def _choose(scan: _Scan, picker: _Picker, budget: int, focus: frozenset[int],
     if not picker.exhausted() and scan.total <= _RARE_LINES:
         # a one-off record is short; a long line (a task's JSON result) is kept by its ends
         short = max(_RARE_TOKENS, budget // 50)
-        _keep_each(picker, ((i,) for i in rare() if picker.tokens(i) <= short))
+        _keep_each(picker, ((i,) for i in _deaths_first(picker.line, rare())
+                            if picker.tokens(i) <= short))
+
+
+def _deaths_first(line, indexes: list[int]) -> list[int]:
+    """The one-off lines that say a process died (killed, terminated by a signal, exited
+    with a non-zero code, out of memory, an abnormal shutdown) before the others: a server's
+    crash is a one-off line whose words are no error word."""
+    died = [bool(_DIED.search(line(i), 0, JUDGED_CHARS)) for i in indexes]
+    return list(compress(indexes, died)) + list(compress(indexes, map(not_, died)))
 
 
 def _head(picker: _Picker):
