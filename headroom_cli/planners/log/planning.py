@@ -47,7 +47,8 @@ _MAX_MISSES = 40  # failed additions in a row before a tier gives up (each costs
 _DIED = lazy(r"(?i)\b(?:killed|terminated by signal|(?:by|on|with) signal \d+"
              r"|exit(?:ed)? with (?:exit )?(?:code|status) [1-9]|out of memory"
              r"|core dumped|abnormal(?:ly)?)\b")
-_RARE_LINES = 200_000  # lines past which the one-off lines are not looked for (a mask pass)
+_RARE_LINES = 20_000  # lines past which one-off lines are not looked for: a mask pass, and
+# a streamed log's excerpt (signals, head, tail) could not offer them either
 _RARE_TOKENS = 60  # a one-off line longer than this (or a 50th of the budget) waits for the ends
 _SAME_MOMENT = 20  # records of one process at one moment that continue an error record
 _MOMENT_CHARS = 80  # of a record, where its process id is looked for
