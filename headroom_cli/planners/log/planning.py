@@ -47,8 +47,9 @@ _MAX_MISSES = 40  # failed additions in a row before a tier gives up (each costs
 _DIED = lazy(r"(?i)\b(?:killed|terminated by signal|(?:by|on|with) signal \d+"
              r"|exit(?:ed)? with (?:exit )?(?:code|status) [1-9]|out of memory"
              r"|core dumped|abnormal(?:ly)?)\b")
-_RARE_LINES = 20_000  # lines past which one-off lines are not looked for: a mask pass, and
-# a streamed log's excerpt (signals, head, tail) could not offer them either
+# Characters past which one-off lines are not looked for: their mask pass costs ~0.3 s a MB
+# (bench: the 1 MB log's start-up), and a streamed log's excerpt could not offer them either.
+_RARE_CHARS = 400_000
 _RARE_TOKENS = 60  # a one-off line longer than this (or a 50th of the budget) waits for the ends
 _SAME_MOMENT = 20  # records of one process at one moment that continue an error record
 _MOMENT_CHARS = 80  # of a record, where its process id is looked for
@@ -511,7 +512,7 @@ def _choose(scan: _Scan, picker: _Picker, budget: int, focus: frozenset[int],
     _keep_each(picker, ((i,) for i in late_summaries))
     _keep_blocks(scan, picker, chosen + rest, _FAR)
     _keep_each(picker, ((i,) for i in _round_robin(places)))
-    if not picker.exhausted() and scan.total <= _RARE_LINES:
+    if not picker.exhausted() and len(scan.text) <= _RARE_CHARS:
         # a one-off record is short; a long line (a task's JSON result) is kept by its ends
         short = max(_RARE_TOKENS, budget // 50)
         _keep_each(picker, ((i,) for i in _deaths_first(picker.line, rare())
