@@ -160,6 +160,21 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> 
     return _plan(lines, sorted(kept), notes)
 
 
+def rare_lines(text: str, lines: Lines, most: int = 2) -> list[int]:
+    """The first line of each template that occurs at most `most` times, ranked as the plan
+    offers exemplars: severe before the rest, rarer first, at the margin before indented,
+    spread over the output. A log's one-off records (a process killed, a recovery begun) are
+    what its many routine ones (a statement's duration, a connection) hide."""
+    total = len(lines)
+    if total < _MIN_LINES:
+        return []
+    keys = _keys(text, total)
+    templates, _ = _templates(keys, total)
+    found = [(count, first) for count, first, _ in templates.values() if count <= most]
+    return [first for _, first in sorted(
+        found, key=lambda item: _rank(lines.get(item[1]), item[0], item[1], total))]
+
+
 def _orders(text: str, lines: Lines, templates: dict[str, list[int]], heads: list[int],
             prose: bool, records: list[int], versioned: list[int]) -> tuple[list[int], ...]:
     """The lines to keep, in the order they are offered: the severe templates' exemplars,

@@ -8,8 +8,10 @@ from bisect import bisect_left, bisect_right
 from collections import Counter as Tally
 from functools import partial
 from itertools import compress, count
+from operator import itemgetter, not_
 from typing import Callable
 
+from ...patterns import lazy
 from ...plan import Gap, Item, Keep, Lines, Note, Plan, gap
 from ...render import CLOSING_MARKER_TOKENS, inline_marker
 from ...tokens import Counter
@@ -41,6 +43,16 @@ _HEAD_READ = 5000  # lines the head looks through for what is not progress
 _MIN_ROOM = 4  # tokens: below this nothing more fits
 _CHARS_PER_TOKEN_MAX = 32  # longer lines than this many characters per budget token are skipped
 _MAX_MISSES = 40  # failed additions in a row before a tier gives up (each costs a count)
+# A process died: what a server's log says in no error word when a worker is killed.
+_DIED = lazy(r"(?i)\b(?:killed|terminated by signal|(?:by|on|with) signal \d+"
+             r"|exit(?:ed)? with (?:exit )?(?:code|status) [1-9]|out of memory"
+             r"|core dumped|abnormal(?:ly)?)\b")
+# Characters past which one-off lines are not looked for: their mask pass costs ~0.3 s a MB
+# (bench: the 1 MB log's start-up), and a streamed log's excerpt could not offer them either.
+_RARE_CHARS = 400_000
+_RARE_TOKENS = 60  # a one-off line longer than this (or a 50th of the budget) waits for the ends
+_SAME_MOMENT = 20  # records of one process at one moment that continue an error record
+_MOMENT_CHARS = 80  # of a record, where its process id is looked for
 
 
 def _line_reader(lines: Lines):
@@ -255,6 +267,7 @@ def _grow_block(scan: _Scan, first: int) -> _Block:
     # a record or a path:line:col diagnostic, the next one is an event of its own.
     record = bool(LOG_RECORD.match(opening))
     separate = record or bool(SELF_CONTAINED.match(opening))
+    moment = _moment(opening) if record else None
     keys, index = [first], first + 1
     if _announces_next(opening) and index < total and _is_message(scan, index):
         index += 1  # Rust's "thread 'x' panicked at src/a.rs:9:5:", then its message
@@ -275,6 +288,12 @@ def _grow_block(scan: _Scan, first: int) -> _Block:
             keys.append(index)  # errors next to each other are one block (trace, then message)
         elif _ends_traceback(scan, index, text):
             keys.append(index)  # a Python exception whose name says neither Error nor Exception
+        elif record and moment and index - first <= _SAME_MOMENT and text.startswith(moment) \
+                and index not in scan.classes:
+            pass  # the same process's next record at the same moment: DETAIL, STATEMENT, HINT
+        elif not text.strip() and _announces_list(scan, index + 1):
+            index += 2  # past a blank line, "The conflict is caused by:": the list it announces
+            continue
         else:
             break
         index += 1
@@ -283,6 +302,28 @@ def _grow_block(scan: _Scan, first: int) -> _Block:
         last -= 1
     context = first - 1 if first > 0 and not record and line(first - 1).strip() else None
     return _Block(first, last, keys, context)
+
+
+def _moment(record: str) -> str | None:
+    """A record's prefix through its process id, `2026-11-28 02:49:55.725 UTC [13726]`,
+    `Nov 28 02:49:55 host sshd[812]`: the records after it that start the same are one event
+    (its DETAIL, its STATEMENT). None without a bracketed number (a timestamp alone is not
+    one process)."""
+    end = record.find("]", 0, _MOMENT_CHARS)
+    start = record.rfind("[", 0, end) if end > 0 else -1
+    if start < 0 or not record[start + 1:end].isdigit():
+        return None
+    return record[:end + 1]
+
+
+def _announces_list(scan: _Scan, index: int) -> bool:
+    """Does an unindented line at index end with a colon, the lines after it indented (what
+    caused the error, what it needs)? Neither line a signal nor an event of its own."""
+    if index + 1 >= scan.total or index in scan.classes or index + 1 in scan.classes:
+        return False
+    header, item = scan.line(index), scan.line(index + 1)
+    return (header[:1].isalpha() and _announces_next(header) and not _opens_event(header)
+            and item[:1] in (" ", "\t") and bool(item.strip()))
 
 
 def _announces_next(text: str) -> bool:
@@ -453,8 +494,10 @@ class _Picker:
 
 
 def _choose(scan: _Scan, picker: _Picker, budget: int, focus: frozenset[int],
-            folds: dict[int, int]) -> None:
-    """Spend the budget tier by tier, most important first."""
+            folds: dict[int, int], rare: Callable[[], list[int]]) -> None:
+    """Spend the budget tier by tier, most important first; what the signals leave goes to
+    each warning's other places, then to the log's one-off lines (`rare`: a killed process,
+    a recovery begun), before more head and tail."""
     total = scan.total
     picker.add_run(range(total - 1, -1, -1), int(budget * _TAIL_SHARE))
     picker.add_run(_head(picker), int(budget * _HEAD_SHARE))
@@ -463,11 +506,25 @@ def _choose(scan: _Scan, picker: _Picker, budget: int, focus: frozenset[int],
     _keep_cores(scan, picker, chosen)
     _keep_blocks(scan, picker, chosen, _NEAR)
     _keep_whole_blocks(scan, picker, chosen, int(budget * _WHOLE_BLOCK_SHARE))
-    _keep_warnings(scan, picker, folds)
+    places = _keep_warnings(scan, picker, folds)
     _keep_cores(scan, picker, rest)
     _keep_blocks(scan, picker, rest, _NEAR)
     _keep_each(picker, ((i,) for i in late_summaries))
     _keep_blocks(scan, picker, chosen + rest, _FAR)
+    _keep_each(picker, ((i,) for i in _round_robin(places)))
+    if not picker.exhausted() and len(scan.text) <= _RARE_CHARS:
+        # a one-off record is short; a long line (a task's JSON result) is kept by its ends
+        short = max(_RARE_TOKENS, budget // 50)
+        _keep_each(picker, ((i,) for i in _deaths_first(picker.line, rare())
+                            if picker.tokens(i) <= short))
+
+
+def _deaths_first(line, indexes: list[int]) -> list[int]:
+    """The one-off lines that say a process died (killed, terminated by a signal, exited
+    with a non-zero code, out of memory, an abnormal shutdown) before the others: a server's
+    crash is a one-off line whose words are no error word."""
+    died = [bool(_DIED.search(line(i), 0, JUDGED_CHARS)) for i in indexes]
+    return list(compress(indexes, died)) + list(compress(indexes, map(not_, died)))
 
 
 def _head(picker: _Picker):
@@ -634,9 +691,11 @@ def _by_distance(block: _Block, reach: int) -> list[int]:
     return [index for *_, index in sorted(found)]
 
 
-def _keep_warnings(scan: _Scan, picker: _Picker, folds: dict[int, int]) -> None:
+def _keep_warnings(scan: _Scan, picker: _Picker, folds: dict[int, int]) -> list[list[int]]:
     """Each distinct warning once, with its repeat count: the most frequent and the rarest
-    alternately (the first explain the bulk of what was cut, the second are likelier signal)."""
+    alternately (the first explain the bulk of what was cut, the second are likelier signal).
+    Returns, for each shown warning, its instances at other places (another file: the same
+    message is no repeat there, but another place to fix), in text order."""
     signatures = list(map(scan.signature.__getitem__, scan.warnings))
     counts = Tally(signatures)
     # Built backwards, each signature's first warning is the one written last.
@@ -649,6 +708,7 @@ def _keep_warnings(scan: _Scan, picker: _Picker, folds: dict[int, int]) -> None:
         if by_count:
             order.append(by_count.pop())
     picker.misses = 0
+    places: list[list[int]] = []
     for signature in order:
         if picker.exhausted():
             break
@@ -662,8 +722,35 @@ def _keep_warnings(scan: _Scan, picker: _Picker, folds: dict[int, int]) -> None:
             copies = members[signature][1:]  # [0] is index, the first
             texts = list(map(picker.line, copies))
             # One test per distinct text: a flood's copies are one text.
-            repeat = {text: _numbers_aside(text) == shown for text in dict.fromkeys(texts)}
-            picker.repeats.update(compress(copies, map(repeat.__getitem__, texts)))
+            aside = {text: _numbers_aside(text) for text in dict.fromkeys(texts)}
+            repeat = {text: place == shown for text, place in aside.items()}
+            flags = list(map(repeat.__getitem__, texts))
+            picker.repeats.update(compress(copies, flags))
+            if not all(flags):
+                places.append(_other_places(copies, texts, flags, aside))
+    return places
+
+
+def _other_places(copies: list[int], texts: list[str], flags: list[bool],
+                  aside: dict[str, bytes]) -> list[int]:
+    """The first copy at each other place (`flags`: the copies that repeat the shown line;
+    `aside`: a text with its numbers aside, one place however many times it is written), in
+    text order. Built in C: a dict keeps the last of each key, so it is fed backwards."""
+    others = list(compress(zip(copies, texts), map(not_, flags)))
+    first = dict(zip(map(aside.__getitem__, map(itemgetter(1), reversed(others))),
+                     map(itemgetter(0), reversed(others))))
+    return sorted(first.values())
+
+
+def _round_robin(groups: list[list[int]]):
+    """The first of every group, then the second of every group, and so on."""
+    depth = 0
+    while True:
+        row = [group[depth] for group in groups if depth < len(group)]
+        if not row:
+            return
+        yield from row
+        depth += 1
 
 
 def _members(indexes: list[int], signatures: list[bytes]) -> dict[bytes, list[int]]:
@@ -701,7 +788,8 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool,
         if found is not None:
             return found
     picker = _Picker(line, total, counter, budget)
-    _choose(scan, picker, budget, focus, {} if folds is None else folds)
+    _choose(scan, picker, budget, focus, {} if folds is None else folds,
+            partial(templates.rare_lines, text, lines))
     _release_repeats(picker)
     note = _finish(scan, lines, picker, budget)
     if not any(picker.kept):
