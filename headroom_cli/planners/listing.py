@@ -911,13 +911,13 @@ def _dated(job: _Job, table: Table, rows: list[int], columns: list[list[str]],
         if sum(1 for v in values if _ISO_DATE.fullmatch(v)) >= MIN_SHARE * len(values):
             dates.append([v if _ISO_DATE.fullmatch(v) else None for v in values])
     found = []
-    for column in dates:
-        held = [(d, i) for d, i in zip(column, rows) if d is not None and i in middle]
+    for column in dates:  # the extremes of the whole table, when head and tail miss them
+        held = [(d, i) for d, i in zip(column, rows) if d is not None]
         if len(set(d for d, _ in held)) < 2:
             continue
         oldest = min(held)[1]
         newest = min(held, key=lambda p: (_negated(p[0]), p[1]))[1]
-        found.append([oldest, newest])
+        found.append([i for i in (oldest, newest) if i in middle])
     return found
 
 
