@@ -465,7 +465,7 @@ def test_a_long_listing_keeps_its_oldest_file_beside_its_largest(counter):
     both sit in the listing's middle."""
     text = corpus_output("find-ls-dist-packages-maxdepth2")
     rows = text.splitlines()
-    months = "Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec".split()
+    months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
     def date(row: str) -> tuple:
         month, day, when = row.split()[7:10]

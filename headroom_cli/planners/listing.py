@@ -37,8 +37,8 @@ from ..render import CLOSING_MARKER_TOKENS
 from ..tokens import Counter
 from ..tools import Tool
 from ..values import field, value
-from .diagnostics import located
 from .costs import MAX_LINE_CHARS, LineCosts, cut_note
+from .diagnostics import located
 from .rollup import roll_up, split
 from .templates import FAILED_STATE, PENDING_STATE, few_values, severity
 
@@ -488,7 +488,8 @@ def _long_listing(body: list[str]) -> Table | None:
                  lambda row, n=fields: _ls_date(row.split(None, n - 1)[n - 4:n - 1]))
 
 
-_MONTHS = {m: k for k, m in enumerate("Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec".split(), 1)}
+_MONTHS = {m: k for k, m in enumerate(("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep",
+                                        "Oct", "Nov", "Dec"), 1)}
 
 
 def _ls_date(cells: list[str]) -> tuple | None:
@@ -913,7 +914,7 @@ def _dated(job: _Job, table: Table, rows: list[int], columns: list[list[str]],
     found = []
     for column in dates:  # the extremes of the whole table, when head and tail miss them
         held = [(d, i) for d, i in zip(column, rows) if d is not None]
-        if len(set(d for d, _ in held)) < 2:
+        if len({d for d, _ in held}) < 2:
             continue
         oldest = min(held)[1]
         newest = min(held, key=lambda p: (_negated(p[0]), p[1]))[1]
