@@ -456,3 +456,40 @@ def test_cells_are_read_by_position_with_spaces_and_empty_ones(counter):
         assert cells[-1] == row.split()[-1] and cells[-2] == row.split()[-2]
     assert any(" " in table.cells_of(row)[4] for row in rows[1:])
     assert any(table.cells_of(row)[4] == "" for row in rows[1:])
+
+
+def test_a_long_listing_keeps_its_oldest_file_beside_its_largest(counter):
+    """`find /usr/lib/python3/dist-packages -maxdepth 2 -ls` of this machine (real, in the
+    corpus: 469 rows, dates of the last six months with a time, older ones with a year): at
+    1000 tokens the oldest file (by its year, then month and day) and the largest stay, though
+    both sit in the listing's middle."""
+    text = corpus_output("find-ls-dist-packages-maxdepth2")
+    rows = text.splitlines()
+    months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
+    def date(row: str) -> tuple:
+        month, day, when = row.split()[7:10]
+        year = int(when) if ":" not in when else 10_000
+        return (year, months.index(month), int(day))
+
+    oldest = min(rows, key=date)  # the first of the oldest, as min() gives it
+    largest = max(rows, key=lambda row: int(row.split()[6]))
+    result = clip(text, 1000, counter)
+    assert result.kind == "listing"
+    shown = result.text.splitlines()
+    assert oldest in shown and largest in shown
+    assert rows.index(oldest) not in (0, len(rows) - 1)
+
+
+def test_a_boxed_psql_result_keeps_every_row_of_a_rare_value(counter):
+    """psql with `border 2` (a boxed table) of the `pg_*` functions of pg_proc (real, in the
+    corpus: 405 rows, 402 in language `internal`): at 1000 tokens the three written in `sql`
+    stay, with the title row and psql's row count."""
+    text = corpus_output("psql-border2-pg-proc-pg-functions")
+    rows = text.splitlines()
+    sql = [row for row in rows if row.count("|") == 11 and row.split("|")[10].strip() == "sql"]
+    result = clip(text, 1000, counter)
+    assert result.kind == "listing"
+    shown = result.text.splitlines()
+    assert len(sql) == 3 and all(row in shown for row in sql)
+    assert rows[1] in shown and "(405 rows)" in shown

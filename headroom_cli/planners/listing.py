@@ -37,10 +37,10 @@ from ..render import CLOSING_MARKER_TOKENS
 from ..tokens import Counter
 from ..tools import Tool
 from ..values import field, value
-from .diagnostics import located
 from .costs import MAX_LINE_CHARS, LineCosts, cut_note
+from .diagnostics import located
 from .rollup import roll_up, split
-from .templates import few_values, severity
+from .templates import FAILED_STATE, PENDING_STATE, few_values, severity
 
 _SECTION = lazy(r"\S.*:$")
 _TOTAL = lazy(r"total \d[\d.,]*[KMGTPE]?$")
@@ -64,6 +64,8 @@ HEAD_SHARE = 2 / 3  # of a table's rows budget, for the head; the tail gets the 
 _MEASURE_VALUES = 10  # distinct numbers a column needs to be a measure
 BIGGEST_SHARE = 0.3  # of a sized table's rows budget, for its largest rows between head and tail
 _MAX_MISSES = 32
+# A date (and time) a cell opens with: psql's timestamps, ls --time-style=long-iso, git's.
+_ISO_DATE = lazy(r"\d{4}-\d\d-\d\d(?:[ T]\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?: ?(?:[+-]\d\d(?::?\d\d)?|Z|UTC))?)?")
 _GAP_TOKENS = 20  # a gap's marker, which a row kept inside a gap adds one more of
 DISTINCT_SHARE = 0.5  # of a table's rows budget, for the rows that differ
 _RARE_SHARE = 0.1  # a value on at most this share of the rows is rare
@@ -80,17 +82,10 @@ _SIZED_NUMBER = lazy(r"(\d+(?:\.\d+)?) ?([kKMGTP]?)(?:iB|B|i|bytes?)?%?")
 _CLOCK = lazy(r"(?:(\d+)-)?(\d+):(\d\d(?:\.\d+)?)(?::(\d\d(?:\.\d+)?))?")
 _AGE_WHOLE = lazy(r"(?:\d+(?:\.\d+)?(?:ms|[smhdwy]))+")
 _AGE = lazy(r"(\d+(?:\.\d+)?)(ms|[smhdwy])")
-# The states of a row a reader looks for first (kubectl, docker, systemctl, ps, lsof), beside
-# the error words every output shares (templates.severity).
-_FAILED_STATE = lazy(r"\b(?:CrashLoopBackOff|ImagePullBackOff|ErrImagePull|OOMKilled|Evicted"
-                     r"|NotReady|Unhealthy|unhealthy|Degraded|degraded|Exited \([1-9]\d*\)"
-                     r"|<defunct>)|\(deleted\)")
 # Columns of numbers that name rather than measure: their largest value means nothing.
 _KEY_TITLE = lazy(r"(?i)p?pid|tid|id|[ug]id|inode|node|device|port|fd|line|no\.?|#|index|seq"
                   r"|oid|pgid|sid|tgid|lwp|nlwp|psr|pri|ni|nice|code|year|rank")
 _NAMES = lazy(r"\S*/\S*|[\w.-]*\w\.[A-Za-z]\w*")  # a path, a file name (errors.go)
-_PENDING_STATE = lazy(r"\b(?:Pending|ContainerCreating|Terminating|Unknown|Restarting"
-                      r"|SchedulingDisabled|outdated|upgradable)\b")
 
 
 def looks_like(sample: list[str], tool: Tool) -> bool:
@@ -424,6 +419,7 @@ class Table:
     size_of: object = None  # row -> its size in bytes, when the rows are sized (du, ls -l)
     cells_of: object = None  # row -> its cells (or None), when the columns can be told apart
     keys: tuple[int, ...] = ()  # columns of numbers that name or date rather than measure
+    date_of: object = None  # row -> a sortable date (or None), when the rows are dated (ls -l)
 
 
 def _table(rows: list[str]) -> Table | None:
@@ -488,7 +484,29 @@ def _long_listing(body: list[str]) -> Table | None:
     fields, keys = (9, (1, 5, 6, 7)) if long >= len(rows) / 2 else (11, (0, 3, 7, 8, 9))
     return Table(header, _path_column(rows, _last_field), _size,
                  lambda row, n=fields: cells if len(cells := row.split(None, n - 1)) == n
-                 else None, keys)
+                 else None, keys,
+                 lambda row, n=fields: _ls_date(row.split(None, n - 1)[n - 4:n - 1]))
+
+
+_MONTHS = {m: k for k, m in enumerate(("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep",
+                                        "Oct", "Nov", "Dec"), 1)}
+
+
+def _ls_date(cells: list[str]) -> tuple | None:
+    """`ls -l`'s date as a sortable tuple: `Jun 27  2010` (older than six months: a year) or
+    `Sep  7 19:33` (the last six months: a time, after every dated year); a long-iso or
+    full-iso date (`2023-05-22 10:00`) as it reads."""
+    if len(cells) != 3:
+        return None
+    month, day, when = cells
+    if month in _MONTHS and day.isdigit():
+        if when.isdigit():
+            return (int(when), _MONTHS[month], int(day), "")
+        if ":" in when:
+            return (10_000, _MONTHS[month], int(day), when)
+        return None
+    found = _ISO_DATE.match(" ".join(cells[1:]))
+    return (found[0],) if found else None
 
 
 def _sized_list(body: list[str]) -> Table | None:
@@ -863,8 +881,12 @@ def _distinct(job: _Job, table: Table, body: list[int], middle: set[int],
             far = _outlying([n for n in numbers if n is not None], [n for n, _ in largest])
             measures.append([i for _, i in largest[:far]])
             rest.append([i for _, i in largest[far:]])
-    for tier in itertools.zip_longest(exemplars, *measures, fillvalue=-1):
+    dated = [i for dates in _dated(job, table, rows, columns, middle) for i in dates]
+    for k, tier in enumerate(itertools.zip_longest(exemplars, *measures, fillvalue=-1)):
         order += tier  # a rare value, then each measure's next outlier, in turn
+        if k == 1:
+            order += dated  # after two rounds, the oldest and the newest row by each date
+    order += dated
     # then where each value of a few-valued column first shows (a table grouped or sorted
     # by it: the first suite of a protocol, the first pod of a namespace), fewest rows first
     firsts = sorted((n, c, value) for c, found in enumerate(counts)
@@ -875,6 +897,35 @@ def _distinct(job: _Job, table: Table, body: list[int], middle: set[int],
     for tier in itertools.zip_longest(*rest, fillvalue=-1):
         order += tier  # then the measures' other large values, in turn
     return sorted(_fill(job, order, room, middle))
+
+
+def _dated(job: _Job, table: Table, rows: list[int], columns: list[list[str]],
+           middle: set[int]) -> list[list[int]]:
+    """The oldest and the newest row of the middle by each date the rows hold (`ls -l`'s, a
+    column of ISO dates and times: a backend's start, a package's install date), when the dates
+    differ: the stale file and the one just changed are what a reader looks for. A column the
+    table is sorted by has its extremes at head and tail already."""
+    dates = []
+    if table.date_of:
+        dates.append([table.date_of(job.rows[i]) for i in rows])
+    for values in columns:
+        if sum(1 for v in values if _ISO_DATE.fullmatch(v)) >= MIN_SHARE * len(values):
+            dates.append([v if _ISO_DATE.fullmatch(v) else None for v in values])
+    found = []
+    for column in dates:  # the extremes of the whole table, when head and tail miss them
+        held = [(d, i) for d, i in zip(column, rows) if d is not None]
+        if len({d for d, _ in held}) < 2:
+            continue
+        oldest = min(held)[1]
+        newest = min(held, key=lambda p: (_negated(p[0]), p[1]))[1]
+        found.append([i for i in (oldest, newest) if i in middle])
+    return found
+
+
+def _negated(date: tuple | str) -> tuple:
+    """A key that sorts dates newest first (their parts are numbers and strings)."""
+    parts = date if isinstance(date, tuple) else (date,)
+    return tuple(-p if isinstance(p, int) else tuple(-ord(c) for c in p) for p in parts)
 
 
 def _outlying(values: list[float], largest: list[float]) -> int:
@@ -955,7 +1006,7 @@ def _trouble(row: str, states_only: bool = False) -> int:
     `errors.go` names no error."""
     row = _NAMES.sub(" ", row)
     level = 0 if states_only else severity(row)
-    return max(level, 2 if _FAILED_STATE.search(row) else 1 if _PENDING_STATE.search(row) else 0)
+    return max(level, 2 if FAILED_STATE.search(row) else 1 if PENDING_STATE.search(row) else 0)
 
 
 def _header_lines(job: _Job, count: int) -> list[int]:

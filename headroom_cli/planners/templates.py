@@ -85,6 +85,15 @@ _MISSES = 64  # exemplars in a row that do not fit before looking stops
 _GAP_TOKENS = 20
 _LONG_LINE = 2_000  # characters: an exemplar longer than this is not priced (it would not fit)
 _SPREAD_BITS = 16
+# The states of a row a reader looks for first (kubectl, docker, systemctl, ps, lsof, apt),
+# beside the error words every output shares (severity): listing's tables read them too.
+FAILED_STATE = lazy(r"\b(?:CrashLoopBackOff|ImagePullBackOff|ErrImagePull|OOMKilled|Evicted"
+                    r"|NotReady|Unhealthy|unhealthy|Degraded|degraded|Exited \([1-9]\d*\)"
+                    r"|<defunct>)|\(deleted\)")
+PENDING_STATE = lazy(r"\b(?:Pending|ContainerCreating|Terminating|Unknown|Restarting"
+                     r"|SchedulingDisabled|outdated|upgradable)\b")
+_RARE_LINES = 0.01  # of the lines, the most a rare template (whose every line is offered) holds
+_MIN_RARE = 4  # lines a rare template may hold however short the output
 # An aligned table's cells: split at runs of two spaces or more, tabs and column rules (psql's
 # `|`, sqlite3 -box's `│`). A table is this share of the lines split in _TABLE_CELLS or more;
 # a column whose masked values repeat (at most _FEW_VALUES of them, or one for every
@@ -137,11 +146,26 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> 
         count, last = by_first.get(index, (1, index))
         return template_note(count, index + 1, last + 1) if count > 1 else ""
 
+    orders = _orders(text, lines, templates, heads, prose, records, versioned)
+    # the other rows of the templates in a failed or pending state, then of the rare ones, come
+    # after every exemplar; what the states' rows cost (up to half the room) is set aside
+    # before the first and last lines take their shares: a long list's troubled rows outrank
+    # its head (rare rows do not: a rare form is as often a dump's incidental line)
+    states = [] if prose else _state_members(lines, keys, templates, total)
+    members = states + ([] if prose else _rare_members(keys, templates, total))
+    reserve = 0
+    for index in states:
+        if reserve >= room // 2:
+            break
+        reserve += cost(index) + _GAP_TOKENS // 2
+    reserve = min(reserve, room // 2)
+    room -= reserve
     kept: set[int] = set()
     room -= _edge(range(total), int(head_share * room), cost, kept)
     room -= _edge(range(total - 1, -1, -1), int(tail_share * room), cost, kept) + _GAP_TOKENS
+    room += reserve
     notes: dict[int, str] = {}  # the exemplars between head and tail, with their counts
-    for order in _orders(text, lines, templates, heads, prose, records, versioned):
+    for order in orders + (members,):
         misses = 0
         for first in order:
             if first in kept or len(lines.get(first)) > _LONG_LINE:
@@ -196,6 +220,50 @@ def _orders(text: str, lines: Lines, templates: dict[str, list[int]], heads: lis
     indented = [first for _, first, _ in ranked if lines.get(first)[:1] in " \t"]
     return (severe, warned, versioned, records, _record_versions(text, lines, records), margin,
             heads, indented)
+
+
+def _state_members(lines: Lines, keys: list[str], templates: dict[str, list[int]],
+                   total: int) -> list[int]:
+    """The other lines of the templates whose rows are in a failed state (a pod in
+    CrashLoopBackOff, a zombie), then of those in a state between (`[upgradable to: …]`,
+    Pending), each in the output's order: every such row is what a reader of a listing looks
+    for, not one exemplar of them. A template on half the lines or more is no exception."""
+    levels = {}
+    for key, (count, first, _) in templates.items():
+        if 1 < count < total / 2:
+            line = lines.get(first)
+            level = 2 if FAILED_STATE.search(line) else 1 if PENDING_STATE.search(line) else 0
+            if level:
+                levels[key] = level
+    if not levels:
+        return []
+    members: dict[str, list[int]] = {}
+    for index, key in enumerate(keys[:total]):
+        if key in levels:
+            members.setdefault(key, []).append(index)
+    return [index for key in sorted(members, key=lambda k: (-levels[k], members[k][0]))
+            for index in members[key][1:]]
+
+
+def _rare_members(keys: list[str], templates: dict[str, list[int]], total: int) -> list[int]:
+    """The other lines of the rare templates, rarest first, each in its output's order: a
+    row unlike its neighbours (a package `[installed]` or `[upgradable from: …]` among thousands
+    that are not, a rare status) is what a reader looks for, and its template's exemplar stands
+    for one of them only. A template is rare on at most _RARE_LINES of the lines and a quarter
+    of the commonest template's."""
+    if not templates:
+        return []
+    most = max(count for count, _, _ in templates.values())
+    limit = min(max(_MIN_RARE, int(total * _RARE_LINES)), most // 4)
+    rare = {key: count for key, (count, _, _) in templates.items() if 1 < count <= limit}
+    if not rare:
+        return []
+    members: dict[str, list[int]] = {}
+    for index, key in enumerate(keys[:total]):
+        if key in rare:
+            members.setdefault(key, []).append(index)
+    return [index for key in sorted(members, key=lambda k: (rare[k], members[k][0]))
+            for index in members[key][1:]]
 
 
 def _record_versions(text: str, lines: Lines, records: list[int]) -> list[int]:
