@@ -191,11 +191,19 @@ def namesake_of(path: str) -> str:
 
 
 def name(body: str) -> str:
-    """A definition's name: its first word that is no keyword."""
-    for word in _IDENT.finditer(body, 0, _JUDGED):  # most often the first or second word
+    """A definition's name: its first word that is no keyword, past a Go method's receiver
+    (`func (c *Context) JSON(` names JSON, not c)."""
+    start = 0
+    if (receiver := _RECEIVER.match(body)) is not None:
+        start = receiver.end()
+    for word in _IDENT.finditer(body, start, _JUDGED):  # most often the first or second word
         if word[0] not in _WORDS:
             return word[0]
     return ""
+
+
+# A Go method's receiver, between `func` and the method's name.
+_RECEIVER = lazy(r"\s*func\s*\([^()]*\)")
 
 
 def private(body: str) -> bool:
@@ -266,18 +274,39 @@ def definition_sites(files: list[FileHits], rows: list[str]) -> list[tuple[int, 
             # module's namesake. Every line left is a definition (_DEFINES), which rank()
             # would rank (0, nested, aside) with no symbol: no need to ask it again.
             stem = namesake_of(hits.path)
-            for i in lines:
+            # Go tells a private name by its small first letter, as Python by its `_`.
+            lower_private = hits.path.endswith(".go")
+            called_at = [name(rows[i][starts[i]:]) for i in lines]
+            for at, i in enumerate(lines):
                 body = rows[i][starts[i]:]
-                called = name(body)
+                called = called_at[at]
                 lowered = called.lower()
-                ranked.append(((machine, 0, int(body[:1].isspace()),
-                                int(lowered not in tested), int(side), outer,
-                                int(inner or called.startswith("_")),
+                # Overloads (Python's @overload, TypeScript's signatures) come before the
+                # definition with the body: a name defined again by the file's next site is
+                # that one's stub.
+                stub = at + 1 < len(lines) and called_at[at + 1] == called != ""
+                ranked.append(((machine, 0, _depth(body), int(lowered not in tested),
+                                int(side), outer,
+                                int(inner or called.startswith("_") or stub
+                                    or lower_private and called[:1].islower()),
                                 int(not stem or not lowered.endswith(stem))), i))
         ranked.sort()
         found += [(r, nth, position, i) for nth, (r, i) in enumerate(ranked)]
     found.sort()
     return [(position, i) for _, _, position, i in found]
+
+
+_METHOD_INDENT = 4  # columns (a tab counts as 4) of a class's method; deeper is nested further
+
+
+def _depth(body: str) -> int:
+    """0 for a top-level definition, 1 for a method (indented one level, or a Go method,
+    declared with its receiver), 2 for one nested deeper (a decorator's inner function, a
+    closure): the further in, the less it is a name a reader looks up."""
+    if not body[:1].isspace():
+        return int(_RECEIVER.match(body) is not None)  # a Go method is one level in
+    indent = body[:len(body) - len(body.lstrip())].replace("\t", "    ")
+    return 1 if len(indent) <= _METHOD_INDENT else 2
 
 
 RARE_MOST = 1  # a word in at most this many matched lines sets its line apart
