@@ -237,12 +237,18 @@ def _state_members(lines: Lines, keys: list[str], templates: dict[str, list[int]
                 levels[key] = level
     if not levels:
         return []
-    members: dict[str, list[int]] = {}
-    for index, key in enumerate(keys[:total]):
-        if key in levels:
-            members.setdefault(key, []).append(index)
+    members = _members(keys, levels, total)
     return [index for key in sorted(members, key=lambda k: (-levels[k], members[k][0]))
             for index in members[key][1:]]
+
+
+def _members(keys: list[str], wanted, total: int) -> dict[str, list[int]]:
+    """The lines (in order) of each template key in `wanted`, over the first `total` lines."""
+    members: dict[str, list[int]] = {}
+    for index, key in enumerate(keys[:total]):
+        if key in wanted:
+            members.setdefault(key, []).append(index)
+    return members
 
 
 def _rare_members(keys: list[str], templates: dict[str, list[int]], total: int) -> list[int]:
@@ -258,10 +264,7 @@ def _rare_members(keys: list[str], templates: dict[str, list[int]], total: int) 
     rare = {key: count for key, (count, _, _) in templates.items() if 1 < count <= limit}
     if not rare:
         return []
-    members: dict[str, list[int]] = {}
-    for index, key in enumerate(keys[:total]):
-        if key in rare:
-            members.setdefault(key, []).append(index)
+    members = _members(keys, rare, total)
     return [index for key in sorted(members, key=lambda k: (rare[k], members[k][0]))
             for index in members[key][1:]]
 
