@@ -94,11 +94,10 @@ def _widened(text, lines, planner, found, budget, counter, context, translate):
         used, target = found[3], found[4]
         if used >= _WIDE_ENOUGH * budget or used == 0:
             break
-        wider = max(target + 8, int(target * _WIDE_ENOUGH * budget / used))
-        if over is not None:
-            wider = (target + over) // 2
-            if wider - target < 8:
-                break
+        if over is None:
+            wider = max(target + 8, int(target * _WIDE_ENOUGH * budget / used))
+        elif (wider := (target + over) // 2) - target < 8:
+            break
         plan = planner(text, lines, wider, counter, context.tool)
         if plan is None:
             break

@@ -2,14 +2,14 @@
 without) becomes the head, an outline of the omitted part's landmarks with their line numbers,
 then the tail.
 
-Landmarks, shallowest first, each named by its subject (`git log`'s first message line, or the
-`--oneline` row; the `commit <hash>` line above it by its refs when it names any, else it
-waits for the commit lines' level): releases
-(commits a tag or HEAD points at, and subjects that announce a version: `release version
-3.1.8`, `v8.2.2`, when the history has no tags), then subjects that name a breaking change, a deprecation, a security fix or
-a revert, then commits a branch points at and merges; then every commit's subject, then its
-`commit <hash>` line; then what it changed, the largest commit's size first, then every
-size (`--stat`'s ` 3 files changed, …`), then the file each changed most (`src/a.c | 37 ++--`).
+Landmarks, shallowest first, each line ranked by what it says (a `commit <hash>` line by its
+refs, a subject by its words): releases (commits a tag or HEAD points at, and subjects that
+announce a version, `release version 3.1.8`, `v8.2.2`, when the history has no tags), then
+subjects naming a breaking change, a deprecation, a security fix or a revert, then branch
+heads and merges; then every commit's subject (`git log`'s first message line, or the
+`--oneline` row); then the largest commit's size; then bare `commit <hash>` lines, every
+size (`--stat`'s ` 3 files changed, …`) and the file each commit changed most
+(`src/a.c | 37 ++--`).
 `--stat`, `--name-status` and `--oneline --stat` histories are histories too (`git show
 --stat` of one commit is short). (`git log -p` is a diff: the diff planner takes it first.)
 """
@@ -47,55 +47,61 @@ _SHARE = 0.9  # of the non-empty lines, for a one-line-per-commit history
 _MIN_COMMITS = 10
 
 
-def _level(refs: str | None, merge: bool, subject: str, tagged: bool) -> int:
-    """A commit's level, named by its subject. `tagged`: the history's releases are its tags
-    (a subject that names a version, `Prepare for 13.0.0-0`, waits with the urgent ones)."""
-    if refs and ("tag: " in refs or "HEAD" in refs):
-        return 1
-    if _RELEASE.match(subject.strip()):
+def _ref_level(refs: str) -> int:
+    """A commit line's level by its refs: a tag or HEAD is a release, a branch a branch head."""
+    return 1 if "tag: " in refs or "HEAD" in refs else _BRANCH
+
+
+def _subject_level(subject: str, merge: bool, tagged: bool) -> int:
+    """A subject's level by its words. `tagged`: the history's releases are its tags (a subject
+    that names a version, `Prepare for 13.0.0-0`, waits with the urgent ones)."""
+    subject = subject.strip()
+    if _RELEASE.match(subject):
         return 2 if tagged else 1
-    if URGENT.search(subject) or _REVERT.match(subject.strip()):
+    if URGENT.search(subject) or _REVERT.match(subject):
         return 2
-    return 3 if refs or merge else _SUBJECT
+    return _BRANCH if merge else _SUBJECT
 
 
-_SUBJECT, _COMMIT_LINE, _LARGEST, _SIZE, _MOST = 4, 5, 3, 6, 7  # the levels of commits' rows
+# the levels of commits' rows, after releases (1) and urgent subjects (2)
+_BRANCH, _LARGEST, _SUBJECT, _COMMIT_LINE, _SIZE, _MOST = 3, 3, 4, 5, 6, 7
 
 
 def landmarks(rows: list[str]) -> list[tuple[int, int]]:
-    """(line, level) of every commit's subject, by what the commit is (_level); then of every
-    commit line (full format), the largest commit's totals, every commit's totals and the file
-    it changed most."""
-    found = []
+    """(line, level) of every commit's subject and refs; then of every bare commit line (full
+    format), the largest commit's totals, every commit's totals and the file it changed most."""
     full = any(_COMMIT.match(row) for row in rows[:50])
     tagged = any("tag: " in row for row in rows)
-    starts = []
+    commits = []  # (line, refs, subject of a --oneline row)
     for index, row in enumerate(rows):
         match = (_COMMIT if full else _ONELINE).match(row)
-        if not match or not full and _STAT.match(row):
-            continue
-        starts.append(index)
-        if not full:
-            found.append((index, _level(match["refs"], bool(_MERGE.match(match["subject"])),
-                                        match["subject"], tagged)))
-            continue
-        end = next((i for i in range(index + 1, len(rows)) if _COMMIT.match(rows[i])), len(rows))
-        subject = next((i for i in range(index + 1, end) if rows[i].startswith("    ")
-                        and rows[i].strip()), None)
-        merge = index + 1 < len(rows) and rows[index + 1].startswith("Merge:")
-        if subject is not None:
-            found.append((subject, _level(None, merge, rows[subject], tagged)))
-        # each line ranked by what it says: the commit line by its refs (`(tag: v2.0.0)`)
-        found.append((index, _level(match["refs"], False, "", tagged) if match["refs"]
-                      else _COMMIT_LINE))
-    sizes = []
-    for at, start in enumerate(starts):
-        end = starts[at + 1] if at + 1 < len(starts) else len(rows)
+        if match and (full or not _STAT.match(row)):
+            commits.append((index, match["refs"], None if full else match["subject"]))
+    found, sizes = [], []
+    for at, (start, refs, subject) in enumerate(commits):
+        end = commits[at + 1][0] if at + 1 < len(commits) else len(rows)
+        if full:
+            found += _full_commit(rows, start, end, refs, tagged)
+        else:
+            level = _subject_level(subject, bool(_MERGE.match(subject)), tagged)
+            found.append((start, min(level, _ref_level(refs)) if refs else level))
         found += _commit_rows(rows, start, end, sizes)
     if sizes:
         largest = max(sizes, key=lambda size: (size[0], -size[1]))[1]
         found = [(i, _LARGEST if i == largest else level) for i, level in found]
     return sorted(found)
+
+
+def _full_commit(rows: list[str], start: int, end: int, refs: str | None,
+                 tagged: bool) -> list[tuple[int, int]]:
+    """A full-format commit's subject, by its words, and its `commit <hash>` line, by its refs."""
+    found = [(start, _ref_level(refs) if refs else _COMMIT_LINE)]
+    subject = next((i for i in range(start + 1, end) if rows[i].startswith("    ")
+                    and rows[i].strip()), None)
+    if subject is not None:
+        merge = start + 1 < end and rows[start + 1].startswith("Merge:")
+        found.append((subject, _subject_level(rows[subject], merge, tagged)))
+    return found
 
 
 def _commit_rows(rows: list[str], start: int, end: int,
@@ -132,6 +138,6 @@ def looks_like(sample: list[str], tool: Tool) -> bool:
 
 
 def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> Plan | None:
-    return outline.plan("commits", "commits (releases, urgent, branches and merges, then every "
-                        "subject)",
+    return outline.plan("commits",
+                        "commits (releases, urgent, branches and merges, then every subject)",
                         text, lines, budget, counter, landmarks(list(lines)))
