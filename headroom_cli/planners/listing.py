@@ -20,7 +20,9 @@
   whose source is not `default`) with the largest values of the columns that measure in turn
   (%CPU, RSS, SIZE with its unit, TIME; not a PID or a column the table is sorted by), where
   each value of a few-valued column first shows (a table grouped by it), then every other
-  row of a rare value.
+  row of a rare value. The rows whose own name is a well-known one (wellknown.py: libc6,
+  openssl, pip among hundreds of packages) take turns with the rare values and the largest
+  rows.
 
 Plain path lists (`find`, `rg -l`, Glob) are the search planner's file-list mode, not this one.
 """
@@ -41,6 +43,7 @@ from .costs import MAX_LINE_CHARS, LineCosts, cut_note
 from .diagnostics import located
 from .rollup import roll_up, split
 from .templates import FAILED_STATE, PENDING_STATE, few_values, severity
+from .wellknown import known_rows
 
 _SECTION = lazy(r"\S.*:$")
 _TOTAL = lazy(r"total \d[\d.,]*[KMGTPE]?$")
@@ -68,6 +71,7 @@ _MAX_MISSES = 32
 _ISO_DATE = lazy(r"\d{4}-\d\d-\d\d(?:[ T]\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?: ?(?:[+-]\d\d(?::?\d\d)?|Z|UTC))?)?")
 _GAP_TOKENS = 20  # a gap's marker, which a row kept inside a gap adds one more of
 DISTINCT_SHARE = 0.5  # of a table's rows budget, for the rows that differ
+_KNOWN_TOKENS = 150  # of the room, for each row of a well-known name offered
 _RARE_SHARE = 0.1  # a value on at most this share of the rows is rare
 _PREAMBLE = 8  # lines a table's own header may hold above its title row (top's summary)
 # The rules of a boxed table: `+----+----+`, `┌────┬────┐`, `├────┼────┤`, `╞════╪════╡`.
@@ -722,6 +726,7 @@ def _plan_table(job: _Job, table: Table) -> Plan | None:
     body = [i for i in range(header[-1] + 1 if header else 0, rows)]
     if len(_fit(job, body, room)) == len(body):
         return None  # it all fits: nothing for a table plan to do (counted up to the room)
+    named = known_rows(job.rows, job.room // _KNOWN_TOKENS)  # wellknown.py: libc6, openssl, pip
     for _ in range(2):  # again with what the note left of its room, for the rows
         rows_room = room - note_room
         biggest_room = int(rows_room * BIGGEST_SHARE) if table.size_of else 0
@@ -730,9 +735,12 @@ def _plan_table(job: _Job, table: Table) -> Plan | None:
         head, tail = _ends(job, body, rows_room - picked_room,
                            int((rows_room - picked_room) * HEAD_SHARE))
         middle = body[len(head):len(body) - len(tail)]
-        biggest = (_distinct(job, table, body, set(middle), distinct_room,
-                             _title(job, header)) if distinct_room
-                   else _biggest(job, table, middle, biggest_room) if biggest_room else [])
+        inside = set(middle)
+        known = [i for i in named if i in inside]
+        biggest = (_distinct(job, table, body, inside, distinct_room, _title(job, header),
+                             known) if distinct_room
+                   else _biggest(job, table, middle, biggest_room, known) if biggest_room
+                   else [])
         first = middle[0]
         shown = set(biggest)
         note = (_folders_note(job, table, [i for i in middle if i not in shown], note_room)
@@ -782,12 +790,16 @@ def _title(job: _Job, header: list[int]) -> str:
     return job.rows[titles[-1]] if titles else ""
 
 
-def _biggest(job: _Job, table: Table, middle: list[int], room: int) -> list[int]:
+def _biggest(job: _Job, table: Table, middle: list[int], room: int,
+             known: list[int]) -> list[int]:
     """The largest rows between head and tail (du's heavy folders, the one huge file) that fit
-    in room, biggest first; rows without a size are never chosen. Gives up after
-    _MAX_MISSES rows in a row that do not fit (each costs a count)."""
+    in room, biggest first, each followed by a row of a well-known name; rows without a size
+    are never chosen. Gives up after _MAX_MISSES rows in a row that do not fit (each costs a
+    count)."""
     sizes = {i: table.size_of(job.rows[i]) for i in middle}
-    return _fill(job, sorted((i for i in middle if sizes[i] > 0), key=lambda i: -sizes[i]), room)
+    largest = sorted((i for i in middle if sizes[i] > 0), key=lambda i: -sizes[i])
+    return _fill(job, itertools.chain.from_iterable(
+        itertools.zip_longest(largest, known, fillvalue=-1)), room)
 
 
 def _fill(job: _Job, order, room: int, middle: set[int] | None = None) -> list[int]:
@@ -814,13 +826,13 @@ def _fill(job: _Job, order, room: int, middle: set[int] | None = None) -> list[i
 
 
 def _distinct(job: _Job, table: Table, body: list[int], middle: set[int],
-              room: int, title: str = "") -> list[int]:
+              room: int, title: str, known: list[int]) -> list[int]:
     """The rows of the middle that differ from the others, in this order while they fit in
     room: those naming an error or a troubled state (then a warning), one row of each rare
-    value of a column whose values repeat (rarest first) with the largest values of the
-    measure columns in turn, then the other rows of the rare values (a setting whose source
-    is not the default's, a package not from the archive). Values are counted over the whole
-    table (`body`)."""
+    value of a column whose values repeat (rarest first) with a row of a well-known name
+    (`known`) and the largest values of the measure columns in turn, then the other rows of
+    the rare values (a setting whose source is not the default's, a package not from the
+    archive). Values are counted over the whole table (`body`)."""
     cells = {i: table.cells_of(job.rows[i]) for i in body}
     widths: dict[int, int] = {}
     for found in cells.values():
@@ -882,8 +894,8 @@ def _distinct(job: _Job, table: Table, body: list[int], middle: set[int],
             measures.append([i for _, i in largest[:far]])
             rest.append([i for _, i in largest[far:]])
     dated = [i for dates in _dated(job, table, rows, columns, middle) for i in dates]
-    for k, tier in enumerate(itertools.zip_longest(exemplars, *measures, fillvalue=-1)):
-        order += tier  # a rare value, then each measure's next outlier, in turn
+    for k, tier in enumerate(itertools.zip_longest(exemplars, known, *measures, fillvalue=-1)):
+        order += tier  # a rare value, a well-known name, then each measure's next outlier
         if k == 1:
             order += dated  # after two rounds, the oldest and the newest row by each date
     order += dated

@@ -9,9 +9,10 @@ warning…; then the lines naming a version, `Version: 3.0.19`, `__VERSION__ "12
 budget), then by rarity (the fewest lines first: a line unlike the others is what a reader
 looks for), then lines at the margin (headings, records) before indented ones, spread over
 the output; every omitted run is a gap with its exact line counts. Every template at the margin
-gets its exemplar before any template gets a second line; then the heads of blocks (the first
-line after a blank one, a line the next is indented under) level by level, then the indented
-templates. An aligned table's rows are keyed by their few-valued columns (a status, a type),
+gets its exemplar before any template gets a second line, in turn with the rows whose own
+name is a well-known one (wellknown.py: `libc.so.6` among 539 libraries of one form); then
+the heads of blocks (the first line after a blank one, a line the next is indented under)
+level by level, then the indented templates. An aligned table's rows are keyed by their few-valued columns (a status, a type),
 so a row of a rare status is a template of its own. An output whose lines are nearly all of
 different templates (prose) is outlined by its blocks when it has some (a man page), else
 kept head and tail around its lines naming an error or a version (annotated source, a dump of
@@ -29,6 +30,7 @@ exact masked keys over one text.
 
 from __future__ import annotations
 
+import itertools
 import re
 from functools import cache, partial
 
@@ -38,6 +40,7 @@ from ..render import CLOSING_MARKER_TOKENS, template_note
 from ..tokens import Counter
 from ..tools import Tool
 from .costs import MAX_LINE_CHARS
+from .wellknown import known_rows
 
 # One pass: quoted strings ("…", '…', `…`), runs of alignment spaces, rules (`----+----`, `┌────┬`: one
 # template whatever their columns' widths), and every token holding a digit, a path
@@ -77,6 +80,7 @@ _VERSIONED = lazy(r"(?i)(?<![\w.\-/\\$])(?!\.)[\w.-]*?"
                   r"(?:(?<!con)(?<!in)(?<!di)(?<!sub)(?<!per)version|release)[\w.-]*(?=[^\d\n]*\d)")
 _VERSION_WORDS = ("version", "release")
 _VERSION_TOKENS = 250  # of the budget, for each line naming a version offered early
+_KNOWN_TOKENS = 200  # of the budget, for each row of a well-known name offered early
 _HEAD_SHARE = 0.2  # of the room, for the first lines
 _TAIL_SHARE = 0.1  # and the last
 _MISSES = 64  # exemplars in a row that do not fit before looking stops
@@ -146,7 +150,10 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> 
         count, last = by_first.get(index, (1, index))
         return template_note(count, index + 1, last + 1) if count > 1 else ""
 
-    orders = _orders(text, lines, templates, heads, prose, records, versioned)
+    # the rows a reader looks up by name (wellknown.py)
+    known = [] if prose else known_rows([lines.get(i) for i in range(total)],
+                                        budget // _KNOWN_TOKENS)
+    orders = _orders(text, lines, templates, heads, prose, records, versioned, known)
     # the other rows of the templates in a failed or pending state, then of the rare ones, come
     # after every exemplar; what the states' rows cost (up to half the room) is set aside
     # before the first and last lines take their shares: a long list's troubled rows outrank
@@ -199,17 +206,19 @@ def rare_lines(text: str, lines: Lines, most: int = 2) -> list[int]:
         found, key=lambda item: _rank(lines.get(item[1]), item[0], item[1], total))]
 
 
-def _orders(text: str, lines: Lines, templates: dict[str, list[int]], heads: list[int],
-            prose: bool, records: list[int], versioned: list[int]) -> tuple[list[int], ...]:
+def _orders(text: str, lines: Lines, templates: dict[str, list[int]],
+            heads: list[int], prose: bool, records: list[int], versioned: list[int],
+            known: list[int]) -> tuple[list[int], ...]:
     """The lines to keep, in the order they are offered: the severe templates' exemplars,
     the warnings', the lines naming a version, then the first line of every record (_records:
     what names it, after what names a failure) and each record's version line, then one
-    exemplar of every template at the margin before any template's second line, then the
-    heads of blocks level by level (a section before its subsections; they may repeat a
-    template), then the indented templates' exemplars (detail: a disassembly's rarest
-    instruction comes after its functions). Prose has no templates worth one line each: its
-    outline, then the lines that name an error (a man page says "error" often), then those
-    naming a version."""
+    exemplar of every template at the margin before any template's second line, in turn with
+    the rows of well-known names (`known`: a list of one form has few exemplars, a dump of
+    many forms its rarest first), then the heads of blocks level by level (a section before
+    its subsections; they may repeat a template), then the indented templates' exemplars
+    (detail: a disassembly's rarest instruction comes after its functions). Prose has no
+    templates worth one line each: its outline, then the lines that name an error (a man page
+    says "error" often), then those naming a version."""
     total = len(lines)
     if prose:
         return heads, _severe_lines(text, lines), versioned
@@ -218,7 +227,9 @@ def _orders(text: str, lines: Lines, templates: dict[str, list[int]], heads: lis
     warned = [first for _, first, _ in ranked if severity(lines.get(first)) == 1]
     margin = [first for _, first, _ in ranked if lines.get(first)[:1] not in " \t"]
     indented = [first for _, first, _ in ranked if lines.get(first)[:1] in " \t"]
-    return (severe, warned, versioned, records, _record_versions(text, lines, records), margin,
+    turns = itertools.zip_longest(margin, known, fillvalue=-1)
+    return (severe, warned, versioned, records,
+            _record_versions(text, lines, records), [i for pair in turns for i in pair if i >= 0],
             heads, indented)
 
 

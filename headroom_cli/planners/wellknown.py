@@ -1,0 +1,154 @@
+"""wellknown: the rows of a long list a reader looks up first, by the name they carry.
+
+Asked what is in a list of hundreds of libraries, packages, settings or symbols, a person
+looks up the few everything else rests on — the C library, OpenSSL, Python and pip, the
+compiler, the database, `PATH`, the build type — not a row that differs from its neighbours.
+No structure tells those rows apart (every row of `ldconfig -p` has one form); their names
+do. This module holds those names, gathered by kind from general knowledge of the systems a
+coding agent works on (not from any one output), and finds the rows that carry one as their
+own name: a name most rows share (`(libc6,x86-64)` on every row of `ldconfig -p`) names the
+list, not a row.
+
+A name is compared in a stem form: lower case, without an architecture (`:amd64`), a shared
+object's suffix (`.so.6`) or a trailing version (`python3.11`, `postgresql-15`, `libssl3`).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from ..patterns import lazy
+
+# By kind, whitespace-separated stems (see _stem).
+_NAMES = """
+libc libm libdl libpthread librt ld-linux ld-linux-x86-64 ld-linux-aarch64 libstdc++ libgcc_s
+libgcc libz zlib zlib1g libssl libcrypto libffi libsqlite libcurl libxml libpq libuuid
+libsystemd libudev libselinux libpcre libpcre2 liblzma libbz2 libzstd libreadline libncurses
+libncursesw libtinfo libexpat libgmp libpython libjpeg libpng libnss libkrb5 libgssapi_krb5
+libldap libcap libseccomp libdbus libglib libgnutls libidn2 libmysqlclient libmariadb
+libyaml libicuuc libatomic libresolv libcrypt libnsl libutil libanl libgomp libasan
+glibc libc6 libc6-dev musl coreutils bash dash zsh apt dpkg rpm yum dnf apk systemd init
+openssl ca-certificates openssh openssh-server openssh-client ssh sshd sudo curl wget git
+gcc g++ c++ clang llvm make cmake ninja autoconf automake pkg-config binutils gdb
+build-essential python python3 python3-pip python-is-python3 perl ruby php java openjdk
+nodejs node npm npx yarn pnpm golang rustc cargo rustup dotnet tzdata locales util-linux
+procps grep sed tar gzip xz-utils bzip2 unzip linux-image linux-headers grub kmod udev
+base-files debian-archive-keyring gnupg gpg login passwd iproute2 iptables nftables
+net-tools dnsutils vim nano less postgresql postgres psql mysql mysqld mariadb sqlite
+redis redis-server mongodb nginx apache2 httpd docker docker-ce containerd runc kubectl
+kubelet helm terraform ansible
+pip setuptools wheel virtualenv venv pytest numpy pandas scipy requests urllib3 certifi idna
+charset-normalizer six typing-extensions typing_extensions packaging attrs pyyaml yaml jinja2
+markupsafe click django flask fastapi uvicorn gunicorn sqlalchemy alembic psycopg2
+psycopg2-binary boto3 botocore cryptography pyopenssl cffi pydantic tox black mypy ruff
+flake8 pylint matplotlib torch tensorflow scikit-learn pillow lxml protobuf grpcio
+react react-dom typescript webpack vite eslint prettier jest mocha babel express
+lodash vue angular esbuild rollup tslib
+serde tokio clap anyhow
+cmake_version cmake_build_type cmake_c_compiler cmake_cxx_compiler cmake_install_prefix
+cmake_system_name cmake_generator cmake_c_flags cmake_cxx_flags cmake_prefix_path
+__gnuc__ __clang__ __linux__ __x86_64__ __aarch64__ __stdc_version__ __cplusplus __version__
+path home shell lang pwd ld_library_path pythonpath cxx cflags cxxflags ldflags
+user.name user.email core.editor core.autocrlf init.defaultbranch pull.rebase
+remote.origin.url push.default
+max_connections shared_buffers work_mem maintenance_work_mem effective_cache_size
+wal_level listen_addresses port log_min_duration_statement max_wal_size search_path
+kernel.pid_max kernel.hostname kernel.osrelease vm.swappiness vm.overcommit_memory
+fs.file-max net.core.somaxconn net.ipv4.ip_forward kernel.panic
+_nprocessors_onln page_size pagesize open_max
+pg_class pg_attribute pg_proc pg_stat_activity pg_locks pg_settings pg_namespace pg_index
+pg_database pg_roles pg_tables pg_stat_statements information_schema
+malloc printf fork execve mmap pthread_create dlopen
+ssl_ctx_new ssl_new ssl_connect ssl_accept ssl_read ssl_write openssl_init_ssl
+__libc_start_main __cxa_throw
+"""
+# An architecture after a name (`libc6:amd64`), a shared object's suffix, a version at the end
+# (`python3.11`, `postgresql-15`, `libssl3`, `libpcre2-8`).
+_ARCH = lazy(r":(?:amd64|i386|arm64|armhf|all|x86_64|aarch64)$")
+_SO = lazy(r"\.so(?:\.[\d.]+)?$")
+_VERSION = lazy(r"(?<=[a-z+])[-.]?\d+(?:\.\d+)*[a-z]?$")
+# A row's words: runs between spaces and the brackets, quotes, commas and equals signs around
+# names (`(libc6,x86-64)`, `CC = "gcc"`, `libc=/lib/…`) that start with a letter or an
+# underscore, up to a slash (`python3.11/now` is python's row; a path is no name, its folders
+# say where a thing is, `/var/lib/postgresql/15/main`). Split in C: a list has many rows.
+_SPACED = str.maketrans(dict.fromkeys(",;()[]{}<>\"'`=|│", " "))
+# Of a row, the words that can be its name: the first few and the last (`ls -l`'s file).
+_FIRST_WORDS = 3
+_END_CHARS = 120  # of a row, at each end, where its words are looked for
+# A name on more rows than this share (at least _COMMON_ROWS) names the list, not a row.
+_COMMON_SHARE = 0.05
+_COMMON_ROWS = 3
+
+
+@cache
+def _ranks() -> dict[str, int]:
+    """Each stem's place in _NAMES: the kinds come most fundamental first (the C library
+    before a compression library, pip before a web framework)."""
+    ranks: dict[str, int] = {}
+    for place, name in enumerate(_NAMES.split()):
+        ranks.setdefault(_stem(name), place)
+    return ranks
+
+
+def _stem(word: str) -> str:
+    """`libc6:amd64` → `libc`, `libc.so.6` → `libc`, `python3.11` → `python`, `SSL_new@@X` →
+    `ssl_new`."""
+    word = word.lower().split("@", 1)[0].rstrip(".:,;")
+    word = _ARCH.sub("", word)
+    word = _SO.sub("", word)
+    return _VERSION.sub("", word) or word
+
+
+def _candidates(row: str) -> list[tuple[int, str]]:
+    """The words of a row that can be its name, by place: its first few (0, 1, 2) and its
+    last (-1) when the row ends with a word (`ls -l`'s file, `CC = "gcc"`'s compiler). Only
+    the row's two ends are read (a disassembly's rows run long)."""
+    chunks = row[:_END_CHARS].translate(_SPACED).split()
+    placed = []
+    for at, chunk in enumerate(chunks):
+        if chunk[0].isalpha() or chunk[0] == "_":
+            placed.append((at, chunk.split("/", 1)[0]))
+            if len(placed) == _FIRST_WORDS:
+                break
+    if len(row) > _END_CHARS:
+        ending = row[-_END_CHARS:].translate(_SPACED).rsplit(None, 1)
+        last, last_at = (ending[-1] if ending else ""), -1
+    else:
+        last, last_at = (chunks[-1] if chunks else ""), len(chunks) - 1
+    found = [(-1 if at == last_at else place, word) for place, (at, word) in enumerate(placed)]
+    if last[:1].isalpha() or last[:1] == "_":
+        if all(at != last_at for at, _ in placed):
+            found.append((-1, last.split("/", 1)[0]))
+    return found
+
+
+def known_rows(rows: list[str], most: int) -> list[int]:
+    """The indexes of at most `most` rows whose own name is a well-known one, the most
+    fundamental name first (each name's first row): a word on more than _COMMON_SHARE of the
+    rows names the list instead."""
+    if most <= 0:
+        return []
+    ranks = _ranks()
+    named = [_candidates(row) for row in rows]
+    # rows each word names at its place: `libc6` in every row of `ldconfig -p`, the installer
+    # `pip` closing every row of `pip list -v`, name none (the first `pip` of its row does)
+    spread: dict[tuple[int, str], int] = {}
+    for placed in named:
+        for key in placed:
+            spread[key] = spread.get(key, 0) + 1
+    common = max(_COMMON_ROWS, int(len(rows) * _COMMON_SHARE))
+    found: dict[str, tuple[int, int]] = {}  # each stem's row: first where it is the name
+    stems: dict[str, str] = {}
+    for index, placed in enumerate(named):
+        for place, word in placed:
+            if spread[place, word] <= common:
+                stem = stems.get(word)
+                if stem is None:
+                    stem = stems[word] = _stem(word)
+                if stem in ranks:
+                    # the first or the last word is the row's name (`CC = "gcc"`, `ls -l`'s
+                    # file); a word between is an argument (`BLDSHARED = "gcc -shared …"`)
+                    named_by = 0 if place in (0, -1) else 1
+                    found[stem] = min(found.get(stem, (2, 0)), (named_by, index))
+    ordered = sorted((ranks[stem], index) for stem, (_, index) in found.items())
+    return list(dict.fromkeys(index for _, index in ordered))[:most]

@@ -1,0 +1,82 @@
+"""The rows of a long list a reader looks up by name (issue #22, class: a single well-known row
+among hundreds of one form): the C library in the linker's cache, pip in `pip list`, libc6 in
+`dpkg -l`. No structure sets those rows apart; their names do (planners/wellknown.py).
+
+Every expected row is found in the input by the name it carries, never copied from a clip.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from conftest import GROWN_DIR, corpus_case
+from headroom_cli.api import compress
+from headroom_cli.planners.wellknown import known_rows
+from headroom_cli.tokens import load_counter
+
+
+@pytest.fixture(scope="module")
+def cl100k():
+    return load_counter("cl100k_base")
+
+
+def _clip(name: str, budget: int, cl100k) -> tuple[list[str], str]:
+    meta, raw = corpus_case(GROWN_DIR, name)
+    out = compress(raw, tool=meta["tool"], budget=budget, counter=cl100k).text
+    assert cl100k.count(out) <= budget
+    return raw.splitlines(), out
+
+
+def _row(lines: list[str], pattern: str) -> str:
+    """The one input row matching `pattern`."""
+    found = [line for line in lines if re.search(pattern, line)]
+    assert len(found) == 1, found
+    return found[0]
+
+
+@pytest.mark.parametrize("name, pattern", [
+    ("ldconfig-p-debian-bookworm", r"^\s*libc\.so\.6 "),  # one form on all 539 rows
+    ("pip-list-v-pyenv-3.11", r"^pip\s"),  # a column table of 100 packages
+    ("dpkg-l-debian-bookworm-dev-image", r"^ii\s+libc6:amd64\s"),  # a table under a legend
+    ("cpp-dm-gcc-12-predefined-macros", r"^#define __GNUC__ "),  # 380 macros of one form
+])
+def test_a_well_known_row_is_kept_at_1000_tokens(name, pattern, cl100k):
+    lines, out = _clip(name, 1000, cl100k)
+    assert _row(lines, pattern) in out.splitlines()
+
+
+def test_a_word_on_every_row_names_no_row(cl100k):
+    """`(libc6,x86-64)` closes every row of `ldconfig -p`: it names the list. The rows named
+    as known are the few whose own name is (libc, libssl, libm…), not hundreds."""
+    meta, raw = corpus_case(GROWN_DIR, "ldconfig-p-debian-bookworm")
+    rows = raw.splitlines()
+    found = known_rows(rows, len(rows))
+    assert 0 < len(found) < len(rows) // 10
+    assert rows.index(_row(rows, r"^\s*libc\.so\.6 ")) in found
+    assert any(rows[i].strip().startswith("libssl") for i in found)
+
+
+def test_the_most_fundamental_name_comes_first():
+    """Asked for one row, the C library's before a compression library's, whatever their order
+    in the list."""
+    rows = ["\tlibz.so.1 (libc6,x86-64) => /lib/x86_64-linux-gnu/libz.so.1",
+            "\tlibyaml-0.so.2 (libc6,x86-64) => /lib/x86_64-linux-gnu/libyaml-0.so.2",
+            "\tlibc.so.6 (libc6,x86-64) => /lib/x86_64-linux-gnu/libc.so.6"]
+    assert known_rows(rows, 1) == [2]
+
+
+def test_a_path_names_where_a_thing_is_not_what_it_is():
+    """An lsof row's path runs through `postgresql`, another's ends in `bash`: neither row is
+    named by it; the row whose command is `bash` is."""
+    rows = ["sleep 10241 root cwd DIR 8,1 4096 1041 /var/lib/postgresql/15/main",
+            "sleep 10481 root txt REG 8,1 35336 5207 /usr/bin/bash",
+            "bash 10470 root cwd DIR 8,1 4096 2 /root"]
+    assert known_rows(rows, 3) == [2]
+
+
+def test_a_name_between_other_words_is_an_argument():
+    """`gcc` names the row `CC = "gcc"`, not the linker command that starts with it."""
+    rows = ['BLDSHARED = "gcc -shared -L/root/lib"', 'AR = "ar"', 'CC = "gcc"']
+    assert known_rows(rows, 3) == [2]
