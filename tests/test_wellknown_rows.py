@@ -80,3 +80,15 @@ def test_a_name_between_other_words_is_an_argument():
     """`gcc` names the row `CC = "gcc"`, not the linker command that starts with it."""
     rows = ['BLDSHARED = "gcc -shared -L/root/lib"', 'AR = "ar"', 'CC = "gcc"']
     assert known_rows(rows, 3) == [2]
+
+
+def test_names_are_read_through_their_coordinates_units_and_pods():
+    """A Maven artifact is named after its group (`org.slf4j:slf4j-api:jar:1.7.36`), a systemd
+    unit before its kind (`ssh.service`), a pod after its workload (`coredns-5d78c9869d-x7k2p`);
+    `util-linux` is a name as it stands, not a pod of `util`."""
+    rows = ["[INFO] +- org.example:widget-core:jar:2.1.0:compile",
+            "[INFO] |  \\- org.slf4j:slf4j-api:jar:1.7.36:compile",
+            "  ssh.service   loaded active running OpenBSD Secure Shell server",
+            "kube-system   coredns-5d78c9869d-x7k2p   1/1   Running   0   3d",
+            "ii  util-linux   2.38.1-5+deb12u3   amd64   miscellaneous system utilities"]
+    assert sorted(known_rows(rows, 9)) == [1, 2, 3, 4]

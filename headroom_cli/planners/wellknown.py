@@ -36,7 +36,10 @@ procps grep sed tar gzip xz-utils bzip2 unzip linux-image linux-headers grub kmo
 base-files debian-archive-keyring gnupg gpg login passwd iproute2 iptables nftables
 net-tools dnsutils vim nano less postgresql postgres psql mysql mysqld mariadb sqlite
 redis redis-server mongodb nginx apache2 httpd docker docker-ce containerd runc kubectl
-kubelet helm terraform ansible
+kubelet helm terraform ansible cron rsyslog dbus systemd-journald systemd-logind
+systemd-resolved systemd-networkd systemd-udevd networkmanager containerd-shim
+kube-system kube-apiserver kube-controller-manager kube-scheduler kube-proxy coredns etcd
+ingress-nginx metrics-server calico flannel cilium
 pip setuptools wheel virtualenv venv pytest numpy pandas scipy requests urllib3 certifi idna
 charset-normalizer six typing-extensions typing_extensions packaging attrs pyyaml yaml jinja2
 markupsafe click django flask fastapi uvicorn gunicorn sqlalchemy alembic psycopg2
@@ -44,11 +47,16 @@ psycopg2-binary boto3 botocore cryptography pyopenssl cffi pydantic tox black my
 flake8 pylint matplotlib torch tensorflow scikit-learn pillow lxml protobuf grpcio
 react react-dom typescript webpack vite eslint prettier jest mocha babel express
 lodash vue angular esbuild rollup tslib
-serde tokio clap anyhow
+serde serde_json tokio clap anyhow thiserror syn quote proc-macro2 futures hyper reqwest
+junit junit-jupiter spring-boot spring-core spring-web jackson-databind guava log4j-core
+log4j-api slf4j-api logback-classic commons-lang3 lombok hibernate-core kotlin-stdlib
+maven-compiler-plugin maven-surefire-plugin
+rails rake bundler rack composer
 cmake_version cmake_build_type cmake_c_compiler cmake_cxx_compiler cmake_install_prefix
 cmake_system_name cmake_generator cmake_c_flags cmake_cxx_flags cmake_prefix_path
 __gnuc__ __clang__ __linux__ __x86_64__ __aarch64__ __stdc_version__ __cplusplus __version__
-path home shell lang pwd ld_library_path pythonpath cxx cflags cxxflags ldflags
+path home shell lang pwd ld_library_path pythonpath cxx cflags cxxflags ldflags java_home
+gopath goroot node_env virtual_env editor
 user.name user.email core.editor core.autocrlf init.defaultbranch pull.rebase
 remote.origin.url push.default
 max_connections shared_buffers work_mem maintenance_work_mem effective_cache_size
@@ -66,6 +74,11 @@ __libc_start_main __cxa_throw
 # (`python3.11`, `postgresql-15`, `libssl3`, `libpcre2-8`).
 _ARCH = lazy(r":(?:amd64|i386|arm64|armhf|all|x86_64|aarch64)$")
 _SO = lazy(r"\.so(?:\.[\d.]+)?$")
+_UNIT = lazy(r"\.(?:service|socket|timer|mount|target)$")  # a systemd unit's kind
+# A Kubernetes pod's name after its workload's: a ReplicaSet's hash, then the pod's own suffix
+# (`coredns-5d78c9869d-x7k2p`, `kube-proxy-x7k2p`): tried only when the name is not known as
+# it stands (`util-linux` is a name).
+_POD = lazy(r"(?:-[a-f0-9]{8,10})?-[a-z0-9]{5}$")
 _VERSION = lazy(r"(?<=[a-z+])[-.]?\d+(?:\.\d+)*[a-z]?$")
 # A row's words: runs between spaces and the brackets, quotes, commas and equals signs around
 # names (`(libc6,x86-64)`, `CC = "gcc"`, `libc=/lib/…`) that start with a letter or an
@@ -92,11 +105,23 @@ def _ranks() -> dict[str, int]:
 
 def _stem(word: str) -> str:
     """`libc6:amd64` → `libc`, `libc.so.6` → `libc`, `python3.11` → `python`, `SSL_new@@X` →
-    `ssl_new`."""
+    `ssl_new`, `org.slf4j:slf4j-api:jar:1.7.36` → `slf4j-api`, `ssh.service` → `ssh`."""
     word = word.lower().split("@", 1)[0].rstrip(".:,;")
+    if word.count(":") >= 2:  # Maven's and Gradle's `group:artifact:version`: the artifact
+        word = word.split(":")[1]
+    word = _UNIT.sub("", word)
     word = _ARCH.sub("", word)
     word = _SO.sub("", word)
     return _VERSION.sub("", word) or word
+
+
+def _known_stem(word: str, ranks: dict[str, int]) -> str:
+    """The well-known stem a word spells, else ""."""
+    stem = _stem(word)
+    if stem in ranks:
+        return stem
+    workload = _POD.sub("", stem)
+    return workload if workload != stem and workload in ranks else ""
 
 
 def _candidates(row: str) -> list[tuple[int, str]]:
@@ -144,8 +169,8 @@ def known_rows(rows: list[str], most: int) -> list[int]:
             if spread[place, word] <= common:
                 stem = stems.get(word)
                 if stem is None:
-                    stem = stems[word] = _stem(word)
-                if stem in ranks:
+                    stem = stems[word] = _known_stem(word, ranks)
+                if stem:
                     # the first or the last word is the row's name (`CC = "gcc"`, `ls -l`'s
                     # file); a word between is an argument (`BLDSHARED = "gcc -shared …"`)
                     named_by = 0 if place in (0, -1) else 1
