@@ -50,7 +50,7 @@ def test_a_well_known_row_is_kept_at_1000_tokens(name, pattern, cl100k):
 def test_a_word_on_every_row_names_no_row(cl100k):
     """`(libc6,x86-64)` closes every row of `ldconfig -p`: it names the list. The rows named
     as known are the few whose own name is (libc, libssl, libm…), not hundreds."""
-    meta, raw = corpus_case(GROWN_DIR, "ldconfig-p-debian-bookworm")
+    _, raw = corpus_case(GROWN_DIR, "ldconfig-p-debian-bookworm")
     rows = raw.splitlines()
     found = known_rows(rows, len(rows))
     assert 0 < len(found) < len(rows) // 10

@@ -141,9 +141,8 @@ def _candidates(row: str) -> list[tuple[int, str]]:
     else:
         last, last_at = (chunks[-1] if chunks else ""), len(chunks) - 1
     found = [(-1 if at == last_at else place, word) for place, (at, word) in enumerate(placed)]
-    if last[:1].isalpha() or last[:1] == "_":
-        if all(at != last_at for at, _ in placed):
-            found.append((-1, last.split("/", 1)[0]))
+    if (last[:1].isalpha() or last[:1] == "_") and all(at != last_at for at, _ in placed):
+        found.append((-1, last.split("/", 1)[0]))
     return found
 
 
