@@ -116,3 +116,37 @@ def test_a_heading_file_with_every_match_shown_keeps_its_heading(budget, counter
             assert not above.startswith("[") and above.strip(), (row, above)
     if budget == 500:
         assert rows[0] == "tornado/testing.py"
+
+
+@pytest.mark.parametrize("body", ["        self.environment = environment",
+                                  "        t.environment = environment",
+                                  "  this.environment = environment;"])
+def test_a_value_stored_under_its_own_name_is_no_definition_site(body):
+    """`self.environment = environment` in a constructor stores a parameter: jinja's search
+    for `environment` showed a dozen of them where `def pass_environment(` was wanted."""
+    assert rank(body, frozenset({"environment"}), False) is None
+
+
+def test_a_nested_assignment_ranks_after_a_top_level_definition_naming_the_symbol():
+    """`environment = enum.auto()` inside a class, `namespace["environment"] = …` inside a
+    function: less a definition site than `def pass_environment(` at the top of a module."""
+    wanted = frozenset({"environment"})
+    top = rank("def pass_environment(f: F) -> F:", wanted, False)
+    for body in ["    environment = enum.auto()", '        namespace["environment"] = environment']:
+        assert top < rank(body, wanted, False)
+    # a keyword's definition inside a body keeps its rank
+    assert rank("    def environment(self):", wanted, False) < top
+
+
+@pytest.mark.parametrize("budget, needles", [
+    (500, ["src/jinja2/utils.py:72:def pass_environment(f: F) -> F:"]),
+    (1000, ["src/jinja2/utils.py:72:def pass_environment(f: F) -> F:",
+            "src/jinja2/lexer.py:428:def get_lexer(environment: \"Environment\") -> \"Lexer\":",
+            "src/jinja2/nodes.py:231:    def set_environment(self, environment: \"Environment\")"
+            " -> \"Node\":"]),
+])
+def test_jinja_s_environment_definitions_are_shown(budget, needles, counter):
+    out = _clip("grep-rn-jinja-environment", budget, counter)
+    for needle in needles:
+        assert needle in out
+    assert "self.environment = environment" not in out

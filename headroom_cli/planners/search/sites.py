@@ -48,6 +48,9 @@ _EXPORT = lazy(r"__all__\s*[+:]?=|pub(?:\([^)]*\))?\s+use\s"
                      r"|export\s+(?:\*|\{[^}]*\}|type\s)[^;]*?\sfrom\s|export\s+\*\s+as\s"
                      r"|(?:module\.)?exports(?:\.[\w$]+)?\s*=(?!=)"
                      r"|export\s+(?:default|=)\s+[\w$.]+\s*;?\s*$")
+# A value stored under its own name (`self.environment = environment`, `this.req = req;`): a
+# constructor's plumbing, which defines nothing a reader looks up.
+_STORED = lazy(r"(?:[\w$]+\.)+([\w$]+)\s*=\s*\1\s*[;,]?\s*$")
 # A class that may derive from another (`class User(BaseModel):`, `class A extends B`,
 # `struct A : B`): its own name ends the head, its bases follow.
 _SUBCLASS = lazy(r"(?:export\s+)?(?:default\s+)?(?:abstract\s+)?(?:class|interface|struct)"
@@ -142,7 +145,7 @@ def rank(body: str, symbols: frozenset[str], aside: bool, entry_module: bool = F
     judged = body[:_JUDGED]
     stripped = judged.lstrip()
     nested = int(len(stripped) != len(judged))
-    if not DEFINITION.match(stripped):
+    if not DEFINITION.match(stripped) or _STORED.match(stripped):
         tier = _beyond_definition(stripped, symbols, entry_module, document)
         return None if tier is None else (tier, nested, int(aside))
     exact = 0
@@ -157,6 +160,12 @@ def rank(body: str, symbols: frozenset[str], aside: bool, entry_module: bool = F
         else:
             tier = _beyond_definition(stripped, symbols, entry_module, document)
             return None if tier is None else (tier, nested, int(aside))
+        if nested and exact == 0:
+            # An assignment inside a body (`environment = enum.auto()`, `x["environment"] =
+            # …`) names the symbol less than a top-level definition naming it in a longer word
+            # (`def pass_environment(`): it ranks with those, after them.
+            first = _IDENT.match(stripped)
+            exact = int(first is None or first[0] not in _WORDS)
     return exact, nested, int(aside)
 
 
