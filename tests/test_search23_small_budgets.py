@@ -150,3 +150,31 @@ def test_jinja_s_environment_definitions_are_shown(budget, needles, counter):
     for needle in needles:
         assert needle in out
     assert "self.environment = environment" not in out
+
+
+@pytest.mark.parametrize("body, symbol, expected", [
+    ('  parseOptions(args) {\\n"},"line_number":1760', "parseoptions", 0),  # rg --json's text
+    ("  parseOptions(args) {", "parseoptions", 0),
+    ("  addCommand(cmd: Command, opts?: CommandOptions): this;", "command", 1),
+    ("  public async fetchUser(id: string): Promise<User> {", "fetchuser", 0),
+])
+def test_a_method_declared_by_its_name_alone_is_a_definition(body, symbol, expected):
+    """JavaScript's and TypeScript's class methods (and Java's, C#'s) have no keyword: their
+    name, parameters, then a body or a declared return type."""
+    assert rank(body, frozenset({symbol}), False)[0] == expected
+
+
+@pytest.mark.parametrize("body", ["  parseOptions(argv);", "  if (parseOptions(x)) {",
+                                  "  while (parseOptions(x)) {", "  return parseOptions(x);"])
+def test_a_call_or_a_control_statement_is_no_method_declaration(body):
+    assert rank(body, frozenset({"parseoptions"}), False) is None
+
+
+@pytest.mark.parametrize("case, budget, needle", [
+    ("rg-json-commander-parseoptions", 1000,
+     '"lines":{"text":"  parseOptions(args) {\\n"},"line_number":1760'),
+    ("rg-w-commander-typings-command", 1000,
+     "typings/index.d.ts:463:  addCommand(cmd: Command, opts?: CommandOptions): this;"),
+])
+def test_a_keywordless_method_definition_is_shown_at_1000_tokens(case, budget, needle, counter):
+    assert needle in _clip(case, budget, counter)

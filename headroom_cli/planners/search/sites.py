@@ -51,6 +51,14 @@ _EXPORT = lazy(r"__all__\s*[+:]?=|pub(?:\([^)]*\))?\s+use\s"
 # A value stored under its own name (`self.environment = environment`, `this.req = req;`): a
 # constructor's plumbing, which defines nothing a reader looks up.
 _STORED = lazy(r"(?:[\w$]+\.)+([\w$]+)\s*=\s*\1\s*[;,]?\s*$")
+# A method declared by its name alone (JavaScript's and TypeScript's classes, Java, C#):
+# `  parseOptions(args) {`, `  addCommand(cmd: Command, opts?: CommandOptions): this;`, the
+# parameters then a body's brace, or a return type then a brace or a declaration's end (a
+# call, `parseOptions(args);`, has no type), then the line's end (in rg --json, `\\n"`).
+_METHOD = lazy(r"(?:(?:public|private|protected|static|async|override|get|set|abstract)\s+)*"
+               r"([\w$]+)\s*\([^()]*\)\s*(?:\{|:\s*[^=;{}()]+[{;])\s*(?:$|\\n\")")
+_CONTROL = frozenset("if for while switch catch return function new typeof await with elif "
+                     "else do super this".split())
 # A class that may derive from another (`class User(BaseModel):`, `class A extends B`,
 # `struct A : B`): its own name ends the head, its bases follow.
 _SUBCLASS = lazy(r"(?:export\s+)?(?:default\s+)?(?:abstract\s+)?(?:class|interface|struct)"
@@ -145,6 +153,8 @@ def rank(body: str, symbols: frozenset[str], aside: bool, entry_module: bool = F
     judged = body[:_JUDGED]
     stripped = judged.lstrip()
     nested = int(len(stripped) != len(judged))
+    if (method := _METHOD.match(stripped)) and method[1] not in _CONTROL:
+        stripped = "def " + stripped  # a method declared without a keyword: a definition
     if not DEFINITION.match(stripped) or _STORED.match(stripped):
         tier = _beyond_definition(stripped, symbols, entry_module, document)
         return None if tier is None else (tier, nested, int(aside))
