@@ -178,3 +178,10 @@ def test_a_call_or_a_control_statement_is_no_method_declaration(body):
 ])
 def test_a_keywordless_method_definition_is_shown_at_1000_tokens(case, budget, needle, counter):
     assert needle in _clip(case, budget, counter)
+
+
+def test_an_assignment_inside_a_test_is_its_fixture_not_a_site():
+    """`req.counter = 0` inside an express test sets up the test; in lib/ it may be a site."""
+    wanted = frozenset({"req"})
+    assert rank("      req.counter = 0", wanted, True) is None
+    assert rank("      req.counter = 0", wanted, False) is not None

@@ -176,6 +176,8 @@ def rank(body: str, symbols: frozenset[str], aside: bool, entry_module: bool = F
             # (`def pass_environment(`): it ranks with those, after them.
             first = _IDENT.match(stripped)
             exact = int(first is None or first[0] not in _WORDS)
+            if exact and aside:
+                return None  # a test's fixture (`req.counter = 0` inside a test): no site
     return exact, nested, int(aside)
 
 
