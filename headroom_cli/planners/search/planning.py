@@ -350,7 +350,10 @@ def _rolled_up(files: list[FileHits], rows: list[str], lines: Lines, room: int, 
     for hits in named:
         shown = sorted(pinned[hits.path])
         shown_total += len(shown)
-        section = [Note(_header(hits, len(shown)))] if len(shown) < hits.count else []
+        if len(shown) < hits.count:
+            section = [Note(_header(hits, len(shown)))]
+        else:  # every match shown: an `rg --heading` file keeps its heading (_file_cost)
+            section = [] if hits.heading is None else [_keep_line(hits.heading, rows, lines)]
         placed.append((position[hits.path],
                        section + [_keep_line(i, rows, lines) for i in shown]))
     placed.sort(key=lambda entry: entry[0])

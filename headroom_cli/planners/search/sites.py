@@ -39,13 +39,26 @@ _ASIDE_FOLDERS = frozenset({"test", "tests", "testing", "testdata", "__tests__",
                             "doc", "docs", "example", "examples", "fixture", "fixtures"})
 _ASIDE_STEMS = ("_test", ".test", ".spec")
 # Where a package's entry module takes a public name from one of its own modules, or lists
-# it among its exports (the `'BaseModel',` entries of its `__all__`).
-_REEXPORT = lazy(r"from\s+\.[\w.]*\s+import\s|['\"][\w.]+['\"],?\s*$")
+# it among its exports (the `'BaseModel',` entries of its `__all__`; a name alone on its line,
+# an entry of a list spread over lines: `export {` … `  AxiosError,`, `pub use x::{` …).
+_REEXPORT = lazy(r"from\s+\.[\w.]*\s+import\s|['\"][\w.]+['\"],?\s*$|[\w$]+,?\s*$")
 # An export wherever it is: the line says so itself (`__all__ = …`, `pub use`,
-# `export … from`, `module.exports`).
+# `export … from`, `module.exports`, a module's `export default Name;`).
 _EXPORT = lazy(r"__all__\s*[+:]?=|pub(?:\([^)]*\))?\s+use\s"
                      r"|export\s+(?:\*|\{[^}]*\}|type\s)[^;]*?\sfrom\s|export\s+\*\s+as\s"
-                     r"|(?:module\.)?exports(?:\.[\w$]+)?\s*=(?!=)")
+                     r"|(?:module\.)?exports(?:\.[\w$]+)?\s*=(?!=)"
+                     r"|export\s+(?:default|=)\s+[\w$.]+\s*;?\s*$")
+# A value stored under its own name (`self.environment = environment`, `this.req = req;`): a
+# constructor's plumbing, which defines nothing a reader looks up.
+_STORED = lazy(r"(?:[\w$]+\.)+([\w$]+)\s*=\s*\1\s*[;,]?\s*$")
+# A method declared by its name alone (JavaScript's and TypeScript's classes, Java, C#):
+# `  parseOptions(args) {`, `  addCommand(cmd: Command, opts?: CommandOptions): this;`, the
+# parameters then a body's brace, or a return type then a brace or a declaration's end (a
+# call, `parseOptions(args);`, has no type), then the line's end (in rg --json, `\\n"`).
+_METHOD = lazy(r"(?:(?:public|private|protected|static|async|override|get|set|abstract)\s+)*"
+               r"([\w$]+)\s*\([^()]*\)\s*(?:\{|:\s*[^=;{}()]+[{;])\s*(?:$|\\n\")")
+_CONTROL = frozenset("if for while switch catch return function new typeof await with elif "
+                     "else do super this".split())
 # A class that may derive from another (`class User(BaseModel):`, `class A extends B`,
 # `struct A : B`): its own name ends the head, its bases follow.
 _SUBCLASS = lazy(r"(?:export\s+)?(?:default\s+)?(?:abstract\s+)?(?:class|interface|struct)"
@@ -140,7 +153,9 @@ def rank(body: str, symbols: frozenset[str], aside: bool, entry_module: bool = F
     judged = body[:_JUDGED]
     stripped = judged.lstrip()
     nested = int(len(stripped) != len(judged))
-    if not DEFINITION.match(stripped):
+    if (method := _METHOD.match(stripped)) and method[1] not in _CONTROL:
+        stripped = "def " + stripped  # a method declared without a keyword: a definition
+    if not DEFINITION.match(stripped) or _STORED.match(stripped):
         tier = _beyond_definition(stripped, symbols, entry_module, document)
         return None if tier is None else (tier, nested, int(aside))
     exact = 0
@@ -155,6 +170,14 @@ def rank(body: str, symbols: frozenset[str], aside: bool, entry_module: bool = F
         else:
             tier = _beyond_definition(stripped, symbols, entry_module, document)
             return None if tier is None else (tier, nested, int(aside))
+        if nested and exact == 0:
+            # An assignment inside a body (`environment = enum.auto()`, `x["environment"] =
+            # …`) names the symbol less than a top-level definition naming it in a longer word
+            # (`def pass_environment(`): it ranks with those, after them.
+            first = _IDENT.match(stripped)
+            exact = int(first is None or first[0] not in _WORDS)
+            if exact and aside:
+                return None  # a test's fixture (`req.counter = 0` inside a test): no site
     return exact, nested, int(aside)
 
 
@@ -218,20 +241,29 @@ _PART = lazy(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 def _tested(texts: list[str]) -> frozenset[str]:
     """Names the tests name (`def test_format_str_basic`: format, format_str, str…), lower-cased
     and without separators: a definition its tests are named after is the package's API."""
-    found = set()
+    return frozenset(_tests_naming(texts))
+
+
+def _tests_naming(texts: list[str]) -> dict[str, int]:
+    """How many tests name each name _tested finds: the more tests a name has, the more of the
+    package's API it is (`test_option_*` fourteen times, `test_pass_obj` once)."""
+    found: dict[str, int] = {}
     joined = "\n".join(texts)
     if "test" not in joined and "Test" not in joined:
-        return frozenset()  # no test's name (most searches): not searched for text by text
+        return found  # no test's name (most searches): not searched for text by text
     for text in texts:
         m = _TEST_NAME.search(text, 0, _JUDGED)
         if not m:
             continue
         parts = [p.lower() for p in _PART.findall(m.group(1))]
+        names = set()
         for start in range(len(parts)):
             for end in range(start + 1, min(len(parts), start + 4) + 1):
-                found.add("_".join(parts[start:end]))
-                found.add("".join(parts[start:end]))
-    return frozenset(found)
+                names.add("_".join(parts[start:end]))
+                names.add("".join(parts[start:end]))
+        for one in names:
+            found[one] = found.get(one, 0) + 1
+    return found
 
 
 def aside(path: str) -> bool:
@@ -247,7 +279,7 @@ def definition_sites(files: list[FileHits], rows: list[str]) -> list[tuple[int, 
     copy the project's."""
     texts = [rows[i][f.text_start[i]:] for f in files for i in f.matches]
     wanted = symbols(texts)
-    tested = frozenset() if wanted else _tested(texts)
+    tested = {} if wanted else _tests_naming(texts)
     defines = _DEFINES.match
     found = []
     for position, hits in enumerate(files):
@@ -270,10 +302,11 @@ def definition_sites(files: list[FileHits], rows: list[str]) -> list[tuple[int, 
                 body = rows[i][hits.text_start[i]:]
                 if (r := rank(body, wanted, side, front, document)) is not None:
                     ranked.append(((machine, *r), i))
-        else:  # a flood: names the tests are named after, the entry module, public, the
-            # module's namesake. Every line left is a definition (_DEFINES), which rank()
+        else:  # a flood: names the tests are named after, the module's namesake, the
+            # entry module, public. Every line left is a definition (_DEFINES), which rank()
             # would rank (0, nested, aside) with no symbol: no need to ask it again.
             stem = namesake_of(hits.path)
+            bare_stem = stem.replace("_", "")
             # Go tells a private name by its small first letter, as Python by its `_`.
             lower_private = hits.path.endswith(".go")
             called_at = [name(rows[i][starts[i]:]) for i in lines]
@@ -281,15 +314,32 @@ def definition_sites(files: list[FileHits], rows: list[str]) -> list[tuple[int, 
                 body = rows[i][starts[i]:]
                 called = called_at[at]
                 lowered = called.lower()
+                depth = _depth(body)
                 # Overloads (Python's @overload, TypeScript's signatures) come before the
                 # definition with the body: a name defined again by the file's next site is
                 # that one's stub.
                 stub = at + 1 < len(lines) and called_at[at + 1] == called != ""
-                ranked.append(((machine, 0, _depth(body), int(lowered not in tested),
-                                int(side), outer,
-                                int(inner or called.startswith("_") or stub
-                                    or lower_private and called[:1].islower()),
+                hidden = int(inner or called.startswith("_") or stub
+                             or lower_private and called[:1].islower())
+                # The module's own name (`def build` in build.ts, `class Text` in text.py)
+                # or a name its tests are named after: the name a reader comes for.
+                named = int(not (lowered in tested or bare_stem != ""
+                                 and lowered.replace("_", "") == bare_stem))
+                ranked.append(((int(depth > 1), hidden, named, outer, depth,
+                                0 if front else -tested.get(lowered, 0),
                                 int(not stem or not lowered.endswith(stem))), i))
+            ranked.sort()
+            # One site a file before a second of any (round by round), the project's own
+            # public top-level names first, the files that define the most (the central
+            # modules of the flood) before the others in each round. An entry module's
+            # public top-level names are the package's surface: all of them are in the first
+            # round, entry modules in the output's order (their role, not their count, is
+            # what makes them matter).
+            found += [((machine, int(side), r[0], r[1],
+                        0 if front and r[:2] == (0, 0) and r[4] == 0 else nth,
+                        *r[2:], 0 if front else -hits.count), nth, position, i)
+                      for nth, (r, i) in enumerate(ranked)]
+            continue
         ranked.sort()
         found += [(r, nth, position, i) for nth, (r, i) in enumerate(ranked)]
     found.sort()
