@@ -504,6 +504,7 @@ def _choose(scan: _Scan, picker: _Picker, budget: int, focus: frozenset[int],
     late_summaries = _keep_summaries(scan, picker, int(budget * _SUMMARY_SHARE))
     chosen, rest = _instances_by_priority(scan, picker.line, focus)
     _keep_cores(scan, picker, chosen)
+    _keep_places(scan, picker, chosen)
     _keep_blocks(scan, picker, chosen, _NEAR)
     _keep_whole_blocks(scan, picker, chosen, int(budget * _WHOLE_BLOCK_SHARE))
     places = _keep_warnings(scan, picker, folds)
@@ -640,6 +641,70 @@ def _keep_cores(scan: _Scan, picker: _Picker, keys: list[int]) -> None:
             core.append(block.owner)  # whose error it is: the file, the test
         if not picker.add(core) and not (len(core) > 2 and picker.add(core[:2])):
             picker.add((key,))
+
+
+# A source place inside a line: a file with an extension, then its line (`a/b.ts:36:20`,
+# `x.c(12,`, `"a.py", line 3`), wherever the line names it (bandit's `Location: `, vitest's
+# `❯ `, a frame's `at f (…)`); and the places that are a dependency's, not the project's.
+_PLACE_IN_LINE = lazy(r"(?<![\w.])[\w@+~-][\w./\\@+~-]*\.[a-z][a-z\d]{0,4}"
+                      r"(?::\d+|\(\d+[,:)]|\", line \d+)")
+_DEPENDENCY = lazy(r"site-packages|dist-packages|node_modules|/rustc/|/usr/(?:lib|include)/"
+                   r"|<frozen |\(node:|internal/")
+_PLACE_REACH = 40  # lines after an error line its place is looked for in (past a test's diff)
+
+
+def _keep_places(scan: _Scan, picker: _Picker, keys: list[int]) -> None:
+    """For each kept error whose kept lines name no source place, the line that does: the
+    innermost project frame above a report's final message (a traceback's), else the first
+    project place after the error line before the next error (bandit's `Location:`, vitest's
+    `❯ a.test.ts:36:20` past the diff, a stack's first frame of the project's own)."""
+    picker.misses = 0
+    for key in keys:
+        if picker.exhausted():
+            break
+        if not picker.kept[key]:
+            continue
+        block = scan.block(key)
+        final = block.keys[-1] if block.keys and block.keys[-1] > key else None
+        near = [i for i in (key, key + 1, key + 2, final)
+                if i is not None and i < scan.total and picker.kept[i]]
+        if any(map(_names_place, map(scan.line, near))):
+            continue
+        place = _place_before(scan, key, final) if final is not None else _place_after(scan, key)
+        if place is not None:
+            picker.add((place,))
+
+
+def _names_place(text: str) -> bool:
+    return _PLACE_IN_LINE.search(text, 0, JUDGED_CHARS) is not None
+
+
+def _is_project_place(text: str) -> bool:
+    text = text[:JUDGED_CHARS]
+    return _names_place(text) and not _DEPENDENCY.search(text)
+
+
+def _place_before(scan: _Scan, key: int, final: int) -> int | None:
+    for index in range(final - 1, key, -1):
+        if _is_project_place(scan.line(index)):
+            return index
+    return None
+
+
+def _place_after(scan: _Scan, key: int) -> int | None:
+    errors = scan.errors
+    position = bisect_right(errors, key)
+    block = scan.block(key)
+    while position < len(errors) and errors[position] <= block.last:
+        position += 1  # the block's own later keys
+    stop = min(errors[position] if position < len(errors) else scan.total,
+               key + _PLACE_REACH + 1, scan.total)
+    if LOG_RECORD.match(scan.line(key)):
+        stop = min(stop, block.last + 1)  # the records after a record are events of their own
+    for index in range(key + 1, stop):
+        if _is_project_place(scan.line(index)):
+            return index
+    return None
 
 
 def _is_frame(text: str) -> bool:
