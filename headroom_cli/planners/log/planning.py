@@ -556,23 +556,53 @@ def _keep_each(picker: _Picker, groups) -> None:
 
 
 def _keep_summaries(scan: _Scan, picker: _Picker, cap: int) -> list[int]:
-    """The last line of each summary signature (failures first, latest first) within the cap;
-    returns the summary lines left for later, in order."""
+    """The last line of each summary signature (failures first, latest first) within the cap,
+    and after each failing one the line of its signature that counts the most failures when
+    that is another (each test binary, package or file has its verdict: `test result:
+    FAILED. 15 passed; 5 failed` before the doctests' `3 passed; 1 failed`); returns the
+    summary lines left for later, in order."""
     last: dict[bytes, int] = {}
+    most: dict[bytes, tuple[int, int]] = {}  # signature -> (failures counted, line)
     for index in scan.summaries:
-        last[scan.signature[index]] = index
+        signature = scan.signature[index]
+        last[signature] = index
+        counted = _failures_counted(picker.line(index))
+        if counted > most.get(signature, (0, 0))[0]:
+            most[signature] = (counted, index)
 
     def failing(index: int) -> bool:
         text = picker.line(index)
         return bool(FAILING_SUMMARY.search(text)) and not NOTHING_FAILED.search(text)
 
-    order = sorted(last.values(), key=lambda i: (not failing(i), -i))
+    order = []
+    ranked = sorted(last.values(), key=lambda i: (not failing(i), -i))
+    if scan.errors or ranked and failing(ranked[0]):
+        # A run that failed: what passed (`test result: ok.`, `ok  pkg 0.1s`) waits until
+        # the errors are in; counts of warnings do not.
+        ranked = [index for index in ranked
+                  if failing(index) or not _PASSED.search(picker.line(index), 0, JUDGED_CHARS)]
+    for index in ranked:
+        order.append(index)
+        counted, worst = most.get(scan.signature[index], (0, index))
+        if worst != index and failing(index) and counted > _failures_counted(picker.line(index)):
+            order.append(worst)
     used = 0
     for index in order:
         cost = 0 if picker.kept[index] else picker.tokens(index)
         if used + cost <= cap and picker.add((index,)):
             used += cost
     return [index for index in scan.summaries if not picker.kept[index]]
+
+
+# A summary that says something passed (`test result: ok.`, `PASS`, `Success: no issues`).
+_PASSED = lazy(r"(?i)\b(?:ok|pass(?:ed|ing)?|succe(?:ss|eded)\w*)\b")
+# A figure counting failures: `5 failed`, `64 previous errors`, `failures=3`.
+_FAILURE_FIGURE = lazy(r"(?i)\b(\d+) (?:\w+ )?(?:fail|error)|\b(?:failures|errors)=(\d+)")
+
+
+def _failures_counted(text: str) -> int:
+    return max((int(a or b) for a, b in _FAILURE_FIGURE.findall(text, 0, JUDGED_CHARS)),
+               default=0)
 
 
 def _instances_by_priority(scan: _Scan, line, focus: frozenset[int] = frozenset()
@@ -880,7 +910,16 @@ def _release_repeats(picker: _Picker) -> None:
 def _finish(scan: _Scan, lines: Lines, picker: _Picker, budget: int) -> str:
     """From estimates to exact counts: take back what does not fit, turn small gaps back into
     lines, spend what is left on head and tail, and check again. Returns the note."""
-    cost, note = _settle(scan, lines, picker, budget)
+    undone: list = []
+    cost, note = _settle(scan, lines, picker, budget, undone)
+    # Taking back by estimates may take back more than the count asked: what was taken back
+    # comes again, in its order, each addition that the exact count allows.
+    for new, suffix in reversed(undone):
+        picker.add(new, suffix, force=True)
+        cost, note = _exact_cost(scan, lines, picker)
+        if cost > budget:
+            picker.undo()
+    cost, note = _exact_cost(scan, lines, picker)
     slack = budget - cost
     for first, last in picker.unkept_runs():
         if last - first <= 1 and (  # a gap of a line or two costs about its marker
@@ -913,15 +952,21 @@ def _grow_ends(picker: _Picker) -> None:
         head, tail = kept.find(0), kept.rfind(0)
 
 
-def _settle(scan: _Scan, lines: Lines, picker: _Picker, budget: int) -> tuple[int, str]:
-    """Take back the latest additions until the exact count fits; returns (cost, note)."""
+def _settle(scan: _Scan, lines: Lines, picker: _Picker, budget: int,
+            undone: list | None = None) -> tuple[int, str]:
+    """Take back the latest additions until the exact count fits; returns (cost, note).
+    `undone` collects what was taken back, (lines, suffix), the latest first."""
     while True:
         cost, note = _exact_cost(scan, lines, picker)
         if cost <= budget or not picker.history:
             return cost, note
         over = cost - budget
         while over > 0 and picker.history:
-            over -= picker.history[-1][2]
+            new, suffixed, tokens, _ = picker.history[-1]
+            if undone is not None:
+                undone.append((new, None if suffixed is None else
+                               (suffixed, picker.suffixes[suffixed])))
+            over -= tokens
             picker.undo()
 
 
