@@ -17,8 +17,7 @@ SUMMARY, ERROR, WARNING = "summary", "error", "warning"
 # Substrings, case variants spelled out, one of which every error or warning line holds unless
 # START_SIGNAL or END_SIGNAL knows it by its start. A literal search runs at memory speed, a
 # regex alternation of the same words ~10x slower; each word is one pass, so the list is short.
-TRIGGERS = ("rror", "RROR", "arn", "ARN", "AIL", "xception", "FATAL", "undefined reference",
-            "ssertion")  # C's assert(), Lua's and others' "assertion failed"
+TRIGGERS = ("rror", "RROR", "arn", "ARN", "AIL", "xception", "FATAL", "undefined reference")
 TRIGGER_PATTERNS = tuple(re.compile(re.escape(word)) for word in TRIGGERS)
 
 # Failure signals recognisable at the start of a line, looked for all through the text. The
@@ -154,8 +153,10 @@ ERROR_END = lazy(r" (?:FAILED|FAIL|ERROR)(?:\s+\[.*\])?\s*$")  # pytest -v, unit
 _WARNING_START = lazy(r"[ \t]*+(?:\d+:\d+\ +warning\ {2}|npm\ warn\b|[!⚠]\ [\w-]+(?:/[\w-]+)*\("
                       r"|\#\#\[warning\]|CMake\ (?:Deprecation\ )?Warning\b)")
 # An assertion that failed, said as an event (C's `Assertion `x' failed.`, Lua's and Rust's
-# `assertion failed!`, `assertion failed: x`; not prose's "a failed assertion"), and a CI
-# runner's annotations after a timestamp.
+# `assertion failed!`, `assertion failed: x`; not prose's "a failed assertion"): told when the
+# line is a candidate (no trigger word of its own: a whole-text search more would cost the
+# streamed log a pass), as the message under a panic or before `Aborted (core dumped)` is;
+# and a CI runner's annotations after a timestamp.
 _ASSERTION_FAILED = lazy(r"\b[Aa]ssertion failed(?:[!:.,]|\s*$)|\bAssertion [`'‘\"].*['’\"] failed")
 _ANNOTATION = lazy(r"\#\#\[(error|warning)\]")
 _WARNING_WORD = lazy(r"[Ww]arn(?:ing)?(?:\[[\w-]+\]|\))?:")
