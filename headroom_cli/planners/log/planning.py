@@ -919,14 +919,6 @@ def _finish(scan: _Scan, lines: Lines, picker: _Picker, budget: int) -> str:
     lines, spend what is left on head and tail, and check again. Returns the note."""
     undone: list = []
     cost, note = _settle(scan, lines, picker, budget, undone)
-    # Taking back by estimates may take back more than the count asked: what was taken back
-    # comes again, in its order, each addition that the exact count allows.
-    for new, suffix in reversed(undone):
-        picker.add(new, suffix, force=True)
-        cost, note = _exact_cost(scan, lines, picker)
-        if cost > budget:
-            picker.undo()
-    cost, note = _exact_cost(scan, lines, picker)
     slack = budget - cost
     for first, last in picker.unkept_runs():
         if last - first <= 1 and (  # a gap of a line or two costs about its marker
@@ -938,6 +930,10 @@ def _finish(scan: _Scan, lines: Lines, picker: _Picker, budget: int) -> str:
     # Let the estimates that guide growth see the budget the exact count leaves.
     cost, note = _exact_cost(scan, lines, picker)
     picker.budget = budget + (picker.spent + picker.overhead(picker.runs)) - cost
+    # Taking back by estimates may take back more than the count asked: what was taken back
+    # comes again, in its order, each addition that fits, before head and tail grow.
+    for new, suffix in reversed(undone):
+        picker.add(new, suffix)
     _grow_ends(picker)
     picker.budget = budget
     return _settle(scan, lines, picker, budget)[1]
