@@ -936,7 +936,13 @@ def _finish(scan: _Scan, lines: Lines, picker: _Picker, budget: int) -> str:
         picker.add(new, suffix)
     _grow_ends(picker)
     picker.budget = budget
-    return _settle(scan, lines, picker, budget)[1]
+    cost, note = _settle(scan, lines, picker, budget)
+    if undone and cost < budget:  # what came again may have been taken back with more: regrow
+        picker.budget = budget + (picker.spent + picker.overhead(picker.runs)) - cost
+        _grow_ends(picker)
+        picker.budget = budget
+        cost, note = _settle(scan, lines, picker, budget)
+    return note
 
 
 def _grow_ends(picker: _Picker) -> None:
