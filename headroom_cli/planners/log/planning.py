@@ -366,10 +366,17 @@ def _name_kinds(line, scan: _Scan) -> None:
     for index in scan.errors:
         text = line(index)
         code = KIND_CODE.search(text)
-        scan.kind[index] = code.group(code.lastgroup) if code else (
+        bare = None if code or "FAIL" not in text else _BARE_FAILURE.match(text)
+        scan.kind[index] = code.group(code.lastgroup) if code else bare.group(1) if bare else (
             # a linter's finding: its kind is its rule or its message's template
             diagnostics.kind(text) if diagnostics.is_finding(text[:JUDGED_CHARS])
             else scan.signature[index])
+
+
+# A failure word and one name after it, no message (ninja's `FAILED: run-scanner`): which
+# target failed, not why. One kind whatever the name (the first and the last are chosen, the
+# others wait behind the errors that say why).
+_BARE_FAILURE = lazy(r"[ \t]*+[-=>*#| ]*+((?:FAIL|FAILED|FAILURE):?)[ \t]++\S++[ \t]*$")
 
 
 def _signatures(texts: list[str]) -> list[bytes]:
@@ -504,6 +511,7 @@ def _choose(scan: _Scan, picker: _Picker, budget: int, focus: frozenset[int],
     late_summaries = _keep_summaries(scan, picker, int(budget * _SUMMARY_SHARE))
     chosen, rest = _instances_by_priority(scan, picker.line, focus)
     _keep_cores(scan, picker, chosen)
+    _keep_places(scan, picker, chosen)
     _keep_blocks(scan, picker, chosen, _NEAR)
     _keep_whole_blocks(scan, picker, chosen, int(budget * _WHOLE_BLOCK_SHARE))
     places = _keep_warnings(scan, picker, folds)
@@ -555,23 +563,53 @@ def _keep_each(picker: _Picker, groups) -> None:
 
 
 def _keep_summaries(scan: _Scan, picker: _Picker, cap: int) -> list[int]:
-    """The last line of each summary signature (failures first, latest first) within the cap;
-    returns the summary lines left for later, in order."""
+    """The last line of each summary signature (failures first, latest first) within the cap,
+    and after each failing one the line of its signature that counts the most failures when
+    that is another (each test binary, package or file has its verdict: `test result:
+    FAILED. 15 passed; 5 failed` before the doctests' `3 passed; 1 failed`); returns the
+    summary lines left for later, in order."""
     last: dict[bytes, int] = {}
+    most: dict[bytes, tuple[int, int]] = {}  # signature -> (failures counted, line)
     for index in scan.summaries:
-        last[scan.signature[index]] = index
+        signature = scan.signature[index]
+        last[signature] = index
+        counted = _failures_counted(picker.line(index))
+        if counted > most.get(signature, (0, 0))[0]:
+            most[signature] = (counted, index)
 
     def failing(index: int) -> bool:
         text = picker.line(index)
         return bool(FAILING_SUMMARY.search(text)) and not NOTHING_FAILED.search(text)
 
-    order = sorted(last.values(), key=lambda i: (not failing(i), -i))
+    order = []
+    ranked = sorted(last.values(), key=lambda i: (not failing(i), -i))
+    if scan.errors or ranked and failing(ranked[0]):
+        # A run that failed: what passed (`test result: ok.`, `ok  pkg 0.1s`) waits until
+        # the errors are in; counts of warnings do not.
+        ranked = [index for index in ranked
+                  if failing(index) or not _PASSED.search(picker.line(index), 0, JUDGED_CHARS)]
+    for index in ranked:
+        order.append(index)
+        counted, worst = most.get(scan.signature[index], (0, index))
+        if worst != index and failing(index) and counted > _failures_counted(picker.line(index)):
+            order.append(worst)
     used = 0
     for index in order:
         cost = 0 if picker.kept[index] else picker.tokens(index)
         if used + cost <= cap and picker.add((index,)):
             used += cost
     return [index for index in scan.summaries if not picker.kept[index]]
+
+
+# A summary that says something passed (`test result: ok.`, `PASS`, `Success: no issues`).
+_PASSED = lazy(r"(?i)\b(?:ok|pass(?:ed|ing)?|succe(?:ss|eded)\w*)\b")
+# A figure counting failures: `5 failed`, `64 previous errors`, `failures=3`.
+_FAILURE_FIGURE = lazy(r"(?i)\b(\d+) (?:\w+ )?(?:fail|error)|\b(?:failures|errors)=(\d+)")
+
+
+def _failures_counted(text: str) -> int:
+    return max((int(a or b) for a, b in _FAILURE_FIGURE.findall(text, 0, JUDGED_CHARS)),
+               default=0)
 
 
 def _instances_by_priority(scan: _Scan, line, focus: frozenset[int] = frozenset()
@@ -640,6 +678,70 @@ def _keep_cores(scan: _Scan, picker: _Picker, keys: list[int]) -> None:
             core.append(block.owner)  # whose error it is: the file, the test
         if not picker.add(core) and not (len(core) > 2 and picker.add(core[:2])):
             picker.add((key,))
+
+
+# A source place inside a line: a file with an extension, then its line (`a/b.ts:36:20`,
+# `x.c(12,`, `"a.py", line 3`), wherever the line names it (bandit's `Location: `, vitest's
+# `❯ `, a frame's `at f (…)`); and the places that are a dependency's, not the project's.
+_PLACE_IN_LINE = lazy(r"(?<![\w.])[\w@+~-][\w./\\@+~-]*\.[a-z][a-z\d]{0,4}"
+                      r"(?::\d+|\(\d+[,:)]|\", line \d+)")
+_DEPENDENCY = lazy(r"site-packages|dist-packages|node_modules|/rustc/|/usr/(?:lib|include)/"
+                   r"|<frozen |\(node:|internal/")
+_PLACE_REACH = 40  # lines after an error line its place is looked for in (past a test's diff)
+
+
+def _keep_places(scan: _Scan, picker: _Picker, keys: list[int]) -> None:
+    """For each kept error whose kept lines name no source place, the line that does: the
+    innermost project frame above a report's final message (a traceback's), else the first
+    project place after the error line before the next error (bandit's `Location:`, vitest's
+    `❯ a.test.ts:36:20` past the diff, a stack's first frame of the project's own)."""
+    picker.misses = 0
+    for key in keys:
+        if picker.exhausted():
+            break
+        if not picker.kept[key]:
+            continue
+        block = scan.block(key)
+        final = block.keys[-1] if block.keys and block.keys[-1] > key else None
+        near = [i for i in (key, key + 1, key + 2, final)
+                if i is not None and i < scan.total and picker.kept[i]]
+        if any(map(_names_place, map(scan.line, near))):
+            continue
+        place = _place_before(scan, key, final) if final is not None else _place_after(scan, key)
+        if place is not None:
+            picker.add((place,))
+
+
+def _names_place(text: str) -> bool:
+    return _PLACE_IN_LINE.search(text, 0, JUDGED_CHARS) is not None
+
+
+def _is_project_place(text: str) -> bool:
+    text = text[:JUDGED_CHARS]
+    return _names_place(text) and not _DEPENDENCY.search(text)
+
+
+def _place_before(scan: _Scan, key: int, final: int) -> int | None:
+    for index in range(final - 1, key, -1):
+        if _is_project_place(scan.line(index)):
+            return index
+    return None
+
+
+def _place_after(scan: _Scan, key: int) -> int | None:
+    errors = scan.errors
+    position = bisect_right(errors, key)
+    block = scan.block(key)
+    while position < len(errors) and errors[position] <= block.last:
+        position += 1  # the block's own later keys
+    stop = min(errors[position] if position < len(errors) else scan.total,
+               key + _PLACE_REACH + 1, scan.total)
+    if LOG_RECORD.match(scan.line(key)):
+        stop = min(stop, block.last + 1)  # the records after a record are events of their own
+    for index in range(key + 1, stop):
+        if _is_project_place(scan.line(index)):
+            return index
+    return None
 
 
 def _is_frame(text: str) -> bool:
@@ -815,7 +917,8 @@ def _release_repeats(picker: _Picker) -> None:
 def _finish(scan: _Scan, lines: Lines, picker: _Picker, budget: int) -> str:
     """From estimates to exact counts: take back what does not fit, turn small gaps back into
     lines, spend what is left on head and tail, and check again. Returns the note."""
-    cost, note = _settle(scan, lines, picker, budget)
+    undone: list = []
+    cost, note = _settle(scan, lines, picker, budget, undone)
     slack = budget - cost
     for first, last in picker.unkept_runs():
         if last - first <= 1 and (  # a gap of a line or two costs about its marker
@@ -827,9 +930,19 @@ def _finish(scan: _Scan, lines: Lines, picker: _Picker, budget: int) -> str:
     # Let the estimates that guide growth see the budget the exact count leaves.
     cost, note = _exact_cost(scan, lines, picker)
     picker.budget = budget + (picker.spent + picker.overhead(picker.runs)) - cost
+    # Taking back by estimates may take back more than the count asked: what was taken back
+    # comes again, in its order, each addition that fits, before head and tail grow.
+    for new, suffix in reversed(undone):
+        picker.add(new, suffix)
     _grow_ends(picker)
     picker.budget = budget
-    return _settle(scan, lines, picker, budget)[1]
+    cost, note = _settle(scan, lines, picker, budget)
+    if undone and cost < budget:  # what came again may have been taken back with more: regrow
+        picker.budget = budget + (picker.spent + picker.overhead(picker.runs)) - cost
+        _grow_ends(picker)
+        picker.budget = budget
+        cost, note = _settle(scan, lines, picker, budget)
+    return note
 
 
 def _grow_ends(picker: _Picker) -> None:
@@ -848,15 +961,21 @@ def _grow_ends(picker: _Picker) -> None:
         head, tail = kept.find(0), kept.rfind(0)
 
 
-def _settle(scan: _Scan, lines: Lines, picker: _Picker, budget: int) -> tuple[int, str]:
-    """Take back the latest additions until the exact count fits; returns (cost, note)."""
+def _settle(scan: _Scan, lines: Lines, picker: _Picker, budget: int,
+            undone: list | None = None) -> tuple[int, str]:
+    """Take back the latest additions until the exact count fits; returns (cost, note).
+    `undone` collects what was taken back, (lines, suffix), the latest first."""
     while True:
         cost, note = _exact_cost(scan, lines, picker)
         if cost <= budget or not picker.history:
             return cost, note
         over = cost - budget
         while over > 0 and picker.history:
-            over -= picker.history[-1][2]
+            new, suffixed, tokens, _ = picker.history[-1]
+            if undone is not None:
+                undone.append((new, None if suffixed is None else
+                               (suffixed, picker.suffixes[suffixed])))
+            over -= tokens
             picker.undo()
 
 

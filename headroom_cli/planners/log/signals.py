@@ -48,6 +48,8 @@ END_SIGNAL = lazy(r"""\n(?:
   | [\w./\\-]++:\d++:\d++:?+\ [A-Z]{1,5}\d{2,4}\b | \d++%\ tests\ passed | Total\ Test\ time
   | (?=[\w./\\-]++:\d)[\w./\\-]+\.[A-Za-z]\w*:\d+:\d+:\ \S          # go: a located message
   | ==\d+==\ +(?:in\ use\ at\ exit|ERROR\ SUMMARY):                   # valgrind
+  | ninja:\ build\ stopped | Process\ finished\ with | exit\ status\ \d | [ \t]*+ELIFECYCLE
+  | Command\ exited\ with | \d++\ examples?,\ \d                        # a process's verdict, rspec
 )""", re.VERBOSE)
 ENDS_CHARS = 256 * 1024
 # Lint output without a trigger word (ruff/flake8/pylint concise: path:12:5: F821 message) is
@@ -80,7 +82,7 @@ _SUMMARY = lazy(r"""[ \t]*+(?:\[(?:INFO|ERROR|WARNING)\]\ *)?(?:
               |no\ tests\ ran)\b.*=+
   | =+\ (?:FAILURES|ERRORS|short\ test\ summary\ info|warnings\ summary|PASSES)\ =+
   | (?:collecting\ \.\.\.\ )?collected\ \d+\ items?
-  | \d+\ (?:passed|failed)\b.*\bin\ [\d.]+s
+  | \d+\ (?:passed|failed|errors?)\b.*\bin\ [\d.]+s
   | Ran\ \d+\ tests?\ in | OK(?:\ \(.*\))?\s*$ | FAILED\ \((?:failures|errors|skipped|expected)
   | \d+\ (?:passing|failing|pending)\b | Tests?:\ +\d | Test\ Suites:\ | Snapshots:\ +\d
   | test\ result:\ | ok\s+\S+\s+(?:[\d.]+s|\(cached\)|\[no\ test\ files\])
@@ -98,13 +100,18 @@ _SUMMARY = lazy(r"""[ \t]*+(?:\[(?:INFO|ERROR|WARNING)\]\ *)?(?:
   | warning:\ \d+\ warnings?\ emitted | \d+\ (?:errors?|warnings?)\ generated\.
   | make(?:\[\d+\])?:\ (?:\*\*\*|Target\ .*\ not\ remade) | compilation\ terminated
   | collect2:\ error: | Successfully\ installed | ERROR:\ Could\ not\ (?:build|install|find)
-  | Failed\ to\ build\b | npm\ ERR!\ (?:code|A\ complete\ log) | added\ \d+\ packages?
+  | Failed\ to\ build\b | npm\ (?:ERR!|error)\ (?:code|A\ complete\ log) | added\ \d+\ packages?
   | found\ \d+\ vulnerabilit | \S+:\ (?:OK|FAIL)\ (?:code\ \d+\ )?\( | \S+:\ commands\ succeeded
   | congratulations\ :\) | evaluation\ failed\ :\( | Error:\ Process\ completed\ with\ exit\ code
   | [\#ℹ]\ (?:tests|pass|fail|suites|cancelled|skipped|todo|duration_ms)\ \d
   | \d+%\ tests\ passed,\ \d+\ tests?\ failed\ out\ of | Total\ Test\ time
   | \d+\ Tests\ \d+\ Failures\ \d+\ Ignored
   | ==\d+==\ +(?:in\ use\ at\ exit|total\ heap\ usage|definitely\ lost|ERROR\ SUMMARY):
+  | ninja:\ build\ stopped | Build\ FAILED\.?\s*$ | \d+\ (?:Error|Warning)\(s\)\s*$     # msbuild
+  | \d+\ examples?,\ \d+\ failures?                                     # rspec
+  | (?:\#\#\[error\])?Process\ (?:completed|finished)\ with\ exit\ code  # a process's verdict
+  | exit\ status\ \d+\s*$ | Command\ exited\ with\ non-zero | ELIFECYCLE\b
+  | (?:error\ )?Command\ failed\ with\ exit\ code
 )""", re.VERBOSE)
 
 # A log record's own level decides its class, whatever words its message contains. Looked for
@@ -136,12 +143,22 @@ ERROR_START = lazy(r"""[ \t]*+(?:
   | \d+/\d+\ Test\ +\#\d+:.*\*\*\*\w | The\ following\ tests\ FAILED:
   | Errors\ while\ running\ CTest | >>\ Issue:\  | Program\ received\ signal\ 
   | \[?(?:CRITICAL|SEVERE|PANIC|EMERG|ALERT)\b | Segmentation\ fault | Aborted\ \(core
+  | \#\#\[error\] | npm\ error\  | CMake\ Error\b | FAILURES!           # Actions, npm 10, cmake, phpunit
+  | rspec\ \S+:\d+\ \#                                                  # rspec's failed examples
 )|E\ {2}""", re.VERBOSE)
 # "error:" anywhere (gcc, mypy, rustc error[E0308]:, tsc error TS2322:), found by its literal
 # tail; the letter before it is checked in Python.
 _ERROR_WORD = lazy(r"rror(?:\[[\w-]+\]| +[A-Z]{1,4}\d{2,5}|\))?:")  # shellcheck: (error):
 ERROR_END = lazy(r" (?:FAILED|FAIL|ERROR)(?:\s+\[.*\])?\s*$")  # pytest -v, unittest -v
-_WARNING_START = lazy(r"[ \t]*+(?:\d+:\d+\ +warning\ {2}|npm\ warn\b|[!⚠]\ [\w-]+(?:/[\w-]+)*\()")
+_WARNING_START = lazy(r"[ \t]*+(?:\d+:\d+\ +warning\ {2}|npm\ warn\b|[!⚠]\ [\w-]+(?:/[\w-]+)*\("
+                      r"|\#\#\[warning\]|CMake\ (?:Deprecation\ )?Warning\b)")
+# An assertion that failed, said as an event (C's `Assertion `x' failed.`, Lua's and Rust's
+# `assertion failed!`, `assertion failed: x`; not prose's "a failed assertion"): told when the
+# line is a candidate (no trigger word of its own: a whole-text search more would cost the
+# streamed log a pass), as the message under a panic or before `Aborted (core dumped)` is;
+# and a CI runner's annotations after a timestamp.
+_ASSERTION_FAILED = lazy(r"\b[Aa]ssertion failed(?:[!:.,]|\s*$)|\bAssertion [`'‘\"].*['’\"] failed")
+_ANNOTATION = lazy(r"\#\#\[(error|warning)\]")
 _WARNING_WORD = lazy(r"[Ww]arn(?:ing)?(?:\[[\w-]+\]|\))?:")
 RULE_HEADED = lazy(r"[A-Z]{1,5}\d{2,4}(?: \[\*\])? \S")  # ruff full, before a --> line
 _LOCATION = lazy(r"[ \t]*+--> ")
@@ -272,8 +289,8 @@ def shape_of(line: str) -> int:
     return hash(line[:SHAPE_CHARS].encode("utf-8", "surrogateescape").translate(None, DIGITS))
 
 # A summary line that reports a failure is kept before one that reports success.
-FAILING_SUMMARY = lazy(r"(?i)fail|error|\bnot ok\b")
-NOTHING_FAILED = lazy(r"\b0 (?:failed|errors?|failures?)\b")
+FAILING_SUMMARY = lazy(r"(?i)fail|error|\bnot ok\b|\bexit (?:code|status) [1-9]|ELIFECYCLE")
+NOTHING_FAILED = lazy(r"(?i)\b0 (?:failed|errors?|failures?|error\(s\))(?!\w)")
 CAUSE = lazy(r"\s*+Caused by: ")
 # Words of a bug rather than a style nit: among rare kinds, these messages go first.
 BUG_WORDS = lazy(r"""(?i)undefined|not\ defined|undeclared|unresolved|cannot\ find
@@ -448,6 +465,12 @@ def classify_why(line: str, following: str) -> tuple[str | None, bool]:
     if ERROR_START.match(head) or has_error_word(head) or ERROR_END.search(line, len(line) - RESULT_TAIL):
         return ERROR, False
     if "undefined reference to" in line or "ld returned" in line or "ld: cannot find" in line:
+        return ERROR, False
+    if "##[" in head:
+        annotation = _ANNOTATION.search(head)
+        if annotation:
+            return (ERROR if annotation.group(1) == "error" else WARNING), False
+    if "ssertion" in head and _ASSERTION_FAILED.search(head):
         return ERROR, False
     if _WARNING_START.match(head) or ("arn" in line and _WARNING_WORD.search(head)):
         return WARNING, False
