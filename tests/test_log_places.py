@@ -15,37 +15,13 @@ from __future__ import annotations
 
 import re
 
-import pytest
-
-from conftest import GROWN_DIR, corpus_case
-from headroom_cli.clean import clean
-from headroom_cli.fit import fit
-from headroom_cli.plan import Lines
-from headroom_cli.planners import log
-from headroom_cli.render import Context
-from headroom_cli.tokens import load_counter
-from headroom_cli.tools import lookup
+from conftest import clip_log
 
 
-@pytest.fixture(scope="module")
-def cl100k():
-    return load_counter("cl100k_base")
-
-
-def clip(name: str, budget: int, counter) -> tuple[list[str], list[str]]:
-    """(the case's input lines, the clip's lines) through the exact token check."""
-    meta, raw = corpus_case(GROWN_DIR, name)
-    text = clean(raw)
-    assert log.looks_like(text.splitlines(), lookup(meta["tool"]))
-    _, out = fit(text, Lines(text), log.plan, budget, counter, Context(lookup(meta["tool"])))
-    assert counter.count(out) <= budget
-    return text.splitlines(), out.splitlines()
-
-
-def test_a_warning_in_another_file_is_kept_beside_the_first(cl100k):
+def test_a_warning_in_another_file_is_kept_beside_the_first(counter):
     """Both callers of the renamed function warn with the same message, in lapi.c and in
     lvm.c: the second is a place to fix, not a repeat of the first."""
-    lines, kept = clip("make-k-lua-half-renamed-luaH-getn", 2000, cl100k)
+    lines, kept = clip_log("make-k-lua-half-renamed-luaH-getn", 2000, counter)
     implicit = [line for line in lines if "warning: implicit declaration of function" in line]
     files = {line.split(":", 1)[0] for line in implicit}
     assert len(files) == 2
@@ -53,10 +29,10 @@ def test_a_warning_in_another_file_is_kept_beside_the_first(cl100k):
         assert any(out.startswith(line) for out in kept), line
 
 
-def test_the_list_an_error_announces_after_a_blank_line_is_kept(cl100k):
+def test_the_list_an_error_announces_after_a_blank_line_is_kept(counter):
     """pip's ResolutionImpossible: "ERROR: Cannot install …", a blank line, "The conflict is
     caused by:" and the requirements under it, at a quarter of the default budget."""
-    lines, kept = clip("pip-install-vvv-hatch-vcs-setuptools-scm-conflict", 1000, cl100k)
+    lines, kept = clip_log("pip-install-vvv-hatch-vcs-setuptools-scm-conflict", 1000, counter)
     header = lines.index("The conflict is caused by:")
     assert lines[header - 2].startswith("ERROR: Cannot install") and not lines[header - 1]
     listed = [line for line in lines[header + 1:header + 10] if line.startswith("    ")]
@@ -65,10 +41,10 @@ def test_the_list_an_error_announces_after_a_blank_line_is_kept(cl100k):
         assert line in kept, line
 
 
-def test_an_error_records_details_from_its_process_are_kept(cl100k):
+def test_an_error_records_details_from_its_process_are_kept(counter):
     """Each ERROR record of the server log with the records its process wrote at the same
     moment right after it (DETAIL, HINT, STATEMENT), at a quarter of the default budget."""
-    lines, kept = clip("postgres-15-server-log-backend-killed-deadlock-recovery", 2000, cl100k)
+    lines, kept = clip_log("postgres-15-server-log-backend-killed-deadlock-recovery", 2000, counter)
     moment = re.compile(r".*?\[\d+\]")
     errors = [i for i, line in enumerate(lines) if " ERROR:  " in line]
     assert len(errors) == 3
@@ -84,10 +60,10 @@ def test_an_error_records_details_from_its_process_are_kept(cl100k):
             assert line in kept, line
 
 
-def test_the_one_off_records_of_a_server_log_are_kept(cl100k):
+def test_the_one_off_records_of_a_server_log_are_kept(counter):
     """Among a thousand statement-duration and connection records, the postmaster's records
     of a backend killed by a signal and of the reset that followed, at the default budget."""
-    lines, kept = clip("postgres-15-server-log-backend-killed-deadlock-recovery", 4000, cl100k)
+    lines, kept = clip_log("postgres-15-server-log-backend-killed-deadlock-recovery", 4000, counter)
     routine = sum(" duration: " in line or " connection " in line for line in lines)
     assert routine > len(lines) // 2
     crash = [line for line in lines if re.search(
@@ -98,10 +74,10 @@ def test_the_one_off_records_of_a_server_log_are_kept(cl100k):
         assert line in kept, line
 
 
-def test_a_process_killed_by_a_signal_comes_first_among_the_one_off_records(cl100k):
+def test_a_process_killed_by_a_signal_comes_first_among_the_one_off_records(counter):
     """At half the default budget the one-off records do not all fit: the one that says a
     server process was killed by a signal (no error word in it) is kept before the others."""
-    lines, kept = clip("postgres-15-server-log-backend-killed-deadlock-recovery", 2000, cl100k)
+    lines, kept = clip_log("postgres-15-server-log-backend-killed-deadlock-recovery", 2000, counter)
     killed = [line for line in lines if "was terminated by signal" in line]
     assert len(killed) == 1 and " ERROR" not in killed[0]
     assert killed[0] in kept

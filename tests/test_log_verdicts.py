@@ -19,56 +19,34 @@ import re
 
 import pytest
 
-from conftest import GROWN_DIR, corpus_case
-from headroom_cli.clean import clean
-from headroom_cli.fit import fit
-from headroom_cli.plan import Lines
-from headroom_cli.planners import log
+from conftest import GROWN_DIR, clip_log, corpus_case
 from headroom_cli.planners.log.signals import ERROR, SUMMARY, classify_why
-from headroom_cli.render import Context
-from headroom_cli.tokens import load_counter
-from headroom_cli.tools import lookup
 
 
-@pytest.fixture(scope="module")
-def cl100k():
-    return load_counter("cl100k_base")
-
-
-def clip(name: str, budget: int, counter) -> tuple[list[str], list[str]]:
-    """(the case's input lines, the clip's lines) through the exact token check."""
-    meta, raw = corpus_case(GROWN_DIR, name)
-    text = clean(raw)
-    assert log.looks_like(text.splitlines(), lookup(meta["tool"]))
-    _, out = fit(text, Lines(text), log.plan, budget, counter, Context(lookup(meta["tool"])))
-    assert counter.count(out) <= budget
-    return text.splitlines(), out.splitlines()
-
-
-def test_a_failing_tests_place_past_its_diff_is_kept(cl100k):
+def test_a_failing_tests_place_past_its_diff_is_kept(counter):
     """vitest prints a failing test's report, its expected/received diff, then `❯ file:line:col`
     and the code frame: the place comes with the report at a quarter of the default budget."""
-    lines, kept = clip("vitest-run-defu-array-order", 1000, cl100k)
+    lines, kept = clip_log("vitest-run-defu-array-order", 1000, counter)
     report = next(i for i, line in enumerate(lines) if line.startswith(" FAIL  "))
     place = next(line for line in lines[report:] if re.match(r" ❯ \S+:\d+:\d+$", line))
     assert lines[report] in kept
     assert place in kept
 
 
-def test_a_crash_keeps_the_first_frame_naming_a_c_source(cl100k):
+def test_a_crash_keeps_the_first_frame_naming_a_c_source(counter):
     """gdb's backtrace of a segfault: frame #0 is in libc's assembly; the first frame in a C
     source file (the caller with the null pointer) is kept at 500 tokens."""
-    lines, kept = clip("gdb-batch-bt-cpython-ctypes-null", 500, cl100k)
+    lines, kept = clip_log("gdb-batch-bt-cpython-ctypes-null", 500, counter)
     assert any(line.startswith("Program received signal SIGSEGV") for line in kept)
     frame = next(line for line in lines if re.match(r"#\d+ .* at \S+\.c:\d+$", line))
     assert frame in kept
 
 
 @pytest.mark.parametrize("budget", [500, 1000])
-def test_the_failing_verdict_counting_the_most_failures_is_kept(cl100k, budget):
+def test_the_failing_verdict_counting_the_most_failures_is_kept(counter, budget):
     """cargo test --no-fail-fast: each test binary ends with its own `test result:` line; the
     failing one that counts the most failures is kept, not only the last (the doctests')."""
-    lines, kept = clip("cargo-test-no-fail-fast-semver-prerelease-order", budget, cl100k)
+    lines, kept = clip_log("cargo-test-no-fail-fast-semver-prerelease-order", budget, counter)
     failing = [line for line in lines if line.startswith("test result: FAILED.")]
     assert len(failing) >= 2
     most = max(failing, key=lambda line: int(re.search(r"(\d+) failed", line).group(1)))
@@ -76,11 +54,11 @@ def test_the_failing_verdict_counting_the_most_failures_is_kept(cl100k, budget):
     assert most in kept
 
 
-def test_bare_failed_targets_wait_behind_why_they_failed(cl100k):
+def test_bare_failed_targets_wait_behind_why_they_failed(counter):
     """`ninja -k 0` of a half-renamed static function: ten `FAILED: <program>` lines, each
     followed by the same link error. At 500 tokens the warning that names the cause, the link
     error with its caller and the verdict are kept; the FAILED lines are counted as one kind."""
-    lines, kept = clip("ninja-k0-libyaml-half-renamed-stale-simple-keys", 500, cl100k)
+    lines, kept = clip_log("ninja-k0-libyaml-half-renamed-stale-simple-keys", 500, counter)
     warning = next(line for line in lines if "used but never defined" in line)
     caller = next(line for line in lines if ": in function `" in line)
     undefined = next(line for line in lines if "undefined reference to" in line)

@@ -14,18 +14,12 @@ import pytest
 from conftest import GROWN_DIR, corpus_case
 from headroom_cli.api import compress
 from headroom_cli.planners.wellknown import known_rows
-from headroom_cli.tokens import load_counter
 
 
-@pytest.fixture(scope="module")
-def cl100k():
-    return load_counter("cl100k_base")
-
-
-def _clip(name: str, budget: int, cl100k) -> tuple[list[str], str]:
+def _clip(name: str, budget: int, counter) -> tuple[list[str], str]:
     meta, raw = corpus_case(GROWN_DIR, name)
-    out = compress(raw, tool=meta["tool"], budget=budget, counter=cl100k).text
-    assert cl100k.count(out) <= budget
+    out = compress(raw, tool=meta["tool"], budget=budget, counter=counter).text
+    assert counter.count(out) <= budget
     return raw.splitlines(), out
 
 
@@ -42,12 +36,12 @@ def _row(lines: list[str], pattern: str) -> str:
     ("dpkg-l-debian-bookworm-dev-image", r"^ii\s+libc6:amd64\s"),  # a table under a legend
     ("cpp-dm-gcc-12-predefined-macros", r"^#define __GNUC__ "),  # 380 macros of one form
 ])
-def test_a_well_known_row_is_kept_at_1000_tokens(name, pattern, cl100k):
-    lines, out = _clip(name, 1000, cl100k)
+def test_a_well_known_row_is_kept_at_1000_tokens(name, pattern, counter):
+    lines, out = _clip(name, 1000, counter)
     assert _row(lines, pattern) in out.splitlines()
 
 
-def test_a_word_on_every_row_names_no_row(cl100k):
+def test_a_word_on_every_row_names_no_row(counter):
     """`(libc6,x86-64)` closes every row of `ldconfig -p`: it names the list. The rows named
     as known are the few whose own name is (libc, libssl, libm…), not hundreds."""
     _, raw = corpus_case(GROWN_DIR, "ldconfig-p-debian-bookworm")
