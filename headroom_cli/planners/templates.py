@@ -151,8 +151,7 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> 
         return template_note(count, index + 1, last + 1) if count > 1 else ""
 
     # the rows a reader looks up by name (wellknown.py)
-    known = [] if prose else known_rows([lines.get(i) for i in range(total)],
-                                        budget // _KNOWN_TOKENS)
+    known = [] if prose else known_rows(list(lines), budget // _KNOWN_TOKENS)
     orders = _orders(text, lines, templates, heads, prose, records, versioned, known)
     # the other rows of the templates in a failed or pending state, then of the rare ones, come
     # after every exemplar; what the states' rows cost (up to half the room) is set aside
