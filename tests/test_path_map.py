@@ -14,6 +14,7 @@ import pytest
 from hypothesis import Phase, given, settings, strategies as st
 
 from headroom_cli.api import compress
+from conftest import GROWN_DIR, corpus_case
 
 REAL = Path(__file__).parent / "real"
 LISTS = ["git-ls-files-django-5.1.4-django.txt", "rg-l-import-django-5.1.4.txt",
@@ -423,3 +424,46 @@ def test_the_project_s_own_files_are_named_before_built_or_vendored_ones(budget,
     built_named = [line for line in out if re.search(r"__pycache__/.|_vendor/.", line)
                    and not line.endswith(")")]
     assert own_counted and not built_named
+
+
+def _folder_sizes(rows: list[str]) -> dict[str, int]:
+    """Every folder of a path list with the files under it, counted from the list."""
+    sizes: dict[str, int] = {}
+    for row in rows:
+        parts = row.split("/")
+        for depth in range(1, len(parts)):
+            folder = "/".join(parts[:depth])
+            sizes[folder] = sizes.get(folder, 0) + 1
+    return sizes
+
+
+@pytest.mark.parametrize("budget", [500, 1000])
+def test_a_package_s_namesake_module_is_named_whatever_its_depth(budget, counter):
+    """`find -type f` of the sympy sdist (1,982 files): the module named after the package
+    that holds it (`sympy/solvers/solvers.py`, where solve() lives) is named even where its
+    folder is only counted, those of the biggest packages first."""
+    _, raw = corpus_case(GROWN_DIR, "find-type-f-sympy-1.13.3-sdist")
+    rows = raw.splitlines()
+    sizes = _folder_sizes(rows)
+    namesakes = sorted((row for row in rows if len(row.split("/")) > 2
+                        and row.split("/")[-1].partition(".")[0] == row.split("/")[-2]
+                        and "/tests/" not in row), key=lambda row: -sizes[row.rsplit("/", 1)[0]])
+    assert len(namesakes) > 10
+    out = compress(raw, tool="Bash", budget=budget, counter=counter).text.split("\n")
+    assert set(namesakes[:5]) <= set(out)
+    assert "./sympy/solvers/solvers.py" in out
+
+
+@pytest.mark.parametrize("budget", [500, 1000])
+def test_a_vendored_package_s_manifest_is_named_but_not_its_modules(budget, counter):
+    """`rg -l require` in a project with its node_modules: each package's package.json
+    says what was vendored and at which version; named after the project's own files, while
+    the vendored modules stay counted."""
+    _, raw = corpus_case(GROWN_DIR, "rg-l-commander-require-with-node-modules")
+    rows = raw.splitlines()
+    manifests = [row for row in rows if re.fullmatch(r"node_modules/[^/]+/package\.json", row)]
+    assert len(manifests) >= 5
+    out = compress(raw, tool="Bash", budget=budget, counter=counter).text.split("\n")
+    assert set(manifests) <= set(out)
+    own = [row for row in rows if not row.startswith("node_modules/")]
+    assert set(own) <= set(out)

@@ -7,7 +7,8 @@ is named with its exact file count before any folder of a deeper level, the bigg
 opened first when a level does not fit whole. A leading folder every path shares (`./`,
 `/usr/include/`) is never a group of its own: the map starts below it. Before the levels, the
 files a reader looks for first are named whatever their depth (manifests, READMEs, entry
-modules, config roots; the shallowest first), with the first and the last path of the list.
+modules, config roots, a package's namesake module; the biggest folders' first; a vendored
+package's manifest after the project's own), with the first and the last path of the list.
 What the levels leave names the files of the opened folders, a few from every folder in turn,
 shallow folders first. Lines read in tree order: a folder's line, its files, its folders.
 A drawn tree (`tree`) keeps its own rows (greppable as drawn): a folder's row carries its count,
@@ -70,6 +71,18 @@ def rank(name: str) -> int | None:
     if name in _ENTRIES:
         return 2
     return 3 if name in _CONFIGS else None
+
+
+NAMESAKE_RANK = 4  # after every rank() names
+
+
+def _namesake(path: str) -> bool:
+    """A module named after the folder that holds it (`solvers/solvers.py`), outside tests,
+    docs and examples: the package's main module."""
+    folder, _, name = path.replace("\\", "/").rpartition("/")
+    stem = name.partition(".")[0]
+    return (bool(stem) and (folder == stem or folder.endswith("/" + stem))
+            and not path_class(path).aside)
 
 
 @value(frozen=False)
@@ -321,23 +334,29 @@ class _Spend:
 
     def pin(self, paths: list[str], room: int) -> int:
         """The first and last paths (and a count list's heaviest), then the files a reader
-        looks for first, those of the folders that hold the most files first (the root's,
-        then the biggest package's: `packages/vite/package.json` before a test fixture's
-        `playground/css/package.json`; a folder holds more than any folder inside it, so
-        along a branch the shallowest comes first), never a vendored or built one
-        (`pip/_vendor/rich/__main__.py`), while they fit in room."""
+        looks for first (rank()'s, then a package's namesake module), those of the folders
+        that hold the most files first (the root's, then the biggest package's:
+        `packages/vite/package.json` before a test fixture's `playground/css/package.json`;
+        a folder holds more than any folder inside it, so along a branch the shallowest
+        comes first); of a vendored or built package only its manifest, after the project's
+        own (`pip/_vendor/rich/__main__.py` is never pinned), while they fit in room."""
         order = [p for p in (0, len(paths) - 1) if p in self.owner]  # not a directory
         keyed = []
         for position, path in enumerate(paths):
             name = path.rstrip("/\\")
             name = name[max(name.rfind("/"), name.rfind("\\")) + 1:]
             found = rank(name)
+            if found is None and _namesake(path[self.top:]):
+                found = NAMESAKE_RANK
             if found is not None and position in self.owner:
                 folder = self.owner[position]
-                if not machine_made(path[self.top:]):
-                    # A test fixture's or an example's manifest after the project's own.
-                    keyed.append((self._aside(folder), -folder.total, folder.depth, found,
-                                  position))
+                # A test fixture's or an example's manifest after the project's own; a
+                # vendored or built package's manifest after those (it says what was
+                # vendored), never its modules.
+                made = machine_made(path[self.top:])
+                if not made or found == 0:
+                    keyed.append((made, self._aside(folder), -folder.total, folder.depth,
+                                  found, position))
         if self.weights is not None:  # a count list: its heaviest files, a few
             order += self._heaviest_first(list(self.owner))[:_HEAVIEST]
         order += [key[-1] for key in sorted(keyed)]
