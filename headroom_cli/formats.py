@@ -10,8 +10,6 @@ The budget applies to the output text; the wrapper adds a few tokens of its own.
 
 from __future__ import annotations
 
-from .defaults import FORMATS
-
 
 def wrap(fmt: str, result, text: str, *, tool: str | None, store_id: str | None,
          exit_status: int | None) -> str:

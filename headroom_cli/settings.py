@@ -15,9 +15,8 @@ from __future__ import annotations
 import os
 from typing import Mapping
 
-from .defaults import DEFAULT_HOOK_BUDGET, config_path, xdg_dir
+from .defaults import DEFAULT_HOOK_BUDGET, FORMATS, config_path, xdg_dir
 from .config import DEFAULTS, ENV, Config, ConfigError, parse, parse_days, parse_size
-from .formats import FORMATS
 from .status import ExitStatus
 from .tokens import DEFAULT_ENCODING, ENCODINGS
 from .values import field, replace, value

@@ -34,6 +34,8 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (~5 ms)
 if TYPE_CHECKING:  # pathlib costs ~3 ms on the decision Claude Code waits on; init imports it
     from pathlib import Path
 
+    from . import config  # (imported by install alone, at run time)
+
 NAME = "claude"
 EVENT = "PreToolUse"
 MATCHER = "Bash"

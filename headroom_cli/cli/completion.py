@@ -27,7 +27,7 @@ def complete_kind(incomplete: str) -> List[str]:
 
 
 def complete_format(incomplete: str) -> List[str]:
-    from ..formats import FORMATS
+    from ..defaults import FORMATS
 
     return list(FORMATS)
 
