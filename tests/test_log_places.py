@@ -81,3 +81,16 @@ def test_a_process_killed_by_a_signal_comes_first_among_the_one_off_records(coun
     killed = [line for line in lines if "was terminated by signal" in line]
     assert len(killed) == 1 and " ERROR" not in killed[0]
     assert killed[0] in kept
+
+
+def test_a_go_project_s_internal_package_is_its_own_place_node_s_internals_are_not():
+    """An error's place is looked for among the project's own lines: Go's `internal/`
+    packages are a project's code (`go vet`'s form), while Node's own frames, `(node:…)` and
+    before Node 16 `(internal/…)`, are the runtime's."""
+    from headroom_cli.planners.log.planning import _is_project_place
+
+    assert _is_project_place("internal/cmd/root.go:145:17: undefined: programRun")
+    assert _is_project_place("/home/dev/crush/internal/lsp/client.go:72:2: declared and not used: c")
+    assert not _is_project_place("    at emit (node:events:517:28)")
+    assert not _is_project_place(
+        "    at process._tickCallback (internal/process/next_tick.js:68:7)")

@@ -685,8 +685,10 @@ def _keep_cores(scan: _Scan, picker: _Picker, keys: list[int]) -> None:
 # `❯ `, a frame's `at f (…)`); and the places that are a dependency's, not the project's.
 _PLACE_IN_LINE = lazy(r"(?<![\w.])[\w@+~-][\w./\\@+~-]*\.[a-z][a-z\d]{0,4}"
                       r"(?::\d+|\(\d+[,:)]|\", line \d+)")
+# (Node's own frames: `(node:events:…)`, before Node 16 `(internal/…)`; a Go project's own
+# `internal/` packages are the project's.)
 _DEPENDENCY = lazy(r"site-packages|dist-packages|node_modules|/rustc/|/usr/(?:lib|include)/"
-                   r"|<frozen |\(node:|internal/")
+                   r"|<frozen |\(node:|\(internal/")
 _PLACE_REACH = 40  # lines after an error line its place is looked for in (past a test's diff)
 
 

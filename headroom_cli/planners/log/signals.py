@@ -290,7 +290,7 @@ def shape_of(line: str) -> int:
 
 # A summary line that reports a failure is kept before one that reports success.
 FAILING_SUMMARY = lazy(r"(?i)fail|error|\bnot ok\b|\bexit (?:code|status) [1-9]|ELIFECYCLE")
-NOTHING_FAILED = lazy(r"(?i)\b0 (?:failed|errors?|failures?|error\(s\))(?!\w)")
+NOTHING_FAILED = lazy(r"(?i)\b0 (?:failed|errors?|failures?)(?!\w)")  # (`0 Error(s)` too)
 CAUSE = lazy(r"\s*+Caused by: ")
 # Words of a bug rather than a style nit: among rare kinds, these messages go first.
 BUG_WORDS = lazy(r"""(?i)undefined|not\ defined|undeclared|unresolved|cannot\ find
