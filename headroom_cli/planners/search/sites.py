@@ -38,25 +38,27 @@ _HEAD_END = lazy(r"\w\(|[{=:;]")
 _ASIDE_FOLDERS = frozenset({"test", "tests", "testing", "testdata", "__tests__", "spec", "specs",
                             "doc", "docs", "example", "examples", "fixture", "fixtures"})
 _ASIDE_STEMS = ("_test", ".test", ".spec")
+# A matched line's end, also inside rg --json's text (`…;\\n"}`).
+_LINE_END = r"\s*(?:$|\\n\")"
 # Where a package's entry module takes a public name from one of its own modules, or lists
 # it among its exports (the `'BaseModel',` entries of its `__all__`; a name alone on its line,
 # an entry of a list spread over lines: `export {` … `  AxiosError,`, `pub use x::{` …).
-_REEXPORT = lazy(r"from\s+\.[\w.]*\s+import\s|['\"][\w.]+['\"],?\s*$|[\w$]+,?\s*$")
+_REEXPORT = lazy(rf"from\s+\.[\w.]*\s+import\s|['\"][\w.]+['\"],?{_LINE_END}|[\w$]+,?{_LINE_END}")
 # An export wherever it is: the line says so itself (`__all__ = …`, `pub use`,
 # `export … from`, `module.exports`, a module's `export default Name;`).
 _EXPORT = lazy(r"__all__\s*[+:]?=|pub(?:\([^)]*\))?\s+use\s"
                      r"|export\s+(?:\*|\{[^}]*\}|type\s)[^;]*?\sfrom\s|export\s+\*\s+as\s"
                      r"|(?:module\.)?exports(?:\.[\w$]+)?\s*=(?!=)"
-                     r"|export\s+(?:default|=)\s+[\w$.]+\s*;?\s*$")
+                     rf"|export\s+(?:default|=)\s+[\w$.]+\s*;?{_LINE_END}")
 # A value stored under its own name (`self.environment = environment`, `this.req = req;`): a
 # constructor's plumbing, which defines nothing a reader looks up.
-_STORED = lazy(r"(?:[\w$]+\.)+([\w$]+)\s*=\s*\1\s*[;,]?\s*$")
+_STORED = lazy(rf"(?:[\w$]+\.)+([\w$]+)\s*=\s*\1\s*[;,]?{_LINE_END}")
 # A method declared by its name alone (JavaScript's and TypeScript's classes, Java, C#):
 # `  parseOptions(args) {`, `  addCommand(cmd: Command, opts?: CommandOptions): this;`, the
 # parameters then a body's brace, or a return type then a brace or a declaration's end (a
 # call, `parseOptions(args);`, has no type), then the line's end (in rg --json, `\\n"`).
 _METHOD = lazy(r"(?:(?:public|private|protected|static|async|override|get|set|abstract)\s+)*"
-               r"([\w$]+)\s*\([^()]*\)\s*(?:\{|:\s*[^=;{}()]+[{;])\s*(?:$|\\n\")")
+               rf"([\w$]+)\s*\([^()]*\)\s*(?:\{{|:\s*[^=;{{}}()]+[{{;]){_LINE_END}")
 _CONTROL = frozenset("if for while switch catch return function new typeof await with elif "
                      "else do super this".split())
 # A class that may derive from another (`class User(BaseModel):`, `class A extends B`,
