@@ -1,4 +1,4 @@
-"""The names a search's tests are named after (sites._tested), which it looks for only when
+"""The names a search's tests are named after (sites._tests_naming), which it looks for only when
 some matched text spells `test` or `Test`: the same as searching each text's first characters
 on its own, whatever the texts hold (several test names, names cut at the judged length)."""
 
@@ -16,7 +16,7 @@ texts = st.lists(st.lists(st.sampled_from(PIECES + NAMES), max_size=8).map("".jo
 
 
 def one_by_one(texts: list[str]) -> frozenset[str]:
-    """The names, each text searched on its own, split as sites._tested splits them."""
+    """The names, each text searched on its own, split as sites._tests_naming splits them."""
     found = set()
     for text in texts:
         m = sites._TEST_NAME.search(text, 0, sites._JUDGED)
@@ -34,4 +34,4 @@ def one_by_one(texts: list[str]) -> frozenset[str]:
 @example(["def test_a(): pass; def test_b(): pass", "x", "fn test_c() {}"])
 @example(["x" * 395 + "def test_cut", "def\0test_no"])
 def test_test_names_are_found_as_one_search_a_text_finds_them(texts):
-    assert sites._tested(texts) == one_by_one(texts)
+    assert frozenset(sites._tests_naming(texts)) == one_by_one(texts)

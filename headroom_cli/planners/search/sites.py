@@ -240,18 +240,13 @@ _TEST_NAME = lazy(r"(?:def|func|function|fn)\s+[Tt]est_?([A-Za-z]\w*)")
 _PART = lazy(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 
 
-def _tested(texts: list[str]) -> frozenset[str]:
-    """Names the tests name (`def test_format_str_basic`: format, format_str, str…), lower-cased
-    and without separators: a definition its tests are named after is the package's API."""
-    return frozenset(_tests_naming(texts))
-
-
 def _tests_naming(texts: list[str]) -> dict[str, int]:
-    """How many tests name each name _tested finds: the more tests a name has, the more of the
-    package's API it is (`test_option_*` fourteen times, `test_pass_obj` once)."""
+    """The names the tests name (`def test_format_str_basic`: format, format_str, str…),
+    lower-cased, with and without separators, and how many tests name each: a definition its
+    tests are named after is the package's API, the more tests the more so (`test_option_*`
+    fourteen times, `test_pass_obj` once)."""
     found: dict[str, int] = {}
-    joined = "\n".join(texts)
-    if "test" not in joined and "Test" not in joined:
+    if not any("test" in text or "Test" in text for text in texts):
         return found  # no test's name (most searches): not searched for text by text
     for text in texts:
         m = _TEST_NAME.search(text, 0, _JUDGED)
