@@ -844,10 +844,12 @@ def _distinct(job: _Job, table: Table, body: list[int], middle: set[int],
     repeated = title.strip()  # a title printed again down the table (vmstat's) is no row
     rows = [i for i in body if cells[i] and len(cells[i]) == width
             and not (repeated and job.rows[i].strip() == repeated)]
-    columns = [[cells[i][c].strip() for i in rows] for c in range(width)]
+    columns, placed = _spread([[cells[i][c].strip() for i in rows] for c in range(width)])
     names = (table.cells_of(title) or []) if title else []
-    keys = {c for c, name in enumerate(names) if _KEY_TITLE.fullmatch(name.strip())}
-    keys.update(table.keys)
+    keys = {placed[c] for c, name in enumerate(names[:width])
+            if _KEY_TITLE.fullmatch(name.strip()) and placed[c] is not None}
+    keys.update(placed[c] for c in table.keys if c < width and placed[c] is not None)
+    width = len(columns)
     measured = [None if c in keys else _measure_of(values) for c, values in enumerate(columns)]
     counts = [None if measured[c] else _value_counts(columns[c], len(rows))
               for c in range(width)]
@@ -909,6 +911,28 @@ def _distinct(job: _Job, table: Table, body: list[int], middle: set[int],
     for tier in itertools.zip_longest(*rest, fillvalue=-1):
         order += tier  # then the measures' other large values, in turn
     return sorted(_fill(job, order, room, middle))
+
+
+def _spread(columns: list[list[str]]) -> tuple[list[list[str]], list[int | None]]:
+    """The columns with each one whose cells all hold the same number (three or more) of
+    space-separated words spread into one column a word: a table read as two columns (a path
+    after a tab, `git ls-tree -l`'s `mode type object size<TAB>path`) holds its real columns
+    inside a cell. Also where each old column went (None for one spread)."""
+    spread, placed = [], []
+    for values in columns:
+        counts: dict[int, int] = {}
+        for value in values:
+            n = len(value.split())
+            counts[n] = counts.get(n, 0) + 1
+        words = max(counts, key=counts.get) if counts else 0
+        if words >= 3 and counts[words] >= 0.95 * len(values):
+            placed.append(None)
+            parts = [value.split(None, words - 1) for value in values]
+            spread.extend([p[k] if k < len(p) else "" for p in parts] for k in range(words))
+        else:
+            placed.append(len(spread))
+            spread.append(values)
+    return spread, placed
 
 
 def _dated(job: _Job, table: Table, rows: list[int], columns: list[list[str]],
