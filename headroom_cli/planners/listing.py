@@ -49,6 +49,9 @@ _SECTION = lazy(r"\S.*:$")
 _TOTAL = lazy(r"total \d[\d.,]*[KMGTPE]?$")
 _LONG = lazy(r"[-dlcbpsD?][-rwxsStTlL?]{9}[.+@]?\s+\d+\s")
 _FIND_LS = lazy(r"\s*+\d+\s+\d+\s+[-dlcbps][-rwxsStT]{9}[.+@]?\s+\d+\s")
+# `tar -tv`'s entries: permissions, owner/group, size, date and time, name (`-> target`, `link
+# to` another entry); GNU tar and bsdtar's ISO dates.
+_TAR_V = lazy(r"[-dlhcbps][-rwxsStT]{9}\s+\S+/\S+\s+\d+\s+\d{4}-\d\d-\d\d \d\d:\d\d(?::\d\d)?\s")
 _SIZED = lazy(r"\s*+\d[\d.,]*[KMGTPE]?\s+\S+$")  # du, wc -l: a number, then a name
 _SEPARATOR = lazy(r"[-=]{2,}(?:[ +|]+[-=]{2,})*\s*$")  # pip list's `------- -------`
 _SIZE = lazy(r"(\d+(?:\.\d+)?)([KMGTPE]?)")  # `ls -l` sizes, `-h` ones too
@@ -430,7 +433,7 @@ def _table(rows: list[str]) -> Table | None:
     body = [row for row in rows if row.strip()]
     if len(body) < MIN_ROWS + 1:
         return None
-    return (_long_listing(body) or _sized_list(body) or _boxed(body) or _delimited(body)
+    return (_long_listing(body) or _tar_listing(body) or _sized_list(body) or _boxed(body) or _delimited(body)
             or _column_table(body) or _after_preamble(rows, body))
 
 
@@ -490,6 +493,35 @@ def _long_listing(body: list[str]) -> Table | None:
                  lambda row, n=fields: cells if len(cells := row.split(None, n - 1)) == n
                  else None, keys,
                  lambda row, n=fields: _ls_date(row.split(None, n - 1)[n - 4:n - 1]))
+
+
+def _tar_listing(body: list[str]) -> Table | None:
+    """`tar -tv`: permissions, owner/group, size, date, time and name; read as `ls -l` is (the
+    rare permission or owner, the largest entries, the oldest and newest)."""
+    if sum(1 for row in body if _TAR_V.match(row)) < MIN_SHARE * len(body):
+        return None
+
+    def cells(row: str) -> list[str] | None:
+        found = row.split(None, 5)
+        return found if len(found) == 6 else None
+
+    def size(row: str) -> float:
+        found = row.split(None, 3)
+        return _leading_size(found[2]) if len(found) > 3 else 0
+
+    def date(row: str) -> tuple | None:
+        found = row.split(None, 5)
+        return (found[3] + " " + found[4],) if len(found) == 6 else None
+
+    return Table(0, _path_column(body, _tar_name), size, cells, (3, 4), date)
+
+
+def _tar_name(row: str) -> str | None:
+    """A `tar -tv` entry's own name (not a link's target)."""
+    found = row.split(None, 5)
+    if len(found) < 6:
+        return None
+    return found[5].split(" -> ", 1)[0].split(" link to ", 1)[0]
 
 
 _MONTHS = {m: k for k, m in enumerate(("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep",
