@@ -446,6 +446,8 @@ def _after_preamble(rows: list[str], body: list[str]) -> Table | None:
               if _SEPARATOR.match(body[k + 1].replace("+", "-"))]
     if _GROUP_LABELS.match(body[0]):
         starts.append(1)  # vmstat's `--procs-- ---memory---` over its column titles
+    if body[0].split(None, 1)[0].endswith(":"):
+        starts.append(1)  # a caption naming what is listed: pmap's `1234:   python app.py`
     blank = next((i for i, row in enumerate(rows[:_PREAMBLE * 2]) if not row.strip()), None)
     if blank is not None:
         above = sum(1 for row in rows[:blank] if row.strip())
