@@ -949,9 +949,9 @@ def _distinct(job: _Job, table: Table, body: list[int], middle: set[int],
 
 def _spread(columns: list[list[str]]) -> tuple[list[list[str]], list[int | None]]:
     """The columns with each one whose cells all hold the same number (three or more) of
-    space-separated words spread into one column a word: a table read as two columns (a path
-    after a tab, `git ls-tree -l`'s `mode type object size<TAB>path`) holds its real columns
-    inside a cell. Also where each old column went (None for one spread)."""
+    space-separated words, two of them varying, spread into one column a word: a table read as
+    two columns (a path after a tab, `git ls-tree -l`'s `mode type object size<TAB>path`) holds
+    its real columns inside a cell. Also where each old column went (None for one spread)."""
     spread, placed = [], []
     for values in columns:
         counts: dict[int, int] = {}
@@ -959,10 +959,14 @@ def _spread(columns: list[list[str]]) -> tuple[list[list[str]], list[int | None]
             n = len(value.split())
             counts[n] = counts.get(n, 0) + 1
         words = max(counts, key=counts.get) if counts else 0
+        split = []
         if words >= 3 and counts[words] >= 0.95 * len(values):
-            placed.append(None)
             parts = [value.split(None, words - 1) for value in values]
-            spread.extend([p[k] if k < len(p) else "" for p in parts] for k in range(words))
+            split = [[p[k] if k < len(p) else "" for p in parts] for k in range(words)]
+        # two words at least that vary: a labelled value (`import time: 123`) is one value
+        if sum(1 for column in split if len(set(column)) > 1) >= 2:
+            placed.append(None)
+            spread.extend(split)
         else:
             placed.append(len(spread))
             spread.append(values)
