@@ -7,7 +7,7 @@
   FIRST_SHARE, the largest (or head and tail) entries of every section shown, shallow sections
   first and never more than the first shows, and what is left lengthens the head, then the
   tail. `total`, `.` and `..` lines are left out.
-- Column tables (`ls -l`, `ps`, `top`, `lsof`, `docker ps`, `kubectl get`, `pip list`, `du`,
+- Column tables (`ls -l`, `tar -tv`, `ps`, `top`, `lsof`, `pmap -x` under its caption, `docker ps`, `kubectl get`, `pip list`, `du`,
   `wc -l`, `find -ls`, a psql or sqlite3 result), boxed ones (`sqlite3 -box`, mysql's client)
   and CSV/TSV: the header — a title row, its rule, and the lines a table prints above its
   title (`top`'s summary, `dpkg -l`'s legend) — head rows and tail rows; when the rows are
@@ -22,7 +22,9 @@
   each value of a few-valued column first shows (a table grouped by it), then every other
   row of a rare value. The rows whose own name is a well-known one (wellknown.py: libc6,
   openssl, pip among hundreds of packages) take turns with the rare values and the largest
-  rows.
+  rows. A cell that holds several columns of its own (`git ls-tree -l`'s `mode type object
+  size` before the tab: the same three or more words on every row, two of them varying) is
+  read as those columns.
 
 Plain path lists (`find`, `rg -l`, Glob) are the search planner's file-list mode, not this one.
 """
