@@ -7,8 +7,8 @@
   FIRST_SHARE, the largest (or head and tail) entries of every section shown, shallow sections
   first and never more than the first shows, and what is left lengthens the head, then the
   tail. `total`, `.` and `..` lines are left out.
-- Column tables (`ls -l`, `tar -tv`, `ps`, `top`, `lsof`, `pmap -x` under its caption, `docker ps`, `kubectl get`, `pip list`, `du`,
-  `wc -l`, `find -ls`, a psql or sqlite3 result), boxed ones (`sqlite3 -box`, mysql's client)
+- Column tables (`ls -l`, `tar -tv`, `ps`, `top`, `lsof`, `pmap -x` under its caption,
+  `docker ps`, `kubectl get`, `pip list`, `du`, `wc -l`, `find -ls`, a psql or sqlite3 result), boxed ones (`sqlite3 -box`, mysql's client)
   and CSV/TSV: the header — a title row, its rule, and the lines a table prints above its
   title (`top`'s summary, `dpkg -l`'s legend) — head rows and tail rows; when the rows are
   sized (`ls -l`, `du`) the largest rows of the middle stay too (the one huge file, the heavy
@@ -435,8 +435,8 @@ def _table(rows: list[str]) -> Table | None:
     body = [row for row in rows if row.strip()]
     if len(body) < MIN_ROWS + 1:
         return None
-    return (_long_listing(body) or _tar_listing(body) or _sized_list(body) or _boxed(body) or _delimited(body)
-            or _column_table(body) or _after_preamble(rows, body))
+    return (_long_listing(body) or _tar_listing(body) or _sized_list(body) or _boxed(body)
+            or _delimited(body) or _column_table(body) or _after_preamble(rows, body))
 
 
 def _after_preamble(rows: list[str], body: list[str]) -> Table | None:
