@@ -10,8 +10,8 @@
 - Column tables (`ls -l`, `tar -tv`, `ps`, `top`, `lsof`, `pmap -x` under its caption,
   `docker ps`, `kubectl get`, `pip list`, `du`, `wc -l`, `find -ls`, a psql or sqlite3 result),
   boxed ones (`sqlite3 -box`, mysql's client) and CSV/TSV: the header — a title row, its
-  rule, and the lines a table prints above its title (`top`'s summary, `dpkg -l`'s legend) — head rows and tail rows; when the rows are
-  sized (`ls -l`, `du`) the largest rows of the middle stay too (the one huge file, the heavy
+  rule, and the lines a table prints above its title (`top`'s summary, `dpkg -l`'s legend) —
+  head rows and tail rows; when the rows are sized (`ls -l`, `du`) the largest rows of the middle stay too (the one huge file, the heavy
   folders). When the rows name paths, the omitted ones are counted by directory right after
   the first gap. Where the columns can be told apart, the middle keeps the rows that differ,
   within DISTINCT_SHARE, in this order: rows in a troubled state (CrashLoopBackOff, Exited
