@@ -7,24 +7,24 @@
   FIRST_SHARE, the largest (or head and tail) entries of every section shown, shallow sections
   first and never more than the first shows, and what is left lengthens the head, then the
   tail. `total`, `.` and `..` lines are left out.
-- Column tables (`ls -l`, `tar -tv`, `ps`, `top`, `lsof`, `pmap -x` under its caption,
-  `docker ps`, `kubectl get`, `pip list`, `du`, `wc -l`, `find -ls`, a psql or sqlite3 result),
-  boxed ones (`sqlite3 -box`, mysql's client) and CSV/TSV: the header — a title row, its
-  rule, and the lines a table prints above its title (`top`'s summary, `dpkg -l`'s legend) —
-  head rows and tail rows; when the rows are sized (`ls -l`, `du`) the largest rows of the middle stay too (the one huge file, the heavy
-  folders). When the rows name paths, the omitted ones are counted by directory right after
-  the first gap. Where the columns can be told apart, the middle keeps the rows that differ,
-  within DISTINCT_SHARE, in this order: rows in a troubled state (CrashLoopBackOff, Exited
-  (1), `<defunct>`, an error word in a status or a message), one row of each rare value of a
-  column whose values repeat (the zombie's `Z`, the one IPv4 socket of an lsof, the settings
-  whose source is not `default`) with the largest values of the columns that measure in turn
-  (%CPU, RSS, SIZE with its unit, TIME; not a PID or a column the table is sorted by), where
-  each value of a few-valued column first shows (a table grouped by it), then every other
-  row of a rare value. The rows whose own name is a well-known one (wellknown.py: libc6,
-  openssl, pip among hundreds of packages) take turns with the rare values and the largest
-  rows. A cell that holds several columns of its own (`git ls-tree -l`'s `mode type object
-  size` before the tab: the same three or more words on every row, two of them varying) is
-  read as those columns.
+- Column tables (`ls -l`, `tar -tv`, `ps`, `top`, `lsof`, `pmap -x` under its caption, `docker
+  ps`, `kubectl get`, `pip list`, `du`, `wc -l`, `find -ls`, a psql or sqlite3 result), boxed
+  ones (`sqlite3 -box`, mysql's client) and CSV/TSV: the header — a title row, its rule, and
+  the lines a table prints above its title (`top`'s summary, `dpkg -l`'s legend) — head rows
+  and tail rows; when the rows are sized (`ls -l`, `du`) the largest rows of the middle stay
+  too (the one huge file, the heavy folders). When the rows name paths, the omitted ones are
+  counted by directory right after the first gap. Where the columns can be told apart, the
+  middle keeps the rows that differ, within DISTINCT_SHARE, in this order: rows in a troubled
+  state (CrashLoopBackOff, Exited (1), `<defunct>`, an error word in a status or a message),
+  one row of each rare value of a column whose values repeat (the zombie's `Z`, the one IPv4
+  socket of an lsof, the settings whose source is not `default`) with the largest values of the
+  columns that measure in turn (%CPU, RSS, SIZE with its unit, TIME; not a PID or a column the
+  table is sorted by), where each value of a few-valued column first shows (a table grouped by
+  it), then every other row of a rare value. The rows whose own name is a well-known one
+  (wellknown.py: libc6, openssl, pip among hundreds of packages) take turns with the rare
+  values and the largest rows. A cell that holds several columns of its own (`git ls-tree -l`'s
+  `mode type object size` before the tab: the same three or more words on every row, two of
+  them varying) is read as those columns.
 
 Plain path lists (`find`, `rg -l`, Glob) are the search planner's file-list mode, not this one.
 """
