@@ -7,24 +7,22 @@
   FIRST_SHARE, the largest (or head and tail) entries of every section shown, shallow sections
   first and never more than the first shows, and what is left lengthens the head, then the
   tail. `total`, `.` and `..` lines are left out.
-- Column tables (`ls -l`, `tar -tv`, `ps`, `top`, `lsof`, `pmap -x` under its caption, `docker
-  ps`, `kubectl get`, `pip list`, `du`, `wc -l`, `find -ls`, a psql or sqlite3 result), boxed
-  ones (`sqlite3 -box`, mysql's client) and CSV/TSV: the header — a title row, its rule, and
-  the lines a table prints above its title (`top`'s summary, `dpkg -l`'s legend) — head rows
-  and tail rows; when the rows are sized (`ls -l`, `du`) the largest rows of the middle stay
-  too (the one huge file, the heavy folders). When the rows name paths, the omitted ones are
-  counted by directory right after the first gap. Where the columns can be told apart, the
-  middle keeps the rows that differ, within DISTINCT_SHARE, in this order: rows in a troubled
-  state (CrashLoopBackOff, Exited (1), `<defunct>`, an error word in a status or a message),
-  one row of each rare value of a column whose values repeat (the zombie's `Z`, the one IPv4
-  socket of an lsof, the settings whose source is not `default`) with the largest values of the
-  columns that measure in turn (%CPU, RSS, SIZE with its unit, TIME; not a PID or a column the
-  table is sorted by), where each value of a few-valued column first shows (a table grouped by
-  it), then every other row of a rare value. The rows whose own name is a well-known one
-  (wellknown.py: libc6, openssl, pip among hundreds of packages) take turns with the rare
-  values and the largest rows. A cell that holds several columns of its own (`git ls-tree -l`'s
-  `mode type object size` before the tab: the same three or more words on every row, two of
-  them varying) is read as those columns.
+- Column tables (`ls -l`, `ps`, `top`, `lsof`, `docker ps`, `kubectl get`, `pip list`, `du`,
+  `wc -l`, `find -ls`, a psql or sqlite3 result), boxed ones (`sqlite3 -box`, mysql's client)
+  and CSV/TSV: the header — a title row, its rule, and the lines a table prints above its
+  title (`top`'s summary, `dpkg -l`'s legend) — head rows and tail rows; when the rows are
+  sized (`ls -l`, `du`) the largest rows of the middle stay too (the one huge file, the heavy
+  folders). When the rows name paths, the omitted ones are counted by directory right after
+  the first gap. Where the columns can be told apart, the middle keeps the rows that differ,
+  within DISTINCT_SHARE, in this order: rows in a troubled state (CrashLoopBackOff, Exited
+  (1), `<defunct>`, an error word in a status or a message), one row of each rare value of a
+  column whose values repeat (the zombie's `Z`, the one IPv4 socket of an lsof, the settings
+  whose source is not `default`) with the largest values of the columns that measure in turn
+  (%CPU, RSS, SIZE with its unit, TIME; not a PID or a column the table is sorted by), where
+  each value of a few-valued column first shows (a table grouped by it), then every other
+  row of a rare value. The rows whose own name is a well-known one (wellknown.py: libc6,
+  openssl, pip among hundreds of packages) take turns with the rare values and the largest
+  rows.
 
 Plain path lists (`find`, `rg -l`, Glob) are the search planner's file-list mode, not this one.
 """
@@ -51,9 +49,6 @@ _SECTION = lazy(r"\S.*:$")
 _TOTAL = lazy(r"total \d[\d.,]*[KMGTPE]?$")
 _LONG = lazy(r"[-dlcbpsD?][-rwxsStTlL?]{9}[.+@]?\s+\d+\s")
 _FIND_LS = lazy(r"\s*+\d+\s+\d+\s+[-dlcbps][-rwxsStT]{9}[.+@]?\s+\d+\s")
-# `tar -tv`'s entries: permissions, owner/group, size, date and time, name (`-> target`, `link
-# to` another entry); GNU tar and bsdtar's ISO dates.
-_TAR_V = lazy(r"[-dlhcbps][-rwxsStT]{9}\s+\S+/\S+\s+\d+\s+\d{4}-\d\d-\d\d \d\d:\d\d(?::\d\d)?\s")
 _SIZED = lazy(r"\s*+\d[\d.,]*[KMGTPE]?\s+\S+$")  # du, wc -l: a number, then a name
 _SEPARATOR = lazy(r"[-=]{2,}(?:[ +|]+[-=]{2,})*\s*$")  # pip list's `------- -------`
 _SIZE = lazy(r"(\d+(?:\.\d+)?)([KMGTPE]?)")  # `ls -l` sizes, `-h` ones too
@@ -435,8 +430,8 @@ def _table(rows: list[str]) -> Table | None:
     body = [row for row in rows if row.strip()]
     if len(body) < MIN_ROWS + 1:
         return None
-    return (_long_listing(body) or _tar_listing(body) or _sized_list(body) or _boxed(body)
-            or _delimited(body) or _column_table(body) or _after_preamble(rows, body))
+    return (_long_listing(body) or _sized_list(body) or _boxed(body) or _delimited(body)
+            or _column_table(body) or _after_preamble(rows, body))
 
 
 def _after_preamble(rows: list[str], body: list[str]) -> Table | None:
@@ -448,8 +443,6 @@ def _after_preamble(rows: list[str], body: list[str]) -> Table | None:
               if _SEPARATOR.match(body[k + 1].replace("+", "-"))]
     if _GROUP_LABELS.match(body[0]):
         starts.append(1)  # vmstat's `--procs-- ---memory---` over its column titles
-    if body[0].split(None, 1)[0].endswith(":"):
-        starts.append(1)  # a caption naming what is listed: pmap's `1234:   python app.py`
     blank = next((i for i, row in enumerate(rows[:_PREAMBLE * 2]) if not row.strip()), None)
     if blank is not None:
         above = sum(1 for row in rows[:blank] if row.strip())
@@ -497,35 +490,6 @@ def _long_listing(body: list[str]) -> Table | None:
                  lambda row, n=fields: cells if len(cells := row.split(None, n - 1)) == n
                  else None, keys,
                  lambda row, n=fields: _ls_date(row.split(None, n - 1)[n - 4:n - 1]))
-
-
-def _tar_listing(body: list[str]) -> Table | None:
-    """`tar -tv`: permissions, owner/group, size, date, time and name; read as `ls -l` is (the
-    rare permission or owner, the largest entries, the oldest and newest)."""
-    if sum(1 for row in body if _TAR_V.match(row)) < MIN_SHARE * len(body):
-        return None
-
-    def cells(row: str) -> list[str] | None:
-        found = row.split(None, 5)
-        return found if len(found) == 6 else None
-
-    def size(row: str) -> float:
-        found = row.split(None, 3)
-        return _leading_size(found[2]) if len(found) > 3 else 0
-
-    def date(row: str) -> tuple | None:
-        found = row.split(None, 5)
-        return (found[3] + " " + found[4],) if len(found) == 6 else None
-
-    return Table(0, _path_column(body, _tar_name), size, cells, (3, 4), date)
-
-
-def _tar_name(row: str) -> str | None:
-    """A `tar -tv` entry's own name (not a link's target)."""
-    found = row.split(None, 5)
-    if len(found) < 6:
-        return None
-    return found[5].split(" -> ", 1)[0].split(" link to ", 1)[0]
 
 
 _MONTHS = {m: k for k, m in enumerate(("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep",
@@ -880,12 +844,10 @@ def _distinct(job: _Job, table: Table, body: list[int], middle: set[int],
     repeated = title.strip()  # a title printed again down the table (vmstat's) is no row
     rows = [i for i in body if cells[i] and len(cells[i]) == width
             and not (repeated and job.rows[i].strip() == repeated)]
-    columns, placed = _spread([[cells[i][c].strip() for i in rows] for c in range(width)])
+    columns = [[cells[i][c].strip() for i in rows] for c in range(width)]
     names = (table.cells_of(title) or []) if title else []
-    keys = {placed[c] for c, name in enumerate(names[:width])
-            if _KEY_TITLE.fullmatch(name.strip()) and placed[c] is not None}
-    keys.update(placed[c] for c in table.keys if c < width and placed[c] is not None)
-    width = len(columns)
+    keys = {c for c, name in enumerate(names) if _KEY_TITLE.fullmatch(name.strip())}
+    keys.update(table.keys)
     measured = [None if c in keys else _measure_of(values) for c, values in enumerate(columns)]
     counts = [None if measured[c] else _value_counts(columns[c], len(rows))
               for c in range(width)]
@@ -947,32 +909,6 @@ def _distinct(job: _Job, table: Table, body: list[int], middle: set[int],
     for tier in itertools.zip_longest(*rest, fillvalue=-1):
         order += tier  # then the measures' other large values, in turn
     return sorted(_fill(job, order, room, middle))
-
-
-def _spread(columns: list[list[str]]) -> tuple[list[list[str]], list[int | None]]:
-    """The columns with each one whose cells all hold the same number (three or more) of
-    space-separated words, two of them varying, spread into one column a word: a table read as
-    two columns (a path after a tab, `git ls-tree -l`'s `mode type object size<TAB>path`) holds
-    its real columns inside a cell. Also where each old column went (None for one spread)."""
-    spread, placed = [], []
-    for values in columns:
-        counts: dict[int, int] = {}
-        for value in values:
-            n = len(value.split())
-            counts[n] = counts.get(n, 0) + 1
-        words = max(counts, key=counts.get) if counts else 0
-        split = []
-        if words >= 3 and counts[words] >= 0.95 * len(values):
-            parts = [value.split(None, words - 1) for value in values]
-            split = [[p[k] if k < len(p) else "" for p in parts] for k in range(words)]
-        # two words at least that vary: a labelled value (`import time: 123`) is one value
-        if sum(1 for column in split if len(set(column)) > 1) >= 2:
-            placed.append(None)
-            spread.extend(split)
-        else:
-            placed.append(len(spread))
-            spread.append(values)
-    return spread, placed
 
 
 def _dated(job: _Job, table: Table, rows: list[int], columns: list[list[str]],
