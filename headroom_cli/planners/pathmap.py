@@ -73,7 +73,7 @@ def rank(name: str) -> int | None:
     return 3 if name in _CONFIGS else None
 
 
-NAMESAKE_RANK = 4  # after every rank() names
+_NAMESAKE_RANK = 4  # after every rank() names
 
 
 def _namesake(path: str) -> bool:
@@ -345,15 +345,16 @@ class _Spend:
         for position, path in enumerate(paths):
             name = path.rstrip("/\\")
             name = name[max(name.rfind("/"), name.rfind("\\")) + 1:]
+            below = path[self.top:]  # (below the folder every path shares)
             found = rank(name)
-            if found is None and _namesake(path[self.top:]):
-                found = NAMESAKE_RANK
+            if found is None and _namesake(below):
+                found = _NAMESAKE_RANK
             if found is not None and position in self.owner:
                 folder = self.owner[position]
                 # A test fixture's or an example's manifest after the project's own; a
                 # vendored or built package's manifest after those (it says what was
                 # vendored), never its modules.
-                made = machine_made(path[self.top:])
+                made = machine_made(below)
                 if not made or found == 0:
                     keyed.append((made, self._aside(folder), -folder.total, folder.depth,
                                   found, position))

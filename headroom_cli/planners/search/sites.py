@@ -43,7 +43,8 @@ _LINE_END = r"\s*(?:$|\\n\")"
 # Where a package's entry module takes a public name from one of its own modules, or lists
 # it among its exports (the `'BaseModel',` entries of its `__all__`; a name alone on its line,
 # an entry of a list spread over lines: `export {` … `  AxiosError,`, `pub use x::{` …).
-_REEXPORT = lazy(rf"from\s+\.[\w.]*\s+import\s|['\"][\w.]+['\"],?{_LINE_END}|[\w$]+,?{_LINE_END}")
+_REEXPORT = lazy(rf"from\s+\.[\w.]*\s+import\s|['\"][\w.]+['\"],?{_LINE_END}"
+                 rf"|[\w$]+,?{_LINE_END}")
 # An export wherever it is: the line says so itself (`__all__ = …`, `pub use`,
 # `export … from`, `module.exports`, a module's `export default Name;`).
 _EXPORT = lazy(r"__all__\s*[+:]?=|pub(?:\([^)]*\))?\s+use\s"
@@ -56,7 +57,7 @@ _STORED = lazy(rf"(?:[\w$]+\.)+([\w$]+)\s*=\s*\1\s*[;,]?{_LINE_END}")
 # A method declared by its name alone (JavaScript's and TypeScript's classes, Java, C#):
 # `  parseOptions(args) {`, `  addCommand(cmd: Command, opts?: CommandOptions): this;`, the
 # parameters then a body's brace, or a return type then a brace or a declaration's end (a
-# call, `parseOptions(args);`, has no type), then the line's end (in rg --json, `\\n"`).
+# call, `parseOptions(args);`, has no type), then the line's end.
 _METHOD = lazy(r"(?:(?:public|private|protected|static|async|override|get|set|abstract)\s+)*"
                rf"([\w$]+)\s*\([^()]*\)\s*(?:\{{|:\s*[^=;{{}}()]+[{{;]){_LINE_END}")
 _CONTROL = frozenset("if for while switch catch return function new typeof await with elif "
