@@ -22,6 +22,8 @@ TUNING = Path(__file__).parent / "corpus"
 UNDER_SPENT = [
     ("du-a-debian-python3-dist-packages", 1000),  # a path map (tree shape)
     ("unzip-l-meson-1.12.1-wheel", 500),  # a listing
+    # a log whose repeated warnings (one `(×25)`) each name their own place below the heading
+    ("cargo-clippy-pedantic-nursery-itoa-offline", 4000),
 ]
 
 

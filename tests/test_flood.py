@@ -66,3 +66,21 @@ def test_a_streamed_flood_is_its_line_and_the_inputs_total(budget, run_cli, monk
     shown, marker = out.rstrip("\n").split("\n")
     assert shown == f"{warning}  (×{copies:,})"
     assert marker.startswith("[…headroom: lines 2–") and "not examined" not in out
+
+
+CLIPPY = "cargo-clippy-pedantic-nursery-itoa-offline"
+
+
+def test_growth_passes_a_counted_heading_to_the_new_place_below_it(counter):
+    """A warning repeated 25 times is one `(×25)` heading, but each repeat's body names its own
+    place (`--> src/lib.rs:105:16`): with room left, growth passes the counted heading (a gap of
+    one line) to show the places, and still never prints the heading again."""
+    from conftest import corpus_case
+
+    meta, raw = corpus_case(Path(__file__).parent / "corpus", CLIPPY)
+    out = compress(raw, tool=meta["tool"], budget=4000, counter=counter).text
+    heading = "warning: unexpected `cfg` condition value: `no-panic`"
+    assert out.count(heading) == 1 and f"{heading}  (×25)" in out
+    places = {line for line in raw.split("\n") if line.lstrip().startswith("--> src/")}
+    shown = {line for line in out.split("\n") if line in places}
+    assert len(shown) >= 0.8 * len(places)

@@ -948,19 +948,75 @@ def _finish(scan: _Scan, lines: Lines, picker: _Picker, budget: int) -> str:
 
 
 def _grow_ends(picker: _Picker) -> None:
-    """Spend what is left on more head and more tail, two tail lines for each head line; an
-    end stops at a line that a shown line's `(×N)` already counts."""
-    kept, repeats = picker.kept, picker.repeats
-    head, tail = kept.find(0), kept.rfind(0)
+    """Spend what is left on more head and more tail, two tail lines for each head line. An end
+    passes the lines a shown line's `(×N)` already counts (each stays a gap of its own) only
+    while a line not shown yet lies beyond them: a repeated warning's own location
+    (`--> src/lib.rs:105:16`) is news, a flood's context lines printed again are not, and
+    where only those are left that end stops."""
+    kept, repeats, total = picker.kept, picker.repeats, picker.total
+    news = _News(picker)
+    ends = [kept.find(0), kept.rfind(0)]
     turn = 0
-    while 0 <= head <= tail and picker.room() >= _MIN_ROOM:
-        if head in repeats and tail in repeats:
-            break  # both ends meet lines a count stands for: nothing new to show there
-        grow_head = turn % 3 == 2 and head not in repeats or tail in repeats
-        if not picker.add((head,) if grow_head else (tail,)):
+    while picker.room() >= _MIN_ROOM:
+        for side, step in ((0, 1), (1, -1)):
+            index = ends[side]
+            while 0 <= index < total and kept[index]:
+                index += step
+            if index in repeats:
+                passed = index
+                while 0 <= index < total and (kept[index] or index in repeats):
+                    index += step
+                if not news.beyond(passed, step):
+                    index = -1
+            ends[side] = index if 0 <= index < total else -1
+        head, tail = ends
+        if head < 0 and tail < 0 or 0 <= tail < head:
+            break  # both ends meet repeats of shown lines, or they met
+        index = head if turn % 3 == 2 and head >= 0 or tail < 0 else tail
+        if not picker.add((index,)):
             break
+        news.shown(index)
         turn += 1
-        head, tail = kept.find(0), kept.rfind(0)
+
+
+class _News:
+    """Whether a line not shown yet (neither kept, nor a count's repeat, nor the text of a
+    shown line) lies beyond a place, looking one way; each way's search only moves on, so
+    asking costs the output's length once."""
+
+    def __init__(self, picker: _Picker) -> None:
+        self.picker = picker
+        self.texts: set[str] | None = None  # of the shown lines, read when first asked
+        self.found = {1: -1, -1: -1}  # the last new line found each way (-1: none yet)
+        self.done = {1: False, -1: False}
+
+    def shown(self, index: int) -> None:
+        if self.texts is not None:
+            self.texts.add(self.picker.line(index))
+
+    def beyond(self, place: int, step: int) -> bool:
+        picker = self.picker
+        if self.texts is None:
+            self.texts = {picker.line(i) for i in range(picker.total) if picker.kept[i]}
+        found = self.found[step]
+        if found >= 0 and (found - place) * step > 0 and self._new(found):
+            return True
+        if self.done[step]:
+            return False
+        # lines between an earlier place and what it found were not new then, nor are now
+        index = found if found >= 0 and (found - place) * step > 0 else place
+        while 0 <= index < picker.total:
+            if self._new(index):
+                self.found[step] = index
+                return True
+            index += step
+        self.done[step] = True
+        return False
+
+    def _new(self, index: int) -> bool:
+        picker = self.picker
+        return not picker.kept[index] and index not in picker.repeats \
+            and picker.line(index) not in self.texts
 
 
 def _settle(scan: _Scan, lines: Lines, picker: _Picker, budget: int,
