@@ -929,22 +929,31 @@ def _finish(scan: _Scan, lines: Lines, picker: _Picker, budget: int) -> str:
                 _marker_tokens(scan, lines, picker, first, last)
             if extra <= slack and picker.add(range(first, last + 1), force=True):
                 slack -= extra
-    # Let the estimates that guide growth see the budget the exact count leaves.
-    cost, note = _exact_cost(scan, lines, picker)
-    picker.budget = budget + (picker.spent + picker.overhead(picker.runs)) - cost
+    cost, _ = _exact_cost(scan, lines, picker)
+    _calibrate(picker, budget, cost)
     # Taking back by estimates may take back more than the count asked: what was taken back
     # comes again, in its order, each addition that fits, before head and tail grow.
     for new, suffix in reversed(undone):
         picker.add(new, suffix)
+    cost, note = _grow_and_settle(scan, lines, picker, budget)
+    if undone and cost < budget:  # what came again may have been taken back with more: regrow
+        _calibrate(picker, budget, cost)
+        cost, note = _grow_and_settle(scan, lines, picker, budget)
+    return note
+
+
+def _calibrate(picker: _Picker, budget: int, cost: int) -> None:
+    """Let the estimates that guide growth see the budget the exact count `cost` leaves."""
+    picker.budget = budget + (picker.spent + picker.overhead(picker.runs)) - cost
+
+
+def _grow_and_settle(scan: _Scan, lines: Lines, picker: _Picker,
+                     budget: int) -> tuple[int, str]:
+    """Grow head and tail by the calibrated estimates, then take back what the exact count
+    says does not fit; returns (cost, note)."""
     _grow_ends(picker)
     picker.budget = budget
-    cost, note = _settle(scan, lines, picker, budget)
-    if undone and cost < budget:  # what came again may have been taken back with more: regrow
-        picker.budget = budget + (picker.spent + picker.overhead(picker.runs)) - cost
-        _grow_ends(picker)
-        picker.budget = budget
-        cost, note = _settle(scan, lines, picker, budget)
-    return note
+    return _settle(scan, lines, picker, budget)
 
 
 def _grow_ends(picker: _Picker) -> None:

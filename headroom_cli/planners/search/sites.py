@@ -61,7 +61,17 @@ _STORED = lazy(rf"(?:[\w$]+\.)+([\w$]+)\s*=\s*\1\s*[;,]?{_LINE_END}")
 _METHOD = lazy(r"(?:(?:public|private|protected|static|async|override|get|set|abstract)\s+)*"
                rf"([\w$]+)\s*\([^()]*\)\s*(?:\{{|:\s*[^=;{{}}()]+[{{;]){_LINE_END}")
 _CONTROL = frozenset("if for while switch catch return function new typeof await with elif "
-                     "else do super this".split())
+                     "else do super this foreach synchronized lock using when try elseif "
+                     "unless until fixed sizeof match".split())
+# A member declared after its modifiers (Java, C#, PHP, Kotlin, TypeScript): `public static
+# void main(String[] args) {`, `protected $children = array();`, `private final Map<String,
+# Object> children = new HashMap<>();`, `public List<Node> Children { get; set; }`, `override
+# fun onCreate(`, `val children = …`. The name declared is the last word before the
+# parameters, the value, the body or the line's end (a type comes before it).
+_MEMBER = lazy(r"(?:(?:public|private|protected|internal|static|final|abstract|readonly"
+               r"|override|virtual|sealed|const|volatile|transient|synchronized|native|open"
+               r"|lateinit|suspend|inline|extern|unsafe|partial|async|fun|val)\s+)+"
+               rf"[^=;(){{}}]*?\$?([A-Za-z_]\w*)\s*(?:[(;={{]|{_LINE_END})")
 # A class that may derive from another (`class User(BaseModel):`, `class A extends B`,
 # `struct A : B`): its own name ends the head, its bases follow.
 _SUBCLASS = lazy(r"(?:export\s+)?(?:default\s+)?(?:abstract\s+)?(?:class|interface|struct)"
@@ -158,6 +168,8 @@ def rank(body: str, symbols: frozenset[str], aside: bool, entry_module: bool = F
     nested = int(len(stripped) != len(judged))
     if (method := _METHOD.match(stripped)) and method[1] not in _CONTROL:
         stripped = "def " + stripped  # a method declared without a keyword: a definition
+    elif not document and (member := _MEMBER.match(stripped)):  # (prose: `static analysis (…`)
+        stripped = "def " + stripped[member.start(1):]  # a member: from the name it declares
     if not DEFINITION.match(stripped) or _STORED.match(stripped):
         tier = _beyond_definition(stripped, symbols, entry_module, document)
         return None if tier is None else (tier, nested, int(aside))
