@@ -46,6 +46,8 @@ def test_a_parameter_is_not_the_member_a_constructor_declares():
     ("    private static final long serialVersionUID = 362498820763181265L;", "serialversionuid"),
     ("    override fun onCreate(savedInstanceState: Bundle?) {", "oncreate"),
     ("    public string Name { get; set; }", "name"),
+    ("    private readonly cache: Map<string, Entry>;", "cache"),  # the type after a colon
+    ('pub const DEFAULT_SHELL: &str = "sh";', "default_shell"),
 ])
 def test_members_of_other_languages_are_definition_sites(line, name):
     assert rank(line, frozenset({name}), aside=False) is not None
@@ -58,6 +60,15 @@ def test_members_of_other_languages_are_definition_sites(line, name):
     ("        using (var reader = new StreamReader(path)) {", "reader"),
 ])
 def test_a_block_over_a_name_is_no_definition_site(line, name):
+    assert rank(line, frozenset({name}), aside=False) is None
+
+
+@pytest.mark.parametrize("line,name", [
+    ("    private readonly cache: Map<string, Entry>;", "map"),
+    ('pub const DEFAULT_SHELL: &str = "sh";', "str"),
+    ("    private final Map<String, Option> longOpts = new LinkedHashMap<>();", "map"),
+])
+def test_a_members_type_is_not_what_it_declares(line, name):
     assert rank(line, frozenset({name}), aside=False) is None
 
 

@@ -66,12 +66,13 @@ _CONTROL = frozenset("if for while switch catch return function new typeof await
 # A member declared after its modifiers (Java, C#, PHP, Kotlin, TypeScript): `public static
 # void main(String[] args) {`, `protected $children = array();`, `private final Map<String,
 # Object> children = new HashMap<>();`, `public List<Node> Children { get; set; }`, `override
-# fun onCreate(`, `val children = …`. The name declared is the last word before the
-# parameters, the value, the body or the line's end (a type comes before it).
+# fun onCreate(`, `val children: List<Node> = …`, `const DEFAULT: &str = "sh";`. The name
+# declared is the first word followed by its parameters, its value, its body, its type's colon
+# (TypeScript, Kotlin, Rust) or the line's end (a Java or C# type comes before it).
 _MEMBER = lazy(r"(?:(?:public|private|protected|internal|static|final|abstract|readonly"
                r"|override|virtual|sealed|const|volatile|transient|synchronized|native|open"
                r"|lateinit|suspend|inline|extern|unsafe|partial|async|fun|val)\s+)+"
-               rf"[^=;(){{}}]*?\$?([A-Za-z_]\w*)\s*(?:[(;={{]|{_LINE_END})")
+               rf"[^=;(){{}}]*?\$?([A-Za-z_]\w*)\s*(?:[(;={{]|:(?!:)|{_LINE_END})")
 # A class that may derive from another (`class User(BaseModel):`, `class A extends B`,
 # `struct A : B`): its own name ends the head, its bases follow.
 _SUBCLASS = lazy(r"(?:export\s+)?(?:default\s+)?(?:abstract\s+)?(?:class|interface|struct)"
