@@ -75,6 +75,15 @@ def test_a_package_s_re_export_is_a_site_after_the_definitions():
                                                               entry_module=True)
 
 
+def test_a_statement_alone_on_its_line_is_no_entry_in_an_export_list():
+    """A name alone on its line in an entry module is an entry of a list spread over lines
+    (`  AxiosError,` under `export {`); a bare `return` or `pass` there is a statement."""
+    assert rank("  AxiosError,", frozenset({"axioserror"}), False, entry_module=True) is not None
+    for statement in ("        return", "    pass", "end"):
+        word = frozenset({statement.strip()})
+        assert rank(statement, word, False, entry_module=True) is None, statement
+
+
 def test_exact_top_level_sites_outside_tests_rank_first():
     wanted = frozenset({"version"})
     order = sorted(["    pub struct VersionReq {", "pub struct VersionReq {", "pub struct Version {"],

@@ -40,11 +40,13 @@ _ASIDE_FOLDERS = frozenset({"test", "tests", "testing", "testdata", "__tests__",
 _ASIDE_STEMS = ("_test", ".test", ".spec")
 # A matched line's end, also inside rg --json's text (`…;\\n"}`).
 _LINE_END = r"\s*(?:$|\\n\")"
+# A statement alone on its line (`return`, `pass`, Ruby's `end`): no name an entry lists.
+_STATEMENT = r"(?:return|pass|break|continue|raise|yield|end|fi|done|esac|else|begin)"
 # Where a package's entry module takes a public name from one of its own modules, or lists
 # it among its exports (the `'BaseModel',` entries of its `__all__`; a name alone on its line,
 # an entry of a list spread over lines: `export {` … `  AxiosError,`, `pub use x::{` …).
 _REEXPORT = lazy(rf"from\s+\.[\w.]*\s+import\s|['\"][\w.]+['\"],?{_LINE_END}"
-                 rf"|[\w$]+,?{_LINE_END}")
+                 rf"|(?!{_STATEMENT}{_LINE_END})[\w$]+,?{_LINE_END}")
 # An export wherever it is: the line says so itself (`__all__ = …`, `pub use`,
 # `export … from`, `module.exports`, a module's `export default Name;`).
 _EXPORT = lazy(r"__all__\s*[+:]?=|pub(?:\([^)]*\))?\s+use\s"
