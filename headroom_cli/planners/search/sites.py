@@ -86,9 +86,10 @@ _DOC_ENDINGS = (".md", ".rst", ".txt", ".adoc", ".ipynb")
 _DOC_NAMES = ("README", "PKG-INFO")
 # Ranks after the definitions (0: naming the symbol exactly, 1: inside a longer word).
 EXPORTED, DERIVED, USED_IN_DOCS = 2, 3, 4
-# A line rank() reads as a definition (its indent, then DEFINITION): in a flood (no symbol)
-# no other line is a site: lines and files without one are passed over before they are ranked
-# (or their path classed).
+# A line that defines by its keyword (its indent, then DEFINITION): in a flood (no symbol)
+# no other line is a site (a method or member declared without a keyword, which rank() reads
+# too, is not asked for there): lines and files without one are passed over before they are
+# ranked (or their path classed).
 _DEFINES = lazy(rf"\s*+(?:{DEFINITION.pattern})")
 # A folder whose modules are the package's private ones (Go's `internal/`, Python's
 # `_internal/`, `_impl/`): their definitions are no public name, as `def _helper` is none.
