@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from headroom_cli.api import compress
-from headroom_cli.planners.search.sites import rank
+from headroom_cli.planners.search.sites import DERIVED, rank
 
 REAL = Path(__file__).parent / "real" / "rg-n-children-vfsstream-php.txt"
 
@@ -91,3 +91,31 @@ def test_a_java_method_declared_after_its_return_type_is_kept(counter):
     out = compress(JAVA.read_text(), tool="Grep", budget=1000, counter=counter).text
     assert counter.count(out) <= 1000
     assert "Option.java:754:    public boolean hasArg() {" in out
+
+
+LUA = Path(__file__).parent / "real" / "rg-n-lua_pushinteger-lua-53b41d0c.txt"
+
+
+def test_a_c_function_defined_after_its_return_type_is_kept(counter):
+    """`LUA_API void lua_pushinteger (lua_State *L, lua_Integer n) {` among 102 calls: the one
+    definition, kept at a budget that shows a few lines of each file."""
+    out = compress(LUA.read_text(), tool="Grep", budget=500, counter=counter).text
+    assert counter.count(out) <= 500
+    assert "lapi.c:530:LUA_API void lua_pushinteger (lua_State *L, lua_Integer n) {" in out
+
+
+@pytest.mark.parametrize("line,name,site", [
+    ("static int parse_args(int argc, char **argv)", "parse_args", True),
+    ("local function helper(x)", "helper", True),  # Lua
+    ("lua_pushinteger(L, n);", "lua_pushinteger", False),  # a call
+    ("return luaL_error(L, msg);", "lual_error", False),
+    ("export default connect(mapState)(Component)", "connect", False),
+])
+def test_a_function_at_the_margin_is_told_from_a_call(line, name, site):
+    assert (rank(line, frozenset({name}), aside=False) is not None) == site
+
+
+def test_a_class_after_its_modifiers_defines_itself_and_derives_from_its_base():
+    line = "public class MissingArgumentException extends ParseException {"  # Commons CLI's
+    assert rank(line, frozenset({"missingargumentexception"}), aside=False)[0] == 0
+    assert rank(line, frozenset({"parseexception"}), aside=False)[0] == DERIVED

@@ -71,10 +71,21 @@ _CONTROL = frozenset("if for while switch catch return function new typeof await
 # fun onCreate(`, `val children: List<Node> = …`, `const DEFAULT: &str = "sh";`. The name
 # declared is the first word followed by its parameters, its value, its body, its type's colon
 # (TypeScript, Kotlin, Rust) or the line's end (a Java or C# type comes before it).
-_MEMBER = lazy(r"(?:(?:public|private|protected|internal|static|final|abstract|readonly"
-               r"|override|virtual|sealed|const|volatile|transient|synchronized|native|open"
-               r"|lateinit|suspend|inline|extern|unsafe|partial|async|fun|val)\s+)+"
-               rf"[^=;(){{}}]*?\$?([A-Za-z_]\w*)\s*(?:[(;={{]|:(?!:)|{_LINE_END})")
+_MODIFIERS = (r"(?:(?:public|private|protected|internal|static|final|abstract|readonly|override"
+              r"|virtual|sealed|const|volatile|transient|synchronized|native|open|lateinit"
+              r"|suspend|inline|extern|unsafe|partial|async|fun|val)\s+)+")
+_MEMBER = lazy(rf"{_MODIFIERS}[^=;(){{}}]*?\$?([A-Za-z_]\w*)\s*(?:[(;={{]|:(?!:)|{_LINE_END})")
+_MODIFIED = lazy(_MODIFIERS)
+# A function defined at the margin after its return type (C and its kin, Lua's `local
+# function`): `LUA_API void lua_pushinteger (lua_State *L, lua_Integer n) {`, `static int
+# parse_args(int argc, char **argv)`, a header's `LUA_API int (lua_gettop) (lua_State *L);`. A
+# few words of type, no value (`=`), then the name and its parameters; a line opening with a
+# statement's word (`return f(x);`, `else g();`, `export default connect(…)`, SQL's `INSERT
+# INTO t (a, b)`) is no definition.
+_FUNCTION = lazy(r"(?:[A-Za-z_]\w*[ \t*&]+){1,4}\(?([A-Za-z_]\w*)\)?[ \t]*\(")
+_NOT_A_TYPE = _CONTROL | frozenset("export default import from assert raise yield del print "
+                                   "puts require case goto throw delete not and or in is "
+                                   "echo insert select update call exec values where".split())
 # A class that may derive from another (`class User(BaseModel):`, `class A extends B`,
 # `struct A : B`): its own name ends the head, its bases follow.
 _SUBCLASS = lazy(r"(?:export\s+)?(?:default\s+)?(?:abstract\s+)?(?:class|interface|struct)"
@@ -172,8 +183,8 @@ def rank(body: str, symbols: frozenset[str], aside: bool, entry_module: bool = F
     nested = int(len(stripped) != len(judged))
     if (method := _METHOD.match(stripped)) and method[1] not in _CONTROL:
         stripped = "def " + stripped  # a method declared without a keyword: a definition
-    elif not document and (member := _MEMBER.match(stripped)):  # (prose: `static analysis (…`)
-        stripped = "def " + stripped[member.start(1):]  # a member: from the name it declares
+    elif not document:  # (prose: `static analysis (…`)
+        stripped = _declared(stripped, nested)
     if not DEFINITION.match(stripped) or _STORED.match(stripped):
         tier = _beyond_definition(stripped, symbols, entry_module, document)
         return None if tier is None else (tier, nested, int(aside))
@@ -198,6 +209,23 @@ def rank(body: str, symbols: frozenset[str], aside: bool, entry_module: bool = F
             if exact and aside:
                 return None  # a test's fixture (`req.counter = 0` inside a test): no site
     return exact, nested, int(aside)
+
+
+def _declared(stripped: str, nested: int) -> str:
+    """A line as DEFINITION reads it: a member without its modifiers when what is left
+    defines by its keyword (`public class Foo extends Bar {`: its class), else from the name it
+    declares (`def main(String[] args) {`); a function at the margin from its name."""
+    if member := _MEMBER.match(stripped):
+        rest = stripped[_MODIFIED.match(stripped).end():]
+        if DEFINITION.match(rest) or _SUBCLASS.match(rest):
+            return rest
+        return "def " + stripped[member.start(1):]
+    if nested or DEFINITION.match(stripped) or _SUBCLASS.match(stripped):
+        return stripped
+    function = _FUNCTION.match(stripped)
+    if function and _IDENT.match(stripped)[0].lower() not in _NOT_A_TYPE:  # (`INSERT INTO t (`)
+        return "def " + stripped[function.start(1):]
+    return stripped
 
 
 def _beyond_definition(stripped: str, symbols: frozenset[str], entry_module: bool,
