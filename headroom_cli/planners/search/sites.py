@@ -41,7 +41,8 @@ _ASIDE_STEMS = ("_test", ".test", ".spec")
 # A matched line's end, also inside rg --json's text (`…;\\n"}`).
 _LINE_END = r"\s*(?:$|\\n\")"
 # A statement alone on its line (`return`, `pass`, Ruby's `end`): no name an entry lists.
-_STATEMENT = r"(?:return|pass|break|continue|raise|yield|end|fi|done|esac|else|begin)"
+_STATEMENTS = frozenset("return pass break continue raise yield end fi done esac else begin".split())
+_STATEMENT = "(?:" + "|".join(sorted(_STATEMENTS)) + ")"
 # Where a package's entry module takes a public name from one of its own modules, or lists
 # it among its exports (the `'BaseModel',` entries of its `__all__`; a name alone on its line,
 # an entry of a list spread over lines: `export {` … `  AxiosError,`, `pub use x::{` …).
@@ -83,9 +84,9 @@ _MODIFIED = lazy(_MODIFIERS)
 # statement's word (`return f(x);`, `else g();`, `export default connect(…)`, SQL's `INSERT
 # INTO t (a, b)`) is no definition.
 _FUNCTION = lazy(r"(?:[A-Za-z_]\w*[ \t*&]+){1,4}\(?([A-Za-z_]\w*)\)?[ \t]*\(")
-_NOT_A_TYPE = _CONTROL | frozenset("export default import from assert raise yield del print "
-                                   "puts require case goto throw delete not and or in is "
-                                   "echo insert select update call exec values where".split())
+_NOT_A_TYPE = _CONTROL | _STATEMENTS | frozenset(
+    "export default import from assert del print puts require case goto throw delete not and or "
+    "in is echo insert select update call exec values where".split())
 # A class that may derive from another (`class User(BaseModel):`, `class A extends B`,
 # `struct A : B`): its own name ends the head, its bases follow.
 _SUBCLASS = lazy(r"(?:export\s+)?(?:default\s+)?(?:abstract\s+)?(?:class|interface|struct)"
