@@ -962,23 +962,11 @@ def _grow_ends(picker: _Picker) -> None:
     while a line not shown yet lies beyond them: a repeated warning's own location
     (`--> src/lib.rs:105:16`) is news, a flood's context lines printed again are not, and
     where only those are left that end stops."""
-    kept, repeats, total = picker.kept, picker.repeats, picker.total
     news = _News(picker)
-    ends = [kept.find(0), kept.rfind(0)]
+    head, tail = picker.kept.find(0), picker.kept.rfind(0)
     turn = 0
     while picker.room() >= _MIN_ROOM:
-        for side, step in ((0, 1), (1, -1)):
-            index = ends[side]
-            while 0 <= index < total and kept[index]:
-                index += step
-            if index in repeats:
-                passed = index
-                while 0 <= index < total and (kept[index] or index in repeats):
-                    index += step
-                if not news.beyond(passed, step):
-                    index = -1
-            ends[side] = index if 0 <= index < total else -1
-        head, tail = ends
+        head, tail = _next_end(picker, head, 1, news), _next_end(picker, tail, -1, news)
         if head < 0 and tail < 0 or 0 <= tail < head:
             break  # both ends meet repeats of shown lines, or they met
         index = head if turn % 3 == 2 and head >= 0 or tail < 0 else tail
@@ -986,6 +974,21 @@ def _grow_ends(picker: _Picker) -> None:
             break
         news.shown(index)
         turn += 1
+
+
+def _next_end(picker: _Picker, index: int, step: int, news: _News) -> int:
+    """From an end (`step`: 1 the head's, -1 the tail's), the next line to grow it by: past the
+    kept lines, and past a count's repeats when a line not shown yet lies beyond them; -1 when
+    there is none."""
+    kept, repeats, total = picker.kept, picker.repeats, picker.total
+    while 0 <= index < total and kept[index]:
+        index += step
+    if index in repeats:
+        if not news.beyond(index, step):
+            return -1
+        while 0 <= index < total and (kept[index] or index in repeats):
+            index += step
+    return index if 0 <= index < total else -1
 
 
 class _News:
@@ -1008,12 +1011,13 @@ class _News:
         if self.texts is None:
             self.texts = {picker.line(i) for i in range(picker.total) if picker.kept[i]}
         found = self.found[step]
-        if found >= 0 and (found - place) * step > 0 and self._new(found):
+        ahead = found >= 0 and (found - place) * step > 0
+        if ahead and self._new(found):
             return True
         if self.done[step]:
             return False
         # lines between an earlier place and what it found were not new then, nor are now
-        index = found if found >= 0 and (found - place) * step > 0 else place
+        index = found if ahead else place
         while 0 <= index < picker.total:
             if self._new(index):
                 self.found[step] = index

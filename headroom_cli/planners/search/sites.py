@@ -75,8 +75,7 @@ _CONTROL = frozenset("if for while switch catch return function new typeof await
 _MODIFIERS = (r"(?:(?:public|private|protected|internal|static|final|abstract|readonly|override"
               r"|virtual|sealed|const|volatile|transient|synchronized|native|open|lateinit"
               r"|suspend|inline|extern|unsafe|partial|async|fun|val)\s+)+")
-_MEMBER = lazy(rf"{_MODIFIERS}[^=;(){{}}]*?\$?([A-Za-z_]\w*)\s*(?:[(;={{]|:(?!:)|{_LINE_END})")
-_MODIFIED = lazy(_MODIFIERS)
+_MEMBER = lazy(rf"({_MODIFIERS})[^=;(){{}}]*?\$?([A-Za-z_]\w*)\s*(?:[(;={{]|:(?!:)|{_LINE_END})")
 # A function defined at the margin after its return type (C and its kin, Lua's `local
 # function`): `LUA_API void lua_pushinteger (lua_State *L, lua_Integer n) {`, `static int
 # parse_args(int argc, char **argv)`, a header's `LUA_API int (lua_gettop) (lua_State *L);`. A
@@ -182,10 +181,7 @@ def rank(body: str, symbols: frozenset[str], aside: bool, entry_module: bool = F
     judged = body[:_JUDGED]
     stripped = judged.lstrip()
     nested = int(len(stripped) != len(judged))
-    if (method := _METHOD.match(stripped)) and method[1] not in _CONTROL:
-        stripped = "def " + stripped  # a method declared without a keyword: a definition
-    elif not document:  # (prose: `static analysis (…`)
-        stripped = _declared(stripped, nested)
+    stripped = _declared(stripped, nested, document)
     if not DEFINITION.match(stripped) or _STORED.match(stripped):
         tier = _beyond_definition(stripped, symbols, entry_module, document)
         return None if tier is None else (tier, nested, int(aside))
@@ -212,15 +208,20 @@ def rank(body: str, symbols: frozenset[str], aside: bool, entry_module: bool = F
     return exact, nested, int(aside)
 
 
-def _declared(stripped: str, nested: int) -> str:
-    """A line as DEFINITION reads it: a member without its modifiers when what is left
+def _declared(stripped: str, nested: int, document: bool) -> str:
+    """A line as DEFINITION reads it: a method declared without a keyword as one; outside
+    documents (prose: `static analysis (…`), a member without its modifiers when what is left
     defines by its keyword (`public class Foo extends Bar {`: its class), else from the name it
-    declares (`def main(String[] args) {`); a function at the margin from its name."""
+    declares (`def main(String[] args) {`), and a function at the margin from its name."""
+    if (method := _METHOD.match(stripped)) and method[1] not in _CONTROL:
+        return "def " + stripped
+    if document:
+        return stripped
     if member := _MEMBER.match(stripped):
-        rest = stripped[_MODIFIED.match(stripped).end():]
+        rest = stripped[member.end(1):]
         if DEFINITION.match(rest) or _SUBCLASS.match(rest):
             return rest
-        return "def " + stripped[member.start(1):]
+        return "def " + stripped[member.start(2):]
     if nested or DEFINITION.match(stripped) or _SUBCLASS.match(stripped):
         return stripped
     function = _FUNCTION.match(stripped)
