@@ -222,12 +222,11 @@ def _declared(stripped: str, nested: int, document: bool) -> str:
         if DEFINITION.match(rest) or _SUBCLASS.match(rest):
             return rest
         return "def " + stripped[member.start(2):]
-    if nested or DEFINITION.match(stripped) or _SUBCLASS.match(stripped):
+    function = None if nested else _FUNCTION.match(stripped)
+    if function is None or DEFINITION.match(stripped) or _SUBCLASS.match(stripped) \
+            or _IDENT.match(stripped)[0].lower() in _NOT_A_TYPE:  # (`INSERT INTO t (`)
         return stripped
-    function = _FUNCTION.match(stripped)
-    if function and _IDENT.match(stripped)[0].lower() not in _NOT_A_TYPE:  # (`INSERT INTO t (`)
-        return "def " + stripped[function.start(1):]
-    return stripped
+    return "def " + stripped[function.start(1):]
 
 
 def _beyond_definition(stripped: str, symbols: frozenset[str], entry_module: bool,
