@@ -27,6 +27,10 @@ CLOSING_MARKER_TOKENS = 80
 # search_roll_up_summary with seven-digit figures and long lines cut, a store id, an exit
 # status. A test renders that marker and holds this figure to it.
 SEARCH_MARKER_TOKENS = 112
+# What a JSON plan's closing marker costs at most: json_summary's longest wording (a minified
+# document's, 9,999,999,000 characters), seven-digit figures, a store id, an exit status. A test
+# renders that marker and holds this figure to it; json_marker_reserve prices one output's.
+JSON_MARKER_TOKENS = 103
 # Before a digest in the closing marker: a model wrote it, so it is no exact record.
 DIGEST_LABEL = "Digest of the omitted part (model-written, may be inexact):"
 
@@ -125,7 +129,7 @@ def _with_long_lines(summary: str, long_lines: int, line_chars: int) -> str:
     return f"{summary}; {note}" if summary else note
 
 
-_LONGEST = 9_999_999  # the figures SEARCH_MARKER_TOKENS is counted with
+_LONGEST = 9_999_999  # the figures SEARCH_MARKER_TOKENS and JSON_MARKER_TOKENS are counted with
 
 
 def search_file_header(path: str, matches: int, shown: int = 0) -> str:
@@ -171,6 +175,32 @@ def search_marker_reserve(counter: Counter, total: int, files: int, long_lines: 
 
     return (SEARCH_MARKER_TOKENS - longest(_LONGEST, _LONGEST, _LONGEST)
             + longest(total, files, long_lines))
+
+
+def json_summary(form: str, omitted: int, lines: int, chars: int) -> str:
+    """A JSON plan's closing summary: `form` is "document", "minified" (one long line,
+    re-indented here: `chars` characters on `lines` lines), "JSON Lines" or "JSON stream"."""
+    literal = "elided values are marked …, not literal JSON"
+    if form == "minified":
+        return (f"JSON skeleton of minified JSON ({n(chars)} chars on {counted(lines, 'line')}), "
+                f"re-indented here; {literal}")
+    what = "JSON skeleton" if form == "document" else f"{form} skeleton"
+    return f"{what}: {n(omitted)} of {n(lines)} lines omitted; {literal}"
+
+
+_JSON_FORMS = ("document", "minified", "JSON Lines", "JSON stream")
+
+
+def json_marker_reserve(counter: Counter, lines: int, chars: int) -> int:
+    """JSON_MARKER_TOKENS less what this output's figures save on the longest wording: its
+    summary's figures are at most the whole output's (`lines`, `chars`), and so are the tokens
+    the marker says were left out (no more than its characters)."""
+    def longest(figure: int, characters: int) -> int:
+        return max(counter.count(f"{json_summary(form, figure, figure, characters)} "
+                                 f"(~{n(characters)} tokens)") for form in _JSON_FORMS)
+
+    return (JSON_MARKER_TOKENS - longest(_LONGEST, 1000 * _LONGEST)
+            + longest(lines, chars))
 
 
 def search_narrowing(narrowing: Narrowing) -> str:

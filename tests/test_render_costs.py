@@ -89,3 +89,33 @@ def test_a_narrower_search_counts_one_file_as_one_file():
                                       list_tokens=9))
     assert "only examples/route-separation/ (11 matches in 1 file, ~196 tokens)" in hint
     assert "-l, the file list (1 file, ~9 tokens)" in hint
+
+
+@pytest.mark.parametrize("tool", ["Bash", "Read", "WebFetch", None])
+@pytest.mark.parametrize("form", ["document", "minified", "JSON Lines", "JSON stream"])
+def test_the_longest_json_marker_costs_at_most_what_the_json_planner_reserves(counter, tool,
+                                                                              form):
+    from headroom_cli.render import JSON_MARKER_TOKENS, json_summary
+
+    summary = json_summary(form, BIG, BIG, 1000 * BIG)
+    gaps = (Gap(0, 2, 1_000_000, BIG), Gap(4, 6, 1_000_000, BIG))
+    for items in (gaps[:1], gaps):  # ten-digit tokens left out: at most the characters
+        plan = Plan("json", items, BIG, BIG - 1, summary=summary, hidden_tokens=1000 * BIG)
+        marker = closing_marker(plan, "x\n" * 10, counter,
+                                Context(lookup(tool), "3f2a9c1b7d4e", 255, None))
+        assert counter.count(marker + "\n") <= JSON_MARKER_TOKENS
+
+
+@pytest.mark.parametrize("lines, chars", [(1, 3_862), (27, 1_213), (3_050, 88_410),
+                                          (120_000, 9_500_000)])
+def test_the_reserve_for_a_json_outputs_figures_covers_its_longest_marker(counter, lines, chars):
+    from headroom_cli.render import JSON_MARKER_TOKENS, json_marker_reserve, json_summary
+
+    reserve = json_marker_reserve(counter, lines, chars)
+    assert reserve <= JSON_MARKER_TOKENS
+    for form in ("document", "minified", "JSON Lines", "JSON stream"):
+        plan = Plan("json", (Gap(0, 2, lines, lines),), lines, lines,
+                    summary=json_summary(form, lines, lines, chars), hidden_tokens=chars)
+        marker = closing_marker(plan, "x\n", counter,
+                                Context(lookup("WebFetch"), "3f2a9c1b7d4e", 255, None))
+        assert counter.count(marker + "\n") <= reserve

@@ -29,6 +29,7 @@ from json.decoder import scanstring
 
 from ..patterns import lazy
 from ..plan import Keep, Lines, Note, Plan
+from ..render import json_marker_reserve, json_summary
 from ..tokens import Counter
 from ..tools import Tool
 
@@ -64,7 +65,6 @@ HEAD_MAX_SHARE = 0.3  # when they cost no more than this share of the budget
 HEAD_ITEMS = 3  # items of a long array (LONG_ARRAY or more, not the document) in the verbatim top
 LONG_ARRAY = 50
 SAVED_SHARE = 0.02  # a minified top saving more than this share of the budget is spent again
-RESERVE = 100  # the closing marker
 MARKER_COST = 16  # one "… N of M keys not shown (lines A–B) …" line, estimated
 _NAMED_SCAN_LIMIT = 200_000  # a map bigger than this is not searched for keys named at the top
 
@@ -841,7 +841,7 @@ def _laid_out(doc: Document, budget: int, counter: Counter, extra: int):
     """The items and the tokens the minified top saved, laid out on `extra` more room."""
     strays = [Keep(start, end) for start, end in ((0, doc.before), (doc.after, len(doc.text)))
               if end > start]
-    room = budget + extra - RESERVE - sum(counter.count(doc.text[k.start:k.end])
+    room = budget + extra - json_marker_reserve(counter, len(doc.lines), len(doc.text)) - sum(counter.count(doc.text[k.start:k.end])
                                           for k in strays)
     layout = Layout(doc, room, counter)
     root = doc.root
@@ -941,11 +941,8 @@ def _omitted_lines(lines: Lines, items: list) -> int:
 
 def _summary(doc: Document, lines: Lines, items: list) -> str:
     omitted = _omitted_lines(lines, items)
-    literal = "elided values are marked …, not literal JSON"
     if doc.records:
-        what = "JSON Lines" if len(doc.root.slots) == len(lines) else "JSON stream"
-        return f"{what} skeleton: {omitted:,} of {len(lines):,} lines omitted; {literal}"
-    if not doc.pretty:
-        return (f"JSON skeleton of minified JSON ({len(doc.text):,} chars on "
-                f"{_count(len(lines), 'line')}), re-indented here; {literal}")
-    return f"JSON skeleton: {omitted:,} of {len(lines):,} lines omitted; {literal}"
+        form = "JSON Lines" if len(doc.root.slots) == len(lines) else "JSON stream"
+    else:
+        form = "document" if doc.pretty else "minified"
+    return json_summary(form, omitted, len(lines), len(doc.text))
