@@ -286,3 +286,15 @@ def test_a_stream_of_pretty_values_is_records_each_named(counter):
     inner = [line for line in result.text.splitlines() if re.match(r"\s*… [\d,]+ of [\d,]+ keys", line)]
     assert inner and all(line.startswith("\t…") for line in inner)
     assert "JSON stream skeleton" in result.text
+
+
+def test_a_list_of_packages_keeps_the_well_known_ones_between_its_ends(counter):
+    """`pip list --format json -v`, 103 packages on one line: at a budget for a dozen, the
+    first and last entries, then those a reader looks up by name (pip, setuptools, numpy,
+    pytest, requests: wellknown.py) before the rest from both ends."""
+    raw = (Path(__file__).parent / "real" / "pip-list-format-json-v-pyenv-3.11.7.txt").read_text()
+    out = compress(raw, tool="Bash", budget=500, counter=counter).text
+    assert counter.count(out) <= 500
+    shown = set(re.findall(r'\{"name": "([^"]+)"', out))
+    assert {"annotated-types", "xmltodict"} <= shown  # the ends
+    assert {"pip", "setuptools", "numpy", "pytest", "requests"} <= shown

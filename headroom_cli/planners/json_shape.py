@@ -32,6 +32,7 @@ from ..plan import Keep, Lines, Note, Plan
 from ..render import json_marker_reserve, json_summary
 from ..tokens import Counter
 from ..tools import Tool
+from .wellknown import known_rows
 
 _DECODER = json.JSONDecoder()
 _WHITESPACE = lazy(r"[ \t\n\r]*")
@@ -46,6 +47,7 @@ _LOG_LEVEL_KEYS = {"level", "severity", "lvl", "loglevel", "log_level", "levelna
                    "@l", "@level"}
 # Keys that name the object they sit in: its one-line preview shows them first.
 _IDENTITY_KEYS = ("name", "id", "title", "key")
+_KNOWN_ENTRIES = 12  # of a container, the entries of well-known names offered before the rest
 _SNIFF_CHARS = 4096
 # Lines before or after the document that are not JSON (`npm warn …` merged from stderr, a
 # banner): at most this many on either side, kept as they are.
@@ -727,7 +729,11 @@ class Layout:
         index, rank = parent.pending
         kid = self.show(parent, index)
         if kid is None:
-            return  # a container stops at its first entry that does not fit: runs stay whole
+            # A container stops at its first entry from both ends that does not fit: runs stay
+            # whole. An entry picked by name is scattered: the next may fit, and the ends'.
+            if rank == 2:
+                self._enqueue_child(parent)
+            return
         kid.rank = rank
         self._enqueue_expand(kid)
         self._enqueue_child(parent)
@@ -739,9 +745,11 @@ class Layout:
         yield 0, 0
         yield last, 1
         named = self._named(parent)
+        taken = set(named)
+        named += [index for index in self._known(parent) if index not in taken]
         for index in named:
             yield index, 2
-        taken = set(named)
+        taken.update(named)
         for index in _from_both_ends(1, last - 1):
             if index not in taken:
                 yield index, 3
@@ -763,8 +771,31 @@ class Layout:
                 found.append(index)
         return found
 
+    def _known(self, parent: Node) -> list[int]:
+        """Entries between the first and the last whose own name is a well-known one
+        (wellknown.py): `{"name": "pip", …}` among a hundred packages of `pip list --format
+        json`, `"node_modules/typescript"` in a lockfile's map. An entry's name is its key (its
+        last path part), or its own name or id (_IDENTITY_KEYS: what its one-line preview
+        shows first), or the string it is."""
+        values = parent.values
+        if parent.count <= 2 or parent.count > _NAMED_SCAN_LIMIT or values is None:
+            return []
+        rows = [_own_name(values[index]) if (key := parent.slots[index][3]) is None
+                else key.rsplit("/", 1)[-1] for index in range(1, parent.count - 1)]
+        return [index + 1 for index in known_rows(rows, _KNOWN_ENTRIES)]
+
     def _push(self, priority: tuple, action: str, node: Node) -> None:
         heapq.heappush(self.heap, (*priority, next(self.sequence), action, node))
+
+
+def _own_name(value) -> str:
+    """An array entry's own name: the string it is, or its first identity key's string."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, dict):
+        return next((inner for key, inner in value.items()
+                     if key.lower() in _IDENTITY_KEYS and isinstance(inner, str)), "")
+    return ""
 
 
 def _keys_within(value):
