@@ -331,3 +331,23 @@ def test_a_long_list_keeps_every_row_of_its_rare_and_pending_forms(counter):
     assert counter.count(result.text) <= 1000
     shown = {line.split("  (×")[0] for line in result.text.splitlines()}
     assert 5 <= len(wanted) < 20 and all(row in shown for row in wanted)
+
+
+def test_a_long_list_shows_its_pending_rows_before_its_blocks_and_the_well_known_first(counter):
+    """`apt list -a --installed` (real, tests/real): 706 packages, each a block of its own,
+    106 with an update pending. The rows of the pending form come before more blocks' first
+    lines, those of well-known packages first: at 2,000 tokens openssl's and libssl3's
+    pending updates show, at 4,000 python3.11's and openssh-client's too; and pending packages
+    are at least twice as large a share of those named as of the input's."""
+    text = (Path(__file__).parent / "real" / "apt-list-a-installed-debian12.txt").read_text()
+    pending = {row.split("/")[0] for row in text.splitlines() if "upgradable" in row}
+    every = {row.split("/")[0] for row in text.splitlines() if "/" in row}
+    for budget, names in ((2000, {"openssl", "libssl3"}),
+                          (4000, {"openssl", "libssl3", "python3.11", "openssh-client"})):
+        result = compress(text, tool="Bash", budget=budget, counter=counter)
+        assert counter.count(result.text) <= budget
+        rows = [line for line in result.text.splitlines() if line[:1].isalnum()]
+        shown = {row.split("/")[0] for row in rows if "upgradable" in row}
+        assert names <= shown, budget
+        named = {row.split("/")[0] for row in rows}
+        assert len(shown) / len(named) >= 2 * len(pending) / len(every), budget

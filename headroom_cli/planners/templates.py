@@ -151,14 +151,16 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> 
         return template_note(count, index + 1, last + 1) if count > 1 else ""
 
     # the rows a reader looks up by name (wellknown.py)
-    known = [] if prose else known_rows(list(lines), budget // _KNOWN_TOKENS)
-    orders = _orders(text, lines, templates, heads, prose, records, versioned, known)
-    # the other rows of the templates in a failed or pending state, then of the rare ones, come
-    # after every exemplar; what the states' rows cost (up to half the room) is set aside
-    # before the first and last lines take their shares: a long list's troubled rows outrank
-    # its head (rare rows do not: a rare form is as often a dump's incidental line)
-    states = [] if prose else _state_members(lines, keys, templates, total)
-    members = states + ([] if prose else _rare_members(keys, templates, total))
+    ranked_known = [] if prose else known_rows(list(lines), total)
+    known = ranked_known[:budget // _KNOWN_TOKENS]
+    # the other rows of the templates in a failed or pending state come after every exemplar
+    # at the margin, before the heads of blocks; what they cost (up to half the room) is set
+    # aside before the first and last lines take their shares: a long list's troubled rows
+    # outrank its head. The other rows of the rare templates come last (a rare form is as
+    # often a dump's incidental line).
+    states = [] if prose else _state_members(lines, keys, templates, total, ranked_known)
+    orders = _orders(text, lines, templates, heads, prose, records, versioned, known, states)
+    rare = [] if prose else _rare_members(keys, templates, total, ranked_known)
     reserve = 0
     for index in states:
         if reserve >= room // 2:
@@ -171,7 +173,7 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> 
     room -= _edge(range(total - 1, -1, -1), int(tail_share * room), cost, kept) + _GAP_TOKENS
     room += reserve
     notes: dict[int, str] = {}  # the exemplars between head and tail, with their counts
-    for order in orders + (members,):
+    for order in orders + (rare,):
         misses = 0
         for first in order:
             if first in kept or len(lines.get(first)) > _LONG_LINE:
@@ -207,13 +209,14 @@ def rare_lines(text: str, lines: Lines, most: int = 2) -> list[int]:
 
 def _orders(text: str, lines: Lines, templates: dict[str, list[int]],
             heads: list[int], prose: bool, records: list[int], versioned: list[int],
-            known: list[int]) -> tuple[list[int], ...]:
+            known: list[int], states: list[int]) -> tuple[list[int], ...]:
     """The lines to keep, in the order they are offered: the severe templates' exemplars,
     the warnings', the lines naming a version, then the first line of every record (_records:
     what names it, after what names a failure) and each record's version line, then one
     exemplar of every template at the margin before any template's second line, in turn with
     the rows of well-known names (`known`: a list of one form has few exemplars, a dump of
-    many forms its rarest first), then the heads of blocks level by level (a section before
+    many forms its rarest first), then the other rows in a failed or pending state
+    (`states`), then the heads of blocks level by level (a section before
     its subsections; they may repeat a template), then the indented templates' exemplars
     (detail: a disassembly's rarest instruction comes after its functions). Prose has no
     templates worth one line each: its outline, then the lines that name an error (a man page
@@ -229,15 +232,17 @@ def _orders(text: str, lines: Lines, templates: dict[str, list[int]],
     turns = itertools.zip_longest(margin, known, fillvalue=-1)
     return (severe, warned, versioned, records,
             _record_versions(text, lines, records), [i for pair in turns for i in pair if i >= 0],
-            heads, indented)
+            states, heads, indented)
 
 
 def _state_members(lines: Lines, keys: list[str], templates: dict[str, list[int]],
-                   total: int) -> list[int]:
+                   total: int, known: list[int]) -> list[int]:
     """The other lines of the templates whose rows are in a failed state (a pod in
     CrashLoopBackOff, a zombie), then of those in a state between (`[upgradable to: …]`,
-    Pending), each in the output's order: every such row is what a reader of a listing looks
-    for, not one exemplar of them. A template on half the lines or more is no exception."""
+    Pending), each in the output's order after the rows of well-known names (`known`, most
+    fundamental first: openssl's pending update among a hundred): every such row is what a
+    reader of a listing looks for, not one exemplar of them. A template on half the lines or
+    more is no exception."""
     levels = {}
     for key, (count, first, _) in templates.items():
         if 1 < count < total / 2:
@@ -248,8 +253,18 @@ def _state_members(lines: Lines, keys: list[str], templates: dict[str, list[int]
     if not levels:
         return []
     members = _members(keys, levels, total)
-    return [index for key in sorted(members, key=lambda k: (-levels[k], members[k][0]))
-            for index in members[key][1:]]
+    ordered = sorted(members, key=lambda k: (-levels[k], members[k][0]))
+    return _known_first([[index for key in ordered if levels[key] == level
+                          for index in members[key][1:]] for level in (2, 1)], known)
+
+
+def _known_first(tiers: list[list[int]], known: list[int]) -> list[int]:
+    """Each tier's rows of well-known names first (in `known`'s order: most fundamental
+    first), then its other rows as they come."""
+    place = {index: at for at, index in enumerate(known)}
+    return [index for tier in tiers
+            for index in sorted((i for i in tier if i in place), key=place.__getitem__)
+            + [i for i in tier if i not in place]]
 
 
 def _members(keys: list[str], wanted, total: int) -> dict[str, list[int]]:
@@ -261,8 +276,10 @@ def _members(keys: list[str], wanted, total: int) -> dict[str, list[int]]:
     return members
 
 
-def _rare_members(keys: list[str], templates: dict[str, list[int]], total: int) -> list[int]:
-    """The other lines of the rare templates, rarest first, each in its output's order: a
+def _rare_members(keys: list[str], templates: dict[str, list[int]], total: int,
+                  known: list[int]) -> list[int]:
+    """The other lines of the rare templates, those of well-known names first (`known`), then
+    rarest first, each in its output's order: a
     row unlike its neighbours (a package `[installed]` or `[upgradable from: …]` among thousands
     that are not, a rare status) is what a reader looks for, and its template's exemplar stands
     for one of them only. A template is rare on at most _RARE_LINES of the lines and a quarter
@@ -275,8 +292,8 @@ def _rare_members(keys: list[str], templates: dict[str, list[int]], total: int) 
     if not rare:
         return []
     members = _members(keys, rare, total)
-    return [index for key in sorted(members, key=lambda k: (rare[k], members[k][0]))
-            for index in members[key][1:]]
+    return _known_first([[index for key in sorted(members, key=lambda k: (rare[k], members[k][0]))
+                          for index in members[key][1:]]], known)
 
 
 def _record_versions(text: str, lines: Lines, records: list[int]) -> list[int]:
