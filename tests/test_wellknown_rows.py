@@ -8,6 +8,7 @@ Every expected row is found in the input by the name it carries, never copied fr
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -86,3 +87,16 @@ def test_names_are_read_through_their_coordinates_units_and_pods():
             "kube-system   coredns-5d78c9869d-x7k2p   1/1   Running   0   3d",
             "ii  util-linux   2.38.1-5+deb12u3   amd64   miscellaneous system utilities"]
     assert sorted(known_rows(rows, 9)) == [1, 2, 3, 4]
+
+
+def test_a_row_named_by_its_key_comes_before_one_whose_value_names_a_thing():
+    """`python3 -m sysconfig` (real, tests/real): asked for a dozen rows, the settings whose own
+    key is well known (`SHELL`, `PYTHONPATH`, `CXX`) come before those whose value only names
+    something (`INSTSONAME = "libpython3.11.so.1.0"`, `RUNSHARED = "LD_LIBRARY_PATH=…"`)."""
+    rows = (Path(__file__).parent / "real" / "python3-m-sysconfig-debian12.txt").read_text() \
+        .splitlines()
+    keys = [rows[i].split("=")[0].strip() for i in known_rows(rows, 12)]
+    for own in ("SHELL", "PYTHONPATH", "CXX"):
+        assert own in keys
+        for valued in ("INSTSONAME", "RUNSHARED"):
+            assert valued not in keys or keys.index(own) < keys.index(valued)

@@ -126,8 +126,9 @@ def _known_stem(word: str, ranks: dict[str, int]) -> str:
 
 def _candidates(row: str) -> list[tuple[int, str]]:
     """The words of a row that can be its name, by place: its first few (0, 1, 2) and its
-    last (-1) when the row ends with a word (`ls -l`'s file, `CC = "gcc"`'s compiler). Only
-    the row's two ends are read (a disassembly's rows run long)."""
+    last (-1) when the row ends with a word (`ls -l`'s file, `CC = "gcc"`'s compiler); a
+    row's one word is its first. Only the row's two ends are read (a disassembly's rows run
+    long)."""
     chunks = row[:_END_CHARS].translate(_SPACED).split()
     placed = []
     for at, chunk in enumerate(chunks):
@@ -140,16 +141,18 @@ def _candidates(row: str) -> list[tuple[int, str]]:
         last, last_at = (ending[-1] if ending else ""), -1
     else:
         last, last_at = (chunks[-1] if chunks else ""), len(chunks) - 1
-    found = [(-1 if at == last_at else place, word) for place, (at, word) in enumerate(placed)]
+    found = [(-1 if at == last_at and place else place, word)
+             for place, (at, word) in enumerate(placed)]
     if (last[:1].isalpha() or last[:1] == "_") and all(at != last_at for at, _ in placed):
         found.append((-1, last.split("/", 1)[0]))
     return found
 
 
 def known_rows(rows: list[str], most: int) -> list[int]:
-    """The indexes of at most `most` rows whose own name is a well-known one, the most
-    fundamental name first (each name's first row): a word on more than _COMMON_SHARE of the
-    rows names the list instead."""
+    """The indexes of at most `most` rows whose own name is a well-known one: those named by
+    their first own word, then by their last, then by a word between, each the most fundamental
+    name first (each name's first row): a word on more than _COMMON_SHARE of the rows names
+    the list instead."""
     if most <= 0:
         return []
     ranks = _ranks()
@@ -164,15 +167,18 @@ def known_rows(rows: list[str], most: int) -> list[int]:
     found: dict[str, tuple[int, int]] = {}  # each stem's row: first where it is the name
     stems: dict[str, str] = {}
     for index, placed in enumerate(named):
-        for place, word in placed:
-            if spread[place, word] <= common:
-                stem = stems.get(word)
-                if stem is None:
-                    stem = stems[word] = _known_stem(word, ranks)
-                if stem:
-                    # the first or the last word is the row's name (`CC = "gcc"`, `ls -l`'s
-                    # file); a word between is an argument (`BLDSHARED = "gcc -shared …"`)
-                    named_by = 0 if place in (0, -1) else 1
-                    found[stem] = min(found.get(stem, (2, 0)), (named_by, index))
-    ordered = sorted((ranks[stem], index) for stem, (_, index) in found.items())
-    return list(dict.fromkeys(index for _, index in ordered))[:most]
+        own = [(place, word) for place, word in placed if spread[place, word] <= common]
+        first = next((place for place, _ in own if place >= 0), None)
+        for place, word in own:
+            stem = stems.get(word)
+            if stem is None:
+                stem = stems[word] = _known_stem(word, ranks)
+            if stem:
+                # the row's first own word names it (`CMAKE_VERSION "3.25.1"`, dpkg's `ii
+                # libc6:amd64`), else its last (`CC = "gcc"`, `ls -l`'s file, but a value
+                # too: `CMAKE_BASE_NAME "g++"`); a word between is an argument
+                # (`BLDSHARED = "gcc -shared …"`)
+                named_by = 0 if place == first else 1 if place == -1 else 2
+                found[stem] = min(found.get(stem, (3, 0)), (named_by, index))
+    ordered = sorted((named_by, ranks[stem], index) for stem, (named_by, index) in found.items())
+    return list(dict.fromkeys(index for *_, index in ordered))[:most]
