@@ -872,8 +872,8 @@ def _laid_out(doc: Document, budget: int, counter: Counter, extra: int):
     """The items and the tokens the minified top saved, laid out on `extra` more room."""
     strays = [Keep(start, end) for start, end in ((0, doc.before), (doc.after, len(doc.text)))
               if end > start]
-    room = budget + extra - json_marker_reserve(counter, len(doc.lines), len(doc.text)) - sum(counter.count(doc.text[k.start:k.end])
-                                          for k in strays)
+    room = (budget + extra - json_marker_reserve(counter, len(doc.lines), len(doc.text))
+            - sum(counter.count(doc.text[k.start:k.end]) for k in strays))
     layout = Layout(doc, room, counter)
     root = doc.root
     if room <= 0 or not layout.expand(root):

@@ -216,8 +216,8 @@ def _orders(text: str, lines: Lines, templates: dict[str, list[int]],
     exemplar of every template at the margin before any template's second line, in turn with
     the rows of well-known names (`known`: a list of one form has few exemplars, a dump of
     many forms its rarest first), then the other rows in a failed or pending state
-    (`states`), then the heads of blocks level by level (a section before
-    its subsections; they may repeat a template), then the indented templates' exemplars
+    (`states`), then the heads of blocks level by level (a section before its subsections;
+    they may repeat a template), then the indented templates' exemplars
     (detail: a disassembly's rarest instruction comes after its functions). Prose has no
     templates worth one line each: its outline, then the lines that name an error (a man page
     says "error" often), then those naming a version."""
@@ -279,10 +279,9 @@ def _members(keys: list[str], wanted, total: int) -> dict[str, list[int]]:
 def _rare_members(keys: list[str], templates: dict[str, list[int]], total: int,
                   known: list[int]) -> list[int]:
     """The other lines of the rare templates, those of well-known names first (`known`), then
-    rarest first, each in its output's order: a
-    row unlike its neighbours (a package `[installed]` or `[upgradable from: …]` among thousands
-    that are not, a rare status) is what a reader looks for, and its template's exemplar stands
-    for one of them only. A template is rare on at most _RARE_LINES of the lines and a quarter
+    rarest first, each in its output's order: a row unlike its neighbours (a package
+    `[installed]` or `[upgradable from: …]` among thousands that are not, a rare status) is
+    what a reader looks for, and its template's exemplar stands for one of them only. A template is rare on at most _RARE_LINES of the lines and a quarter
     of the commonest template's."""
     if not templates:
         return []
