@@ -240,12 +240,15 @@ def handles_signals(pid: int) -> bool:
     """Has headroom (process `pid`) installed its signal handlers? (Linux: SigCgt in /proc.)
     A readiness check: signal only once it is true. It reads the bits of TERM and HUP, both:
     they are installed one after the other, and a SIGHUP sent when only TERM's was there
-    killed headroom (Python catches SIGINT from the start, so INT's bit says nothing)."""
+    killed headroom (Python catches SIGINT from the start, so INT's bit says nothing). A
+    signal headroom inherited ignored (SIGHUP under `nohup`) stays ignored: it counts as set."""
     import signal
 
     with open(f"/proc/{pid}/status") as status:
-        caught = int(next(line for line in status if line.startswith("SigCgt:")).split()[1], 16)
-    return all(caught >> (signum - 1) & 1 for signum in (signal.SIGTERM, signal.SIGHUP))
+        masks = dict(line.split(":", 1) for line in status if line.startswith(("SigCgt:",
+                                                                               "SigIgn:")))
+    settled = int(masks["SigCgt"], 16) | int(masks["SigIgn"], 16)
+    return all(settled >> (signum - 1) & 1 for signum in (signal.SIGTERM, signal.SIGHUP))
 
 
 def pipe_is_drained(stream) -> bool:

@@ -56,16 +56,19 @@ signal.pthread_sigmask(signal.SIG_UNBLOCK, {signum})
 
 
 @pytest.fixture(scope="module", autouse=True)
-def sigint_not_ignored():
+def stops_not_ignored():
     """A shell without job control starts a background job (`.ci/run &`) with SIGINT ignored,
-    and every child inherits that: headroom then rightly keeps it ignored, and these tests
-    would measure the shell, not headroom. With a handler here, each child starts with SIGINT's
-    default (exec resets a handled signal; an ignored one stays ignored)."""
-    before = signal.getsignal(signal.SIGINT)
-    if before == signal.SIG_IGN:
-        signal.signal(signal.SIGINT, signal.default_int_handler)
+    `nohup` ignores SIGHUP, and every child inherits that: headroom then rightly keeps them
+    ignored, and these tests would measure the shell, not headroom. With a handler here, each
+    child starts with the signal's default (exec resets a handled signal; an ignored one stays
+    ignored)."""
+    before = {signum: signal.getsignal(signum) for signum in (signal.SIGINT, signal.SIGHUP)}
+    for signum, handler in before.items():
+        if handler == signal.SIG_IGN:
+            signal.signal(signum, signal.default_int_handler)
     yield
-    signal.signal(signal.SIGINT, before)
+    for signum, handler in before.items():
+        signal.signal(signum, handler)
 
 
 @pytest.fixture(scope="module")
@@ -97,7 +100,12 @@ def start_wrapped(tmp_path: Path) -> subprocess.Popen:
 
 
 def assert_passed_on(process: subprocess.Popen, signum: int) -> None:
-    stdout, stderr = process.communicate(timeout=HANG_GUARD)
+    try:
+        stdout, stderr = process.communicate(timeout=HANG_GUARD)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)  # its own session: the child goes with it
+        process.communicate()
+        raise
     assert process.returncode == 128 + signum
     assert stdout == b"started\nchild got %d\n" % signum
     assert b"Traceback" not in stderr

@@ -244,11 +244,16 @@ def test_a_long_running_command_is_planned_when_it_is_stopped(private_env, tmp_p
               f"    if i == 1000: pathlib.Path({str(ready)!r}).touch()\n")
     process = subprocess.Popen(headroom("--budget", "200", "--", sys.executable, "-c", script),
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    # Ready when the command has printed its first thousand lines and headroom forwards the
-    # signal (no sleep to race).
-    wait_until(lambda: ready.exists() and handles_signals(process.pid))
-    process.send_signal(signal.SIGTERM)
-    out, err = process.communicate(timeout=HANG_GUARD)
+    try:
+        # Ready when the command has printed its first thousand lines and headroom forwards
+        # the signal (no sleep to race).
+        wait_until(lambda: ready.exists() and handles_signals(process.pid))
+        process.send_signal(signal.SIGTERM)
+        out, err = process.communicate(timeout=HANG_GUARD)
+    finally:
+        if process.poll() is None:  # a failed test leaves no endless writer behind
+            process.kill()  # the writer then dies on its closed pipe
+            process.communicate()
     assert process.returncode == 128 + signal.SIGTERM
     text = out.decode()
     assert text.startswith("tick 1\n") and "exited with status 143" in text
