@@ -29,7 +29,7 @@ from json.decoder import scanstring
 
 from ..patterns import lazy
 from ..plan import Keep, Lines, Note, Plan
-from ..render import json_marker_reserve, json_summary
+from ..render import counted, json_marker_reserve, json_summary
 from ..tokens import Counter
 from ..tools import Tool
 from .wellknown import known_rows
@@ -214,9 +214,9 @@ def _object_preview(value: dict) -> str:
     if not value:
         return "{}"
     if first is None:
-        return f"{{ … {_count(len(value), 'key')} }}"
+        return f"{{ … {counted(len(value), 'key')} }}"
     more = len(value) - 1
-    tail = f", … {_count(more, 'more key')} }}" if more else " }"
+    tail = f", … {counted(more, 'more key')} }}" if more else " }"
     return f"{{ {_dumps(first[0])}: {_short(first[1])}{tail}"
 
 
@@ -227,12 +227,8 @@ def _array_preview(value: list) -> str:
     shown = _short(first) if not isinstance(first, (dict, list)) else (
         "{…}" if isinstance(first, dict) else "[…]")
     more = len(value) - 1
-    tail = f", … {_count(more, 'more item')} ]" if more else " ]"
+    tail = f", … {counted(more, 'more item')} ]" if more else " ]"
     return f"[ {shown}{tail}"
-
-
-def _count(n: int, noun: str) -> str:
-    return f"{n:,} {noun}" + ("" if n == 1 else "s")
 
 
 def _dumps(value) -> str:
@@ -486,7 +482,7 @@ def _own_preview(text: str, node: Node) -> str:
         return node.preview
     noun = "more key" if node.kind == "{" else "more item"
     close = "}" if node.kind == "{" else "]"
-    more = f", … {_count(node.count - 1, noun)} {close}" if node.count > 1 else f" {close}"
+    more = f", … {counted(node.count - 1, noun)} {close}" if node.count > 1 else f" {close}"
     return text[node.start:end] + more
 
 
@@ -545,7 +541,7 @@ def hidden_row(doc: Document, parent: Node, first: int, last: int) -> Note:
     """The marker for entries first..last of a container, left out."""
     records = doc.records and parent.parent is None
     noun = "record" if records else "key" if parent.kind == "{" else "item"
-    count = f"{last - first + 1:,} of {_count(parent.count, noun)}"
+    count = f"{last - first + 1:,} of {counted(parent.count, noun)}"
     row_start, end = parent.slots[first][0], parent.slots[last][2]
     if len(doc.lines) > 1:
         first_line, last_line = doc.lines.line_of(row_start) + 1, doc.lines.line_of(end - 1) + 1
@@ -861,19 +857,20 @@ def _layout(doc: Document, budget: int, counter: Counter) -> list | None:
     """The verbatim top first, then breadth-first; the items to print, in document order.
     Minified input's top, written as one line of its own, costs less than the rows it was
     bought as: what that saves is spent on a second layout."""
-    found = _laid_out(doc, budget, counter, 0)
+    marker = json_marker_reserve(counter, len(doc.lines), len(doc.text))
+    found = _laid_out(doc, budget, counter, -marker)
     if found is None or found[1] <= budget * SAVED_SHARE:
         return None if found is None else found[0]
-    again = _laid_out(parse(doc.text, doc.lines), budget, counter, found[1])
+    again = _laid_out(parse(doc.text, doc.lines), budget, counter, found[1] - marker)
     return found[0] if again is None else again[0]
 
 
 def _laid_out(doc: Document, budget: int, counter: Counter, extra: int):
-    """The items and the tokens the minified top saved, laid out on `extra` more room."""
+    """The items and the tokens the minified top saved, laid out on `extra` more room (less
+    when negative: the closing marker's reserve)."""
     strays = [Keep(start, end) for start, end in ((0, doc.before), (doc.after, len(doc.text)))
               if end > start]
-    room = (budget + extra - json_marker_reserve(counter, len(doc.lines), len(doc.text))
-            - sum(counter.count(doc.text[k.start:k.end]) for k in strays))
+    room = budget + extra - sum(counter.count(doc.text[k.start:k.end]) for k in strays)
     layout = Layout(doc, room, counter)
     root = doc.root
     if room <= 0 or not layout.expand(root):
