@@ -467,3 +467,35 @@ def test_a_vendored_package_s_manifest_is_named_but_not_its_modules(budget, coun
     assert set(manifests) <= set(out)
     own = [row for row in rows if not row.startswith("node_modules/")]
     assert set(own) <= set(out)
+
+
+@pytest.mark.parametrize("budget", [300, 500, 1000])
+def test_a_find_that_says_permission_denied_is_still_mapped(budget, counter):
+    """`find /etc -type f 2>&1` run as nobody (real): two of its 295 rows are find's own
+    messages (`find: ‘/etc/ssl/private’: Permission denied`). The list is still mapped, folders
+    with their counts, and find's messages are shown as a search's own."""
+    text = (REAL / "find-type-f-etc-as-nobody-debian12.txt").read_text()
+    rows = text.rstrip("\n").split("\n")
+    messages = [row for row in rows if row.startswith("find: ")]
+    assert len(messages) == 2
+    result = compress(text, tool="Bash", budget=budget, counter=counter)
+    out = result.text.split("\n")
+    assert result.kind == "search"
+    assert any(FOLDER.match(row) for row in out)
+    assert all(message in out for message in messages)
+    assert counter.count(result.text) <= budget
+
+
+def test_a_path_whose_name_reads_as_fields_does_not_unmake_the_list(counter):
+    """`find /usr/share/cmake-3.25/Help -type f` (real, 1,964 paths): `Visual Studio 7 .NET
+    2003.rst` reads as words apart, not a path, but its folder is one the other paths name.
+    One such row does not turn the list into head and tail: it is mapped."""
+    text = (REAL / "find-type-f-cmake-3.25-help.txt").read_text()
+    rows = text.rstrip("\n").split("\n")
+    assert any(".NET 2003.rst" in row for row in rows)
+    result = compress(text, tool="Bash", budget=500, counter=counter)
+    assert result.kind == "search"
+    folders = [FOLDER.match(row) for row in result.text.split("\n") if FOLDER.match(row)]
+    assert len(folders) >= 5
+    for match in folders:  # each count is the list's own
+        assert num(match["files"]) == sum(row.startswith(match["folder"]) for row in rows)

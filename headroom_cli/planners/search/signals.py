@@ -64,6 +64,8 @@ DEFINITION = lazy(
 MIN_MATCH_LINES = 20
 MIN_SHARE_OF_PATHS = 0.95  # of a file list's lines; the rest bare names (`LICENSE`, `INSTALL`)
 _BARE_NAME = lazy(r"[\w.@+~-]+")
+MAX_STRAY_SHARE = 0.02  # of a file list's rows, the tool's own messages (`find`'s errors)
+_MESSAGE = lazy(r"[\w.-]+: \S")  # `find: ‘/root’: Permission denied`
 TREE_COUNT = lazy(r"\d+ director(?:y|ies)(?:, \d+ files?)?$")  # `tree`'s last line
 MIN_MATCH_LINES_FROM_SEARCH = 3  # a search tool's own output (Grep, Glob) needs less to show it
 MIN_SHARE = 0.75
@@ -238,17 +240,34 @@ def _batch_heads(rows: list[str]) -> list[tuple[str, str]]:
 
 def _file_list(rows: list[str], candidates: list[int]) -> Parsed | None:
     """A list of paths (`find`, `fd`, `git ls-files`, `rg -l`, `tree -fi`): every line a path
-    or a bare file name (git's `LICENSE`), most of them paths; `tree`'s closing count stays
-    a line of its own."""
-    paths = [i for i in candidates if not TREE_COUNT.match(rows[i])]
-    strays = [i for i in candidates if TREE_COUNT.match(rows[i])]
+    or a bare file name (git's `LICENSE`), most of them paths. A row in a folder other paths
+    name is a path whatever its spaces spell (`Help/generator/Visual Studio 7 .NET 2003.rst`); a few
+    of the tool's own messages (`find: ‘/root’: Permission denied`, `tree`'s closing count) are
+    strays, shown as a search's own, at most MAX_STRAY_SHARE of the rows; any other row (dpkg
+    -L's `/.`) and it is no list of paths. Rows of words apart
+    (`python3-jwt/oldstable 2.6.0-1 all`), half of them or more, are a table's, not paths."""
+    paths, others = [], []
+    for i in candidates:
+        row = rows[i].rstrip("\r")
+        if not TREE_COUNT.match(row) and (is_path(listed_path(row)) or _BARE_NAME.fullmatch(row)):
+            paths.append(i)
+        else:
+            others.append(i)
+    named = sum(1 for i in paths if "/" in rows[i] or "\\" in rows[i])
+    if others and named:
+        folders = {folder_key(rows[i].rstrip("\r")) for i in paths}
+        found = {i for i in others if " " in rows[i] and "\t" not in rows[i]
+                 and folder_key(rows[i].rstrip("\r")) in folders.difference(("./",))}
+        paths = sorted(paths + list(found))
+        others = [i for i in others if i not in found]
     named = sum(1 for i in paths if is_path(listed_path(rows[i])))
-    if named < MIN_SHARE_OF_PATHS * len(paths) or len(strays) > 1 or not all(
-            _BARE_NAME.fullmatch(rows[i].rstrip("\r")) for i in paths
-            if not is_path(listed_path(rows[i]))):
+    spaced = sum(1 for i in paths if " " in rows[i])
+    messages = sum(1 for i in others if TREE_COUNT.match(rows[i]) or _MESSAGE.match(rows[i]))
+    if not paths or named < MIN_SHARE_OF_PATHS * len(paths) or 2 * spaced > len(paths) \
+            or messages < len(others) or messages > max(1, MAX_STRAY_SHARE * len(candidates)):
         return None
     return Parsed({rows[i].rstrip("\r"): FileHits(rows[i].rstrip("\r"), heading=i)
-                   for i in paths}, strays, len(candidates), file_list=True)
+                   for i in paths}, others, len(candidates), file_list=True)
 
 
 def listed_path(row: str) -> str:
