@@ -351,3 +351,18 @@ def test_a_long_list_shows_its_pending_rows_before_its_blocks_and_the_well_known
         assert names <= shown, budget
         named = {row.split("/")[0] for row in rows}
         assert len(shown) / len(named) >= 2 * len(pending) / len(every), budget
+
+
+def test_a_changelog_keeps_its_deprecations_with_its_outline(counter):
+    """`zcat /usr/share/doc/adduser/changelog.gz` (real, adduser 3.134): prose, nearly every
+    line of its own form. After its top-level headings (each release) and the lines naming an
+    error, the lines naming a warning come before deeper headings: the release note that
+    `--allow-badname and --force-badname are deprecated` is what a reader of it looks for."""
+    text = (Path(__file__).resolve().parent / "real" / "zcat-adduser-3.134-changelog.txt").read_text()
+    line = "--allow-badname and --force-badname are deprecated but still supported."
+    assert text.count(line) == 1
+    out = compress(text, tool="Bash", budget=1000, counter=counter).text
+    assert counter.count(out) <= 1000
+    assert line in out
+    releases = [row for row in text.splitlines() if row.startswith("adduser (")]
+    assert releases[0] in out and releases[-1] in out

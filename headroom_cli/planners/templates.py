@@ -70,6 +70,9 @@ _WARNING = lazy(r"(?i)\b(?:warn|warning|warnings|deprecated|timeout|timed out|re
                       r"|retrying|not found|unable|cannot|invalid|incompatible|unsupported"
                       r"|not supported|missing|corrupt(?:ed)?|mismatch(?:ed)?|expired|overflow"
                       r"|CVE-\d+-\d+)\b")
+_WARNING_WORDS = ("warn", "deprecated", "timeout", "timed out", "retry", "not found", "unable",
+                  "cannot", "invalid", "incompatible", "unsupported", "not supported", "missing",
+                  "corrupt", "mismatch", "expired", "overflow", "cve-")
 # A word naming a version or a release (`Version:`, `__VERSION__`, `gccversion=`, `osrelease`,
 # `sqlite3_libversion`): what a reader of a dump, a header or a listing looks up first.
 # A word inside a path (`bits/version.h`) or a name opening with a dot (an ELF section
@@ -137,6 +140,7 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> 
         # plain clip's shares, halved at the head), but for the lines that name an error or a
         # version (annotated source, a dump of settings, a log without errors)
         if not versioned and next(matches_holding(_SEVERE, _SEVERE_WORDS, text), None) is None \
+                and next(matches_holding(_WARNING, _WARNING_WORDS, text), None) is None \
                 or _long_lined(lines, total):
             return None  # (long lines: the plain clip shows many lines' beginnings)
         heads, head_share, tail_share = [], tool.head_share / 2, tool.tail_share
@@ -223,7 +227,10 @@ def _orders(text: str, lines: Lines, templates: dict[str, list[int]],
     says "error" often), then those naming a version."""
     total = len(lines)
     if prose:
-        return heads, _severe_lines(text, lines), versioned
+        top = [i for i in heads if lines.get(i)[:1] not in " \t"
+               and (i == 0 or not lines.get(i - 1).strip())]
+        return (top, _lines_naming(_SEVERE, _SEVERE_WORDS, text, lines),
+                _lines_naming(_WARNING, _WARNING_WORDS, text, lines), heads, versioned)
     ranked = sorted(templates.values(), key=lambda t: _rank(lines.get(t[1]), t[0], t[1], total))
     severe = [first for _, first, _ in ranked if severity(lines.get(first)) == 2]
     warned = [first for _, first, _ in ranked if severity(lines.get(first)) == 1]
@@ -383,10 +390,11 @@ def _records(lines: Lines, keys: list[str], total: int) -> list[int]:
     return sorted(found, key=lambda index: _spread(index, total))
 
 
-def _severe_lines(text: str, lines: Lines) -> list[int]:
-    """The lines of prose that name an error, a failure, a denial (each once, in order)."""
+def _lines_naming(pattern, words: tuple[str, ...], text: str, lines: Lines) -> list[int]:
+    """The lines of prose that name an error, a failure, a denial (_SEVERE), or a warning
+    (_WARNING): each once, in order."""
     found = dict.fromkeys(lines.line_of(m.start())
-                          for m in matches_holding(_SEVERE, _SEVERE_WORDS, text))
+                          for m in matches_holding(pattern, words, text))
     return list(found)
 
 
