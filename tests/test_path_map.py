@@ -499,3 +499,20 @@ def test_a_path_whose_name_reads_as_fields_does_not_unmake_the_list(counter):
     assert len(folders) >= 5
     for match in folders:  # each count is the list's own
         assert num(match["files"]) == sum(row.startswith(match["folder"]) for row in rows)
+
+
+def test_a_bigger_budget_names_every_path_a_smaller_one_named(counter):
+    """`rg -l -t py '^\\s*(from|import) distutils\\b' */lib/python*/site-packages` over five
+    pyenv interpreters (real, 562 paths): past the budget where a good share of the paths could
+    be named, the map opened fewer folders than at a smaller budget, and its files named in
+    turn came from a few big folders' queues: at 4000 tokens it lost libcst's `tool.py` and
+    cffi's `_shimmed_dist_utils.py`, named at 2000. The levels' room never shrinks as the
+    budget grows, and every path named at a budget is named at the next."""
+    text = (REAL / "rg-l-distutils-imports-pyenv-site-packages.txt").read_text()
+    rows = set(text.rstrip("\n").split("\n"))
+    named_before: set[str] = set()
+    for budget in (500, 1000, 2000, 3000, 4000, 6000):
+        out = compress(text, tool="Bash", budget=budget, counter=counter).text
+        named = {row for row in out.split("\n") if row in rows}
+        assert named_before <= named, (budget, sorted(named_before - named)[:3])
+        named_before = named

@@ -141,11 +141,18 @@ def _tree(paths: list[str]) -> _Folder:
     return root
 
 
-def _level_share(job: "_Spend", room: int, count: int) -> float:
+def _level_room(job: "_Spend", room: int, left: int, count: int) -> int:
+    """What opening folders level by level may spend of `left` (what pinning left of `room`):
+    LEVEL_SHARE of it; once a good share of the files could be named in the room (NAMEABLE),
+    naming them tells more than counting them: LEVEL_SHARE_WHEN_NAMEABLE, but never less than
+    the levels had at the budget where naming took over. (A bigger budget never opens fewer
+    folders: with fewer open, the files named in turn come from a few big folders' queues.)"""
     step = max(1, count // _SAMPLE)
     sample = range(0, count, step)
-    mean = sum(job._line(p) for p in sample) / len(sample)
-    return LEVEL_SHARE_WHEN_NAMEABLE if room >= NAMEABLE * mean * count else LEVEL_SHARE
+    nameable = NAMEABLE * sum(job._line(p) for p in sample) / len(sample) * count
+    if room < nameable:
+        return int(left * LEVEL_SHARE)
+    return int(max(left * LEVEL_SHARE_WHEN_NAMEABLE, LEVEL_SHARE * nameable * left / room))
 
 
 def _counts_own(folder: _Folder, left: int) -> bool:
@@ -212,7 +219,7 @@ def _plan_once(make_job, lines: Lines, room: int, costs: LineCosts,
     used = job.open_levels(root, room, deepest=0)
     used += job.pin(paths, int(room * PIN_SHARE))
     used += job.name_root(root, int(room * ROOT_SHARE))
-    used += job.open_levels(root, int((room - used) * _level_share(job, room, len(paths))))
+    used += job.open_levels(root, _level_room(job, room, room - used, len(paths)))
     used += job.name_files(root, room - used)
     used += job.open_levels(root, room - used)  # what naming files left opens more
     used += job.name_files(root, room - used)
