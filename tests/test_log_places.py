@@ -14,8 +14,12 @@ Every expected line is found in the input by what it says, never copied from the
 from __future__ import annotations
 
 import re
+from pathlib import Path
+
+import pytest
 
 from conftest import clip_log
+from headroom_cli.api import compress
 
 
 def test_a_warning_in_another_file_is_kept_beside_the_first(counter):
@@ -94,3 +98,36 @@ def test_a_go_project_s_internal_package_is_its_own_place_node_s_internals_are_n
     assert not _is_project_place("    at emit (node:events:517:28)")
     assert not _is_project_place(
         "    at process._tickCallback (internal/process/next_tick.js:68:7)")
+
+
+VALGRIND = (Path(__file__).resolve().parent / "real"
+            / "valgrind-memcheck-redis-getdel-use-after-free.txt")
+
+
+@pytest.mark.parametrize("budget", [500, 1000])
+def test_memcheck_s_error_records_are_errors(budget, counter):
+    """valgrind memcheck on redis-server with a use-after-free in GETDEL (real, 1,326 lines):
+    its records say what went wrong without an error word (`Invalid read of size 1`). They
+    are errors: the first is kept with its top frame, and its count goes into the marker."""
+    text = VALGRIND.read_text()
+    rows = text.splitlines()
+    first = next(at for at, row in enumerate(rows) if row.endswith("Invalid read of size 1"))
+    out = compress(text, tool="Bash", budget=budget, counter=counter).text
+    assert counter.count(out) <= budget
+    kept = out.splitlines()
+    assert rows[first] in kept and rows[first + 1] in kept  # `at 0x1C34A1: stringObjectLen`
+
+
+def test_a_memcheck_record_keeps_the_head_of_each_of_its_parts(counter):
+    """A memcheck record is the read's frames, then `Address 0x… is 0 bytes inside a block of
+    size 16 free'd` with the frames that freed it: 50 lines. Trimmed, it keeps beside its first
+    line the head of its second part (a line less indented than the frame before it) and the
+    frames that follow it: where the block was freed."""
+    text = VALGRIND.read_text()
+    rows = text.splitlines()
+    address = rows.index("==20952==  Address 0x4f9f220 is 0 bytes inside a block of size 16 free'd")
+    assert address < 40  # the first record's
+    kept = compress(text, tool="Bash", budget=4000, counter=counter).text.splitlines()
+    assert rows[address] in kept
+    freed_by = "==20952==    by 0x1EF04F: getdelCommand (t_string.c:404)"
+    assert rows[address + 7] == freed_by and freed_by in kept

@@ -480,7 +480,7 @@ def test_a_trace_s_frames_nearest_the_error_come_before_its_outermost():
     exception = rows.index("AttributeError: type object 'ValueError' has no attribute "
                            "'with_message'")
     header = max(i for i in range(exception) if rows[i].startswith("Traceback ("))
-    order = _by_distance(scan.block(exception), 3)
+    order = _by_distance(scan, scan.block(exception), 3)
     assert order[0] == exception
     innermost = [exception - 1, exception - 2, exception - 3]
     assert order[1:4] == innermost, [rows[i] for i in order]

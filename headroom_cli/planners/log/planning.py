@@ -754,7 +754,7 @@ def _keep_blocks(scan: _Scan, picker: _Picker, keys: list[int], reach: int) -> N
     """Lines of the blocks holding kept keys, nearest to a key line (or block end) first."""
     picker.misses = 0
     for block in _blocks_in_order(scan, picker, keys):
-        for index in _by_distance(block, reach):
+        for index in _by_distance(scan, block, reach):
             if picker.exhausted():
                 return
             picker.add((index,))
@@ -776,23 +776,62 @@ def _blocks_in_order(scan: _Scan, picker: _Picker, keys: list[int]) -> list[_Blo
     return [scan.block(key) for key in keys if picker.kept[key]]
 
 
-def _by_distance(block: _Block, reach: int) -> list[int]:
+def _by_distance(scan: _Scan, block: _Block, reach: int) -> list[int]:
     """Block lines (and its context line) within `reach` of a key line, nearest first (a
-    trace's frames nearest the error), then those within `reach` of the block's ends."""
+    trace's frames nearest the error), then those nearer a part's head than the block's
+    ends, then those within `reach` of the ends. A part's head (_part_heads: memcheck's
+    `Address 0x… is 0 bytes inside a block of size 16 free'd` after the frames of the read,
+    Java's `Caused by:`) says what the frames under it are."""
     keys = sorted(block.keys)
+    heads = _part_heads(scan, block)
     ends = (block.first, block.last)
     first = block.context if block.context is not None else block.first
     found = []
     for index in range(first, block.last + 1):
-        position = bisect_left(keys, index)
-        near_key = min((abs(keys[p] - index) for p in (position - 1, position)
-                        if 0 <= p < len(keys)), default=reach + 1)
+        near_key = _nearest(keys, index, reach)
+        near_head = _nearest(heads, index, reach)
         near_end = min(abs(end - index) for end in ends)
         if near_key <= reach:
             found.append((0, near_key, index))
+        elif near_head <= min(reach, near_end):
+            found.append((1, near_head, index))
         elif near_end <= reach:
-            found.append((1, near_end, index))
+            found.append((2, near_end, index))
     return [index for *_, index in sorted(found)]
+
+
+def _nearest(marks: list[int], index: int, reach: int) -> int:
+    """How far `index` is from the nearest of the sorted `marks` (past `reach`: reach + 1)."""
+    position = bisect_left(marks, index)
+    return min((abs(marks[p] - index) for p in (position - 1, position)
+                if 0 <= p < len(marks)), default=reach + 1)
+
+
+_PROCESS_PREFIX = lazy(r"==\d+==|--\d+--")  # valgrind's: `==20952==    at 0x1C34A1: …`
+
+
+def _indent(text: str) -> int:
+    prefix = _PROCESS_PREFIX.match(text)
+    body = text[prefix.end():] if prefix else text
+    stripped = body.lstrip(" \t")
+    return len(body) - len(stripped) if stripped.strip() else -1
+
+
+def _part_heads(scan: _Scan, block: _Block) -> list[int]:
+    """The lines of a block less indented than the line before them (not blank), at a depth
+    few of its lines share (a quarter at most): memcheck's `Address …` among its frames, not
+    each `  File …` line of a Python traceback between its frames' code lines."""
+    depths = [(index, _indent(scan.line(index)))
+              for index in range(block.first + 1, block.last + 1)]
+    shared: dict[int, int] = {}
+    for _, depth in depths:
+        shared[depth] = shared.get(depth, 0) + 1
+    heads, previous = [], -1
+    for index, depth in depths:
+        if 0 <= depth < previous and 4 * shared[depth] <= len(depths):
+            heads.append(index)
+        previous = depth if depth >= 0 else previous
+    return heads
 
 
 def _keep_warnings(scan: _Scan, picker: _Picker, folds: dict[int, int]) -> list[list[int]]:

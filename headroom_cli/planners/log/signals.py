@@ -20,6 +20,12 @@ SUMMARY, ERROR, WARNING = "summary", "error", "warning"
 TRIGGERS = ("rror", "RROR", "arn", "ARN", "AIL", "xception", "FATAL", "undefined reference")
 TRIGGER_PATTERNS = tuple(re.compile(re.escape(word)) for word in TRIGGERS)
 
+# Memcheck's error records (valgrind): what went wrong, said without an error word.
+_MEMCHECK = (r"==\d++==\ (?:Invalid\ (?:read|write|free)|Conditional\ jump|Use\ of\ uninitialised"
+             r"|Mismatched\ free|Syscall\ param|Source\ and\ destination\ overlap"
+             r"|Process\ terminating|Argument\ '|[\d,]++\ bytes\ in\ [\d,]++\ blocks\ are"
+             r"\ definitely\ lost)")
+
 # Failure signals recognisable at the start of a line, looked for all through the text. The
 # lookahead skips most lines after one character test.
 START_SIGNAL = lazy(r"""\n(?=[ \tETpftn=\[●✕✗✘×!⚠>A-Z0-9])(?:
@@ -31,6 +37,7 @@ START_SIGNAL = lazy(r"""\n(?=[ \tETpftn=\[●✕✗✘×!⚠>A-Z0-9])(?:
   | [A-Z]{1,5}\d{2,4}(?:\ \[\*\])?\ [^\n]*\n[ \t]*-->              # ruff full: code, then location
   | [ \t]*(?:\d+\ (?:passing|failing|pending|passed|failed|skipped)|[●✕✗✘×]\ |not\ ok\ )
   | =+\  | \[?(?:CRITICAL|SEVERE|PANIC|EMERG|ALERT)\b | Segmentation\ fault | Aborted\ \(core
+  | """ + _MEMCHECK + r"""
 )""", re.VERBOSE)
 # Runner summaries sit at the ends of an output: only the first and last ENDS_CHARS are searched
 # for these (a failing summary says FAIL or error, which the triggers find anywhere). Tried at
@@ -145,6 +152,7 @@ ERROR_START = lazy(r"""[ \t]*+(?:
   | \[?(?:CRITICAL|SEVERE|PANIC|EMERG|ALERT)\b | Segmentation\ fault | Aborted\ \(core
   | \#\#\[error\] | npm\ error\  | CMake\ Error\b | FAILURES!           # Actions, npm 10, cmake, phpunit
   | rspec\ \S+:\d+\ \#                                                  # rspec's failed examples
+  | """ + _MEMCHECK + r"""
 )|E\ {2}""", re.VERBOSE)
 # "error:" anywhere (gcc, mypy, rustc error[E0308]:, tsc error TS2322:), found by its literal
 # tail; the letter before it is checked in Python.
@@ -184,6 +192,7 @@ _CONTINUATION = r"""(?:
     [\w.$/*()\[\]-][\w.$/*)\[\]-]*+\(.*\)\s*$       # a call: from its first "(" past the first
   | \#\d+\ +(?:0x[\da-f]+\ in\ )?\S+\ \(                  # a gdb backtrace frame
   | [\w.:<>~$]++\ \(.*\)\ at\ \S+:\d+\s*$ | \d++\t             # gdb: the frame, its source line
+  | ==\d++==\ {2,}+\S                                                 # memcheck: a record's frames
 )"""
 # After a blank line (or two), only these carry the block on: a chained trace, a code frame.
 _BRIDGE = r"""(?:
