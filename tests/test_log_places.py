@@ -131,3 +131,16 @@ def test_a_memcheck_record_keeps_the_head_of_each_of_its_parts(counter):
     assert rows[address] in kept
     freed_by = "==20952==    by 0x1EF04F: getdelCommand (t_string.c:404)"
     assert rows[address + 7] == freed_by and freed_by in kept
+
+
+def test_records_above_error_come_before_the_errors(counter):
+    """A PostgreSQL 15 server log (real, 340 lines: 9 ERROR records of 8 kinds, 2 FATAL). A
+    FATAL record is a connection given up (`role "app" does not exist`), graver than a
+    statement's ERROR: at 500 tokens both are kept, whatever the ERROR kinds' rarity."""
+    text = (Path(__file__).resolve().parent / "real"
+            / "postgres-15-server-log-shop-deadlock-fatal-logins.txt").read_text()
+    fatal = [row for row in text.splitlines() if " FATAL: " in row]
+    assert len(fatal) == 2
+    out = compress(text, tool="Bash", budget=500, counter=counter).text
+    assert counter.count(out) <= 500
+    assert all(row in out.splitlines() for row in fatal)

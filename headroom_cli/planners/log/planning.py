@@ -21,7 +21,7 @@ from ...values import field, value
 from .. import diagnostics, templates
 from .signals import (BUG_WEIGHT, BUG_WORDS, CAUSE, classify_why, CONTINUATION_RUN, DIGITS,
                       END_SIGNAL, ENDS_CHARS, ERROR, ERROR_END, ERROR_START, FAILING_SUMMARY,
-                      has_error_word, HEX_DIGITS, is_progress, KIND_CODE, label_prefix,
+                      gravest, has_error_word, HEX_DIGITS, is_progress, KIND_CODE, label_prefix,
                       LINT_SIGNAL, LOCATED_SIGNAL, LOCATION_PREFIX, LOG_RECORD, NOTHING_FAILED,
                       PATH_TAIL, PY_EXCEPTION, RESULT_TAIL, RULE_HEADED, SELF_CONTAINED,
                       SHAPE_CHARS, shape_of, START_SIGNAL, SUMMARY, TRIGGER_PATTERNS, TRIGGERS,
@@ -617,8 +617,9 @@ def _instances_by_priority(scan: _Scan, line, focus: frozenset[int] = frozenset(
     """(chosen, rest). Chosen: the error lines in `focus` (what is new since the previous run
     of the command: failures.py), then the first instance of every kind, rarest kinds first,
     then the last instance of every repeated kind (it shows the error persisted). Rest: the
-    others, rarer kinds first; a message that names a bug (undefined, mismatch…) counts as
-    rarer than a style nit. Java's innermost "Caused by:" is the root cause: it goes first. A
+    others, rarer kinds first; a record whose level is above ERROR (FATAL, PANIC: a
+    connection or a process given up) before the rest; a message that names a bug (undefined,
+    mismatch…) counts as rarer than a style nit. Java's innermost "Caused by:" is the root cause: it goes first. A
     bare test-result line (test_x ... FAIL) waits behind the failure reports that explain
     it."""
     kinds = Tally(scan.kind.values())
@@ -635,7 +636,7 @@ def _instances_by_priority(scan: _Scan, line, focus: frozenset[int] = frozenset(
     def rank(key: int) -> tuple:
         text = line(key)
         root = CAUSE.match(text) is not None and _is_root_cause(scan, key)
-        return (_is_result_line(text), rarity[scan.kind[key]], not root, key)
+        return (_is_result_line(text), not gravest(text), rarity[scan.kind[key]], not root, key)
 
     firsts = sorted(first.values(), key=rank)
     lasts = sorted((last[k] for k in first if last[k] != first[k]), key=rank)

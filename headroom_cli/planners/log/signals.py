@@ -488,6 +488,15 @@ def classify_why(line: str, following: str) -> tuple[str | None, bool]:
     return None, False
 
 
+_GRAVEST = frozenset({"FATAL", "CRITICAL", "CRIT", "EMERG", "ALERT", "PANIC", "F"})
+
+
+def gravest(line: str) -> bool:
+    """A record whose own level is above ERROR (FATAL, CRITICAL, PANIC, EMERG, ALERT: a
+    process or a connection given up, not a statement that failed)."""
+    return _level(line) in _GRAVEST
+
+
 def _level(line: str) -> str | None:
     """The record's level word (ERROR, WARN, INFO…), or None when the line has none."""
     for match in _LEVEL.finditer(line, 0, 80):
