@@ -387,3 +387,17 @@ def test_the_row_of_a_template_s_largest_value_is_kept(budget, counter):
     out = compress(text, tool="Bash", budget=budget, counter=counter).text
     assert counter.count(out) <= budget
     assert heaviest in out.splitlines()
+
+
+@pytest.mark.parametrize("budget", [1000, 2000])
+def test_the_one_row_that_differs_where_the_others_agree_is_kept(budget, counter):
+    """`stat /usr/sbin/*` (real, 174 files of 8 lines each): every ` Birth:` line says
+    1970-01-01 but one, the file installed today. At a place where a template's rows nearly
+    all hold one word, the row holding a rare one is what a reader looks for."""
+    meta, text = corpus_case(GROWN_DIR, "stat-usr-sbin")
+    births = [row for row in text.splitlines() if row.startswith(" Birth: ")]
+    odd = [row for row in births if not row.startswith(" Birth: 1970-01-01")]
+    assert len(births) > 100 and len(odd) == 1
+    out = compress(text, tool="Bash", budget=budget, counter=counter).text
+    assert counter.count(out) <= budget
+    assert odd[0] in out.splitlines()

@@ -106,6 +106,10 @@ _NUMBER = lazy(r"(?<![\w.:/+~-])\d+(?:\.\d+)?(?![\w.:/+~-])")
 _MIN_EXTREME = 8  # lines a template needs for its largest value to stand apart
 _OUTLIER = 3  # times the median a largest value is
 _EXTREME_LINES = 50_000  # lines read for them (a bound on the time)
+_AGREE = 0.8  # of a template's rows, those holding one word at a place where they agree
+_ODD = 0.02  # of them, the most a rare word there is on
+_ODD_LINES = 20_000  # lines read for them (a bound on the time)
+_ODD_WORDS = 24  # places read of a row
 # An aligned table's cells: split at runs of two spaces or more, tabs and column rules (psql's
 # `|`, sqlite3 -box's `│`). A table is this share of the lines split in _TABLE_CELLS or more;
 # a column whose masked values repeat (at most _FEW_VALUES of them, or one for every
@@ -169,7 +173,8 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> 
     # often a dump's incidental line).
     states = [] if prose else _state_members(lines, keys, templates, total, ranked_known)
     # then the rows holding a template's largest values (_extremes), with no room set aside
-    extremes = [] if prose else _extremes(lines, keys, templates, total)
+    extremes = [] if prose else (_extremes(lines, keys, templates, total)
+                                 + _odd_ones(lines, keys, templates, total))
     orders = _orders(text, lines, templates, heads, prose, records, versioned, known,
                      states + extremes)
     rare = [] if prose else _rare_members(keys, templates, total, ranked_known)
@@ -294,6 +299,37 @@ def _extremes(lines: Lines, keys: list[str], templates: dict[str, list[int]],
         most, index = max(held, key=lambda item: (item[0], -item[1]))
         if most > _OUTLIER * max(median, 1):
             found.append((-most / max(median, 1), index))
+    return list(dict.fromkeys(index for _, index in sorted(found)))
+
+
+def _odd_ones(lines: Lines, keys: list[str], templates: dict[str, list[int]],
+              total: int) -> list[int]:
+    """The first row holding each rare word of a place where a template's rows nearly all
+    agree (_AGREE of them hold one word there; the rare one is on at most _ODD of them): the
+    one `Birth: 2026-11-28` among 170 `Birth: 1970-01-01`, the listening socket whose
+    Recv-Q is 5 where every other one's is 0, the file owned by root among postgres's. Rarest
+    first. Read over the first _ODD_LINES lines of the templates of _MIN_EXTREME lines or
+    more; words are split at whitespace, in rows of as many words as the template's first."""
+    wanted = {key: len(lines.get(first).split())
+              for key, (count, first, _) in templates.items() if count >= _MIN_EXTREME}
+    places: dict[tuple[str, int], dict[str, list[int]]] = {}
+    for index, key in enumerate(keys[:min(total, _ODD_LINES)]):
+        width = wanted.get(key)
+        if width is None:
+            continue
+        words = lines.get(index).split()
+        if len(words) != width:
+            continue
+        for place, word in enumerate(words[:_ODD_WORDS]):
+            places.setdefault((key, place), {}).setdefault(word, []).append(index)
+    found = []
+    for held in places.values():
+        if len(held) < 2:
+            continue
+        rows = sum(map(len, held.values()))
+        if rows < _MIN_EXTREME or max(map(len, held.values())) < _AGREE * rows:
+            continue
+        found += [(len(at), at[0]) for at in held.values() if len(at) <= max(1, _ODD * rows)]
     return list(dict.fromkeys(index for _, index in sorted(found)))
 
 
