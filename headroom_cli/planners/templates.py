@@ -14,11 +14,11 @@ name is a well-known one (wellknown.py: `libc.so.6` among 539 libraries of one f
 the rows of a template in a failed or pending state, the outliers (a template's largest
 value where it stands apart, the rare word where its rows agree), then the heads of blocks
 (the first line after a blank one, a line the next is indented under) level by level, then
-the indented templates. An aligned table's rows are keyed by their few-valued columns (a status, a type),
-so a row of a rare status is a template of its own. An output whose lines are nearly all of
+the indented templates. An aligned table's rows are keyed by their few-valued columns (a
+status, a type), so a row of a rare status is a template of its own. An output whose lines are nearly all of
 different templates (prose) is outlined by its blocks when it has some (a man page), else
-kept head and tail around its lines naming an error, a warning or a version (annotated source, a dump of
-settings), else left to head and tail (None).
+kept head and tail around its lines naming an error, a warning or a version (annotated
+source, a dump of settings), else left to head and tail (None).
 
 Masking is one regular-expression pass over the whole text (no mask crosses a newline, so the
 masked text splits into the same lines), then one dictionary update a line: linear, and in C
