@@ -15,8 +15,9 @@ the rows of a template in a failed or pending state, the outliers (a template's 
 value where it stands apart, the rare word where its rows agree), then the heads of blocks
 (the first line after a blank one, a line the next is indented under) level by level, then
 the indented templates. An aligned table's rows are keyed by their few-valued columns (a
-status, a type), so a row of a rare status is a template of its own. An output whose lines are nearly all of
-different templates (prose) is outlined by its blocks when it has some (a man page), else
+status, a type), so a row of a rare status is a template of its own. An output whose lines
+are nearly all of different templates (prose) is outlined by its blocks when it has some (a
+man page), else
 kept head and tail around its lines naming an error, a warning or a version (annotated
 source, a dump of settings), else left to head and tail (None).
 
@@ -148,8 +149,8 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> 
     head_share, tail_share = _HEAD_SHARE, _TAIL_SHARE
     if prose and len(heads) < _MIN_HEADS:
         # nearly every line of its own form, and no blocks to outline: head and tail (at the
-        # plain clip's shares, halved at the head), but for the lines that name an error or a
-        # version (annotated source, a dump of settings, a log without errors)
+        # plain clip's shares, halved at the head), but for the lines that name an error, a
+        # warning or a version (annotated source, a dump of settings, a log without errors)
         if not versioned and next(matches_holding(_SEVERE, _SEVERE_WORDS, text), None) is None \
                 and next(matches_holding(_WARNING, _WARNING_WORDS, text), None) is None \
                 or _long_lined(lines, total):
@@ -174,7 +175,7 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> 
     # outrank its head. The other rows of the rare templates come last (a rare form is as
     # often a dump's incidental line).
     states = [] if prose else _state_members(lines, keys, templates, total, ranked_known)
-    # then the rows holding a template's largest values (_extremes), with no room set aside
+    # then the outliers (a template's largest values, its rare words), no room set aside
     extremes = [] if prose else (_extremes(lines, keys, templates, total)
                                  + _odd_ones(lines, keys, templates, total))
     orders = _orders(text, lines, templates, heads, prose, records, versioned, known,
@@ -308,10 +309,10 @@ def _odd_ones(lines: Lines, keys: list[str], templates: dict[str, list[int]],
               total: int) -> list[int]:
     """The first row holding each rare word of a place where a template's rows nearly all
     agree (_AGREE of them hold one word there; the rare one is on at most _ODD of them): the
-    one `Birth: 2026-11-28` among 170 `Birth: 1970-01-01`, the listening socket whose
-    Recv-Q is 5 where every other one's is 0, the file owned by root among postgres's. Rarest
-    first. Read over the first _ODD_LINES lines of the templates of _MIN_EXTREME lines or
-    more; words are split at whitespace, in rows of as many words as the template's first."""
+    one `Birth: 2026-11-28` among 170 `Birth: 1970-01-01`, the counters of the one link that
+    dropped packets where every other dropped none (`ip -s link`). Rarest first. Read over
+    the first _ODD_LINES lines of the templates of _MIN_EXTREME lines or more; words are split
+    at whitespace, in rows of as many words as the template's first."""
     wanted = {key: len(lines.get(first).split())
               for key, (count, first, _) in templates.items() if count >= _MIN_EXTREME}
     places: dict[tuple[str, int], dict[str, list[int]]] = {}

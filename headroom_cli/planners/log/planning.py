@@ -619,9 +619,9 @@ def _instances_by_priority(scan: _Scan, line, focus: frozenset[int] = frozenset(
     then the last instance of every repeated kind (it shows the error persisted). Rest: the
     others, rarer kinds first; a record whose level is above ERROR (FATAL, PANIC: a
     connection or a process given up) before the rest; a message that names a bug (undefined,
-    mismatch…) counts as rarer than a style nit. Java's innermost "Caused by:" is the root cause: it goes first. A
-    bare test-result line (test_x ... FAIL) waits behind the failure reports that explain
-    it."""
+    mismatch…) counts as rarer than a style nit. Java's innermost "Caused by:" is the root
+    cause: it goes first. A bare test-result line (test_x ... FAIL) waits behind the failure
+    reports that explain it."""
     kinds = Tally(scan.kind.values())
     first: dict[str | bytes, int] = {}
     last: dict[str | bytes, int] = {}

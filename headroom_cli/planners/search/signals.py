@@ -241,11 +241,11 @@ def _batch_heads(rows: list[str]) -> list[tuple[str, str]]:
 def _file_list(rows: list[str], candidates: list[int]) -> Parsed | None:
     """A list of paths (`find`, `fd`, `git ls-files`, `rg -l`, `tree -fi`): every line a path
     or a bare file name (git's `LICENSE`), most of them paths. A row in a folder other paths
-    name is a path whatever its spaces spell (`Help/generator/Visual Studio 7 .NET 2003.rst`); a few
-    of the tool's own messages (`find: ‘/root’: Permission denied`, `tree`'s closing count) are
-    strays, shown as a search's own, at most MAX_STRAY_SHARE of the rows; any other row (dpkg
-    -L's `/.`) and it is no list of paths. Rows of words apart
-    (`python3-jwt/oldstable 2.6.0-1 all`), half of them or more, are a table's, not paths."""
+    name is a path whatever its spaces spell (`Help/generator/Visual Studio 7 .NET 2003.rst`);
+    a few of the tool's own messages (`find: ‘/root’: Permission denied`, `tree`'s closing
+    count) are strays, shown as a search's own, at most MAX_STRAY_SHARE of the rows; any other
+    row (dpkg -L's `/.`) and it is no list of paths. Rows of words apart (`python3-jwt/oldstable
+    2.6.0-1 all`), half of them or more, are a table's, not paths."""
     paths, others = [], []
     for i in candidates:
         row = rows[i].rstrip("\r")
