@@ -275,6 +275,7 @@ _PREFIXED_RECORD = lazy(r"""(?:
     [\w./\\-]++:\d++(?::\d++)?:\ (?:fatal\ error|error|warning|note)\b
   | [\w./\\-]++:\d++:\d++:?\ [A-Z]{1,5}\d{2,4}\b
   | (?:\S++[ \t]++)?\[?\d{4}[-/]\d\d[-/]\d\d[T\ ]++\d\d:\d\d:\d\d(?!\d)
+      (?![.,]?\d*+(?:\ ?[+-]\d\d:?\d\d|\ ?Z|\ [A-Z]{3,4})?\s*$)   # a time that ends its line: a value
   | (?:(?!\d{4}[-/])\S++[ \t]++){0,3}?\[?\d\d?:\d\d:\d\d(?!\d)
   | \[\ *+\d++\.\d++m?s?\]
   | (?:[\w.-]++:\ )?[A-Za-z][a-z]++(?<=ing)\b(?!\ *[:=])
