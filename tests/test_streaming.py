@@ -7,7 +7,6 @@ installed command on real pipes. Figures are counted from the tests' own inputs.
 
 from __future__ import annotations
 
-import os
 import re
 import signal
 import subprocess
