@@ -401,3 +401,18 @@ def test_the_one_row_that_differs_where_the_others_agree_is_kept(budget, counter
     out = compress(text, tool="Bash", budget=budget, counter=counter).text
     assert counter.count(out) <= budget
     assert odd[0] in out.splitlines()
+
+
+def test_the_words_of_a_long_row_are_read_by_its_start():
+    """The rare word at a place is looked for in a row's first characters only (what names its
+    template): a word far along a long row is not read, so a template of long lines costs no
+    more than its starts."""
+    pad = "x" * 300
+    rows = [f"queue 0 {pad} dropped 0" for _ in range(20)]
+    near = rows[:10] + [rows[10].replace("queue 0", "queue 7")] + rows[11:]
+    far = rows[:10] + [rows[10].replace("dropped 0", "dropped 7")] + rows[11:]
+    for text, expected in (("\n".join(near) + "\n", [10]), ("\n".join(far) + "\n", [])):
+        lines = Lines(text)
+        keys = templates._keys(text, len(lines))
+        found, _ = templates._templates(keys, len(lines))
+        assert templates._odd_ones(lines, keys, found, len(lines)) == expected

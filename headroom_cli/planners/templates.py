@@ -312,15 +312,16 @@ def _odd_ones(lines: Lines, keys: list[str], templates: dict[str, list[int]],
     one `Birth: 2026-11-28` among 170 `Birth: 1970-01-01`, the counters of the one link that
     dropped packets where every other dropped none (`ip -s link`). Rarest first. Read over
     the first _ODD_LINES lines of the templates of _MIN_EXTREME lines or more; words are split
-    at whitespace, in rows of as many words as the template's first."""
-    wanted = {key: len(lines.get(first).split())
+    at whitespace, in rows of as many words as the template's first (of their first
+    _KEY_CHARS characters, what names their template)."""
+    wanted = {key: len(lines.get(first)[:_KEY_CHARS].split())
               for key, (count, first, _) in templates.items() if count >= _MIN_EXTREME}
     places: dict[tuple[str, int], dict[str, list[int]]] = {}
     for index, key in enumerate(keys[:min(total, _ODD_LINES)]):
         width = wanted.get(key)
         if width is None:
             continue
-        words = lines.get(index).split()
+        words = lines.get(index)[:_KEY_CHARS].split()  # (a long line is read by its start)
         if len(words) != width:
             continue
         for place, word in enumerate(words[:_ODD_WORDS]):
