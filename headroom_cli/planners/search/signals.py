@@ -253,8 +253,7 @@ def _file_list(rows: list[str], candidates: list[int]) -> Parsed | None:
             paths.append(i)
         else:
             others.append(i)
-    named = sum(1 for i in paths if "/" in rows[i] or "\\" in rows[i])
-    if others and named:
+    if others and any("/" in rows[i] or "\\" in rows[i] for i in paths):
         folders = {folder_key(rows[i].rstrip("\r")) for i in paths}
         found = {i for i in others if " " in rows[i] and "\t" not in rows[i]
                  and folder_key(rows[i].rstrip("\r")) in folders.difference(("./",))}
