@@ -28,6 +28,7 @@ CSV = (CASES / "listing-csv-pip-list" / "input").read_text()
 TSV = (CASES / "listing-tsv-py-files" / "input").read_text()
 PIP_LIST = (CASES / "listing-pip-list" / "input").read_text()
 ALL = [LS_LAR, LS_L, PS, CSV, TSV, PIP_LIST]
+REAL = Path(__file__).parent / "real"
 GAP = re.compile(r"^\[…headroom: lines ([\d,]+)–([\d,]+) of", re.M)
 
 
@@ -493,3 +494,19 @@ def test_a_boxed_psql_result_keeps_every_row_of_a_rare_value(counter):
     shown = result.text.splitlines()
     assert len(sql) == 3 and all(row in shown for row in sql)
     assert rows[1] in shown and "(405 rows)" in shown
+
+
+def test_a_row_holding_data_is_no_title_over_a_table(counter):
+    """`git ls-tree -r -l` (real, commons-cli): each row is `mode type object size<TAB>path`,
+    two fields a tab apart, so its first row once read as the title of a TSV and the clip kept
+    head and tail. A row whose fields hold a number of three digits or an object id is data:
+    the rows are templated, and the one executable and the largest blob are kept."""
+    text = (REAL / "git-ls-tree-r-l-commons-cli.txt").read_text()
+    rows = text.splitlines()
+    assert not listing.looks_like_a_delimited_table(rows[:50], lookup("Bash"))
+    executables = [row for row in rows if row.startswith("100755 ")]
+    largest = max(rows, key=lambda row: int(row.split("\t")[0].split()[3]))
+    assert len(executables) == 1 and len(rows) > 100
+    out = compress(text, tool="Bash", budget=1000, counter=counter).text
+    assert counter.count(out) <= 1000
+    assert executables[0] in out.splitlines() and largest in out.splitlines()

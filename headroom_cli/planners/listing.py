@@ -54,6 +54,9 @@ _SEPARATOR = lazy(r"[-=]{2,}(?:[ +|]+[-=]{2,})*\s*$")  # pip list's `------- ---
 _SIZE = lazy(r"(\d+(?:\.\d+)?)([KMGTPE]?)")  # `ls -l` sizes, `-h` ones too
 _DOTS = lazy(r"(?:.*\s)?\.\.?$")  # the `.` and `..` entries of `ls -a`, long or bare
 _DELIMITERS = (",", "\t", ";", "|")
+# A word of a row, not of a title: a number of three digits or more, or an object id (hex of
+# seven digits or more holding a digit), standing alone.
+_DATA_WORD = lazy(r"(?<!\S)(?:\d{3,}|(?=[0-9a-f]*\d)[0-9a-f]{7,})(?!\S)")
 _ROW_COUNT = lazy(r"\((?:\d[\d,]*) rows?\)\s*$|\d[\d,]* rows? in set\b")  # psql's, mysql's footer
 MIN_ROWS = 5
 _SAMPLE = 4000  # rows from each end that decide a table's kind
@@ -555,9 +558,11 @@ def _delimited(body: list[str]) -> Table | None:
 
 
 def _is_title(fields: list[str]) -> bool:
-    """A header row names its columns: no bare numbers (`cat -n`'s `     1<TAB>code` is no TSV)."""
+    """A header row names its columns: no bare numbers (`cat -n`'s `     1<TAB>code` is no TSV),
+    and no field holding a data value among its words (git ls-tree's `100644 blob 3521…  361`,
+    a file mode, an object id and a size before its tab, is a row like the others)."""
     return all(re.search(r"[^\W\d]", f) or not f.strip() for f in fields) and any(
-        f.strip() for f in fields)
+        f.strip() for f in fields) and not any(_DATA_WORD.search(f) for f in fields)
 
 
 def _width(row: str, delimiter: str) -> int:
