@@ -15,7 +15,8 @@ the rows of a template in a failed or pending state, the outliers (a template's 
 value where it stands apart, the rare word where its rows agree), then the heads of blocks
 (the first line after a blank one, a line the next is indented under) level by level, then
 the indented templates. An aligned table's rows are keyed by their few-valued columns (a
-status, a type), so a row of a rare status is a template of its own. An output whose lines
+status, a type), so a row of a rare status is a template of its own; a column of many values
+each on one row (names masking left whole) keys none. An output whose lines
 are nearly all of different templates (prose) is outlined by its blocks when it has some (a
 man page), else
 kept head and tail around its lines naming an error, a warning or a version (annotated
@@ -505,14 +506,16 @@ def _row_keys(rows: list[str]) -> list[str]:
     for row in cells:
         widths[len(row)] = widths.get(len(row), 0) + 1
     few = {width: few_values(count) for width, count in widths.items()}
-    seen: dict[tuple[int, int], set[str]] = {}
+    seen: dict[tuple[int, int], dict[str, int]] = {}  # each column's values, with their rows
     for row in cells:
         if len(row) >= _TABLE_CELLS:
             limit = few[len(row)]
             for column, value in enumerate(row):
-                values = seen.setdefault((len(row), column), set())
-                if len(values) <= limit:
-                    values.add(value[:_KEY_CHARS])
+                values = seen.setdefault((len(row), column), {})
+                value = value[:_KEY_CHARS]
+                if value in values or len(values) <= limit:
+                    values[value] = values.get(value, 0) + 1
+    named = {place for place, values in seen.items() if _names_rows(values, few[place[0]])}
     keys = []
     for row, split in zip(rows, cells):
         if not row.strip(_RULE + " \t"):
@@ -521,11 +524,21 @@ def _row_keys(rows: list[str]) -> list[str]:
         if len(split) < _TABLE_CELLS:
             keys.append(row[:_KEY_CHARS])
             continue
-        limit = few[len(split)]
-        kept = (value[:_KEY_CHARS] if len(seen[len(split), column]) <= limit else _HOLE
+        kept = (_HOLE if (len(split), column) in named else value[:_KEY_CHARS]
                 for column, value in enumerate(split))
         keys.append(f"{_RULE}{len(split)}{_RULE}" + _RULE.join(kept))
     return keys
+
+
+def _names_rows(values: dict[str, int], limit: int) -> bool:
+    """A column names its rows (it is no kind of row) when it holds more values than a kind
+    does (`limit`), or more than _FEW_VALUES of which most are on one row each: the names
+    masking leaves whole (`AUTHORS`, `BUGS` beside masked paths) are no templates. A status
+    of one rare row (the zombie's `Z`) among a few common ones still keys its row."""
+    if len(values) > limit:
+        return True
+    once = sum(1 for rows in values.values() if rows == 1)
+    return len(values) > _FEW_VALUES and 2 * once > len(values)
 
 
 def _long_lined(lines: Lines, total: int) -> bool:
