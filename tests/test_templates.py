@@ -416,3 +416,23 @@ def test_the_words_of_a_long_row_are_read_by_its_start():
         keys = templates._keys(text, len(lines))
         found, _ = templates._templates(keys, len(lines))
         assert templates._odd_ones(lines, keys, found, len(lines)) == expected
+
+
+@pytest.mark.parametrize("budget", [1000, 2000])
+def test_blocks_of_one_line_are_rows_not_records(budget, counter):
+    """`ss -tanoi` (real: 200 TIME-WAIT sockets, each followed by an info line of only a tab
+    and spaces): those lines read as blank, so every socket looked like a record of its own
+    and the clip spent itself on TIME-WAIT rows. A record has fields under its first line;
+    the rows that differ (the sender with megabytes in its Send-Q, the clients stuck in
+    SYN-SENT) are kept instead."""
+    text = (Path(__file__).parent / "real" / "ss-tanoi-stuck-sockets.txt").read_text()
+    rows = text.splitlines()
+    time_wait = [row for row in rows if row.startswith("TIME-WAIT")]
+    queued = [row for row in rows if row.startswith("ESTAB") and int(row.split()[2]) > 10**6]
+    stuck = [row for row in rows if row.startswith("SYN-SENT")]
+    assert len(time_wait) >= 100 and len(queued) == 1 and stuck
+    out = compress(text, tool="Bash", budget=budget, counter=counter).text
+    assert counter.count(out) <= budget
+    kept = out.splitlines()  # an exemplar carries its template's note after it
+    assert any(line.startswith(queued[0]) for line in kept)
+    assert any(line.startswith(row) for row in stuck for line in kept)

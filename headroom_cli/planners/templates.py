@@ -460,6 +460,10 @@ def _records(lines: Lines, keys: list[str], total: int) -> list[int]:
     found = max(by_word.values(), key=len, default=[])
     if len(found) < _MIN_RECORDS or 2 * len(found) < sum(map(len, by_word.values())):
         return []
+    # a record has fields under its first line: blocks of one line are rows (ss -i's sockets
+    # without an info line, whose empty one is a tab and spaces)
+    if 2 * sum(1 for index in found if index + 1 < total and keys[index + 1].strip()) < len(found):
+        return []
     return sorted(found, key=lambda index: _spread(index, total))
 
 
