@@ -298,3 +298,18 @@ def test_a_list_of_packages_keeps_the_well_known_ones_between_its_ends(counter):
     shown = set(re.findall(r'\{"name": "([^"]+)"', out))
     assert {"annotated-types", "xmltodict"} <= shown  # the ends
     assert {"pip", "setuptools", "numpy", "pytest", "requests"} <= shown
+
+
+@pytest.mark.parametrize("budget", [1000, 2000])
+def test_an_entry_s_preview_names_its_version_beside_its_name(budget, counter):
+    """`pip inspect` (real, the json-pip-inspect case): a package collapsed to one line shows
+    which release it is, not only its name — `{ "name": "urllib3", "version": "2.8.0", … }`.
+    Every preview naming a package that has a version shows that version."""
+    text = (CASES_DIR / "json-pip-inspect" / "input").read_text()
+    versions = {entry["metadata"]["name"]: entry["metadata"]["version"]
+                for entry in json.loads(text)["installed"]}
+    out = compress(text, tool="Bash", budget=budget, counter=counter).text
+    previews = re.findall(r'"metadata": \{ "name": "([^"]+)"(.*)', out)
+    assert previews
+    for name, rest in previews:
+        assert rest.startswith(f', "version": "{versions[name]}", … ')

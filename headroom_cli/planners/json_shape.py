@@ -47,6 +47,7 @@ _LOG_LEVEL_KEYS = {"level", "severity", "lvl", "loglevel", "log_level", "levelna
                    "@l", "@level"}
 # Keys that name the object they sit in: its one-line preview shows them first.
 _IDENTITY_KEYS = ("name", "id", "title", "key")
+_VERSION_KEY = "version"  # shown beside an entry's name in its one-line preview
 _KNOWN_ENTRIES = 12  # of a container, the entries of well-known names offered before the rest
 _SNIFF_CHARS = 4096
 # Lines before or after the document that are not JSON (`npm warn …` merged from stderr, a
@@ -206,7 +207,9 @@ class Node:
 
 
 def _object_preview(value: dict) -> str:
-    """`{ "name": "x", … 3 more keys }`: the entry's name if it has one, else its first scalar."""
+    """`{ "name": "x", "version": "1.2", … 3 more keys }`: the entry's name if it has one, else
+    its first scalar; then its version, when it has one (which release a package, a module or
+    a dependency is: what a reader of its entry looks up next)."""
     scalars = [(k, v) for k, v in itertools.islice(value.items(), 64)
                if not isinstance(v, (dict, list))]
     first = next((kv for kv in scalars if kv[0].lower() in _IDENTITY_KEYS), None) or next(
@@ -215,9 +218,10 @@ def _object_preview(value: dict) -> str:
         return "{}"
     if first is None:
         return f"{{ … {counted(len(value), 'key')} }}"
-    more = len(value) - 1
+    shown = [first] + [kv for kv in scalars if kv[0].lower() == _VERSION_KEY and kv != first][:1]
+    more = len(value) - len(shown)
     tail = f", … {counted(more, 'more key')} }}" if more else " }"
-    return f"{{ {_dumps(first[0])}: {_short(first[1])}{tail}"
+    return "{ " + ", ".join(f"{_dumps(key)}: {_short(inner)}" for key, inner in shown) + tail
 
 
 def _array_preview(value: list) -> str:
@@ -807,7 +811,7 @@ def _keys_within(value):
 
 def _ends(doc: Document, node: Node) -> list[int]:
     """What an opened container shows at once: its first and last entries and, between them,
-    the entry naming it (what its one-line preview showed)."""
+    the entry naming it (what its one-line preview showed first)."""
     indexes = {0, node.count - 1}
     if node.kind == "{":
         for index in range(min(node.count, 64)):
