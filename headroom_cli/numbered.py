@@ -1,5 +1,5 @@
 """Line numbers a tool printed before every line: `cat -n` and `nl` (`     12<TAB>text`), an
-agent's Read (`     12→text`). Set aside before an output's shape is asked (sniff.py), so a
+agent's Read (`     12→text`), `git blame` (`3a2b1c4d (Ann Lee 2024-08-08  12) text`). Set aside before an output's shape is asked (sniff.py), so a
 numbered changelog is Markdown and a numbered patch a diff; the planners print the lines as
 they came, numbers included (planners/outline.py reads their bodies the same way).
 
@@ -12,7 +12,10 @@ from __future__ import annotations
 import re
 
 # At most 12 digits: a longer run is no line number (and int() refuses one past 4,300 digits).
-PREFIX = re.compile(r"[ \t]*+(\d{1,12}+)(?:\t|→)")
+# `git blame`'s prefix numbers its lines too: the commit, the file when it was another
+# (`-C`, a rename), then author, date and line number in parentheses.
+BLAME = r"\^?[0-9a-f]{7,40} (?:[^ (][^ ]* +)?\([^()\n]*? (\d{1,12}+)\) ?"
+PREFIX = re.compile(r"[ \t]*+(\d{1,12}+)(?:\t|→)|" + BLAME)
 _SHARE = 0.9
 
 
@@ -22,7 +25,7 @@ def numbered(rows: list[str]) -> bool:
     found = [m for m in map(PREFIX.match, filled) if m]
     if not found or len(found) < _SHARE * len(filled):
         return False
-    numbers = [int(m[1]) for m in found]
+    numbers = [int(m[1] or m[2]) for m in found]
     return all(a < b for a, b in zip(numbers, numbers[1:]))
 
 

@@ -2,6 +2,7 @@
 line number, then the tail."""
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -9,7 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from headroom_cli.api import compress
+from headroom_cli.plan import Lines
 from headroom_cli.planners import code
+from headroom_cli.sniff import sniff
 from headroom_cli.tools import lookup
 from headroom_cli.tokens import load_counter
 
@@ -115,3 +118,34 @@ def test_any_slice_of_source_fits_the_budget(start, length, budget):
     first = compress(text, tool="Read", budget=budget, counter=counter)
     assert counter.count(first.text) <= budget
     assert compress(text, tool="Read", budget=budget, counter=counter).text == first.text
+
+
+REAL = Path(__file__).parent / "real"
+
+
+def test_a_header_s_prototypes_are_its_definitions(counter):
+    """`cat -n jpeglib.h` (real): its API is one-line prototypes whose return type a macro
+    wraps (`EXTERN(void) jpeg_start_compress(j_compress_ptr cinfo, …);`); they are the
+    definitions a reader pages in, and the outline lists them."""
+    text = (REAL / "cat-n-jpeglib-h-libjpeg-turbo-2.1.5.txt").read_text()
+    prototypes = [row for row in text.splitlines()
+                  if row.split("\t", 1)[-1].startswith("EXTERN(") and row.endswith(");")]
+    assert len(prototypes) > 20
+    out = compress(text, tool="Read", budget=2000, counter=counter).text
+    assert counter.count(out) <= 2000
+    shown = [row for row in prototypes if row in out.splitlines()]
+    assert len(shown) >= len(prototypes) // 2
+
+
+def test_a_blame_is_the_source_it_annotates(counter):
+    """`git blame Option.java` (real, commons-cli): each line carries its commit, author, date
+    and line number before the source. That prefix is set aside like `cat -n`'s: the blame is
+    Java, outlined by its methods, each kept line as blame printed it."""
+    text = (REAL / "git-blame-commons-cli-option-java.txt").read_text()
+    rows = text.splitlines()
+    assert sniff(Lines(text), lookup("Bash")) == "code"
+    methods = [row for row in rows if re.search(r"\d\)     public [\w<>\[\], ]+ \w+\(", row)]
+    assert len(methods) > 20
+    out = compress(text, tool="Bash", budget=1000, counter=counter).text
+    assert counter.count(out) <= 1000
+    assert sum(1 for row in methods if row in out.splitlines()) >= 8

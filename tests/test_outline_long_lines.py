@@ -59,10 +59,12 @@ def test_a_heading_deep_in_its_line_is_listed_from_where_it_starts():
 
 def test_entries_are_cut_only_when_not_all_fit_whole():
     rows = ["# Title", "## Section 0 " + "word " * 60]
-    row = "     2\t" + rows[1]
-    assert outline.row_of(1, rows, False) == row[:300] + f" …[+{len(row) - 300} chars]"
+    number = "     2\t"  # the limit counts the entry's characters, not its number's
+    row = number + rows[1]
+    entry = len(rows[1])
+    assert outline.row_of(1, rows, False) == number + rows[1][:300] + f" …[+{entry - 300} chars]"
     cut = outline.row_of(1, rows, False, limit=outline.ENTRY_CHARS)
-    assert cut == row[:150] + f" …[+{len(row) - 150} chars]"
+    assert cut == row[:len(number) + 150] + f" …[+{entry - 150} chars]"
     short = outline.row_of(0, ["x" * 190], False, limit=outline.ENTRY_CHARS)
     assert short == "     1\t" + "x" * 190  # 47 characters over: not worth a marker
 

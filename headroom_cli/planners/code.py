@@ -39,6 +39,10 @@ _DEFINITION = lazy(
 # A C/C++ function definition starts in column 0: `static int main(int argc, char **argv) {`.
 _C_FUNCTION = lazy(r"[A-Za-z_][\w:<>,*&]*(?:\s+[\w:<>,*&]+)*[\s*&]+~?[A-Za-z_][\w:]*"
                    r"\s*\([^;.]*\)\s*(?:const\s*)?\{?\s*$")
+# A C/C++ prototype in column 0, a header's API: `int deflate(z_streamp strm, int flush);`,
+# its return type wrapped in an export macro too (`CJSON_PUBLIC(cJSON *) cJSON_Parse(…);`).
+_C_PROTOTYPE = lazy(r"(?:[A-Z_][A-Z0-9_]*\([^()]*\)\s*|[A-Za-z_][\w:<>,*&]*(?:\s+[\w:<>,*&]+)*"
+                    r"[\s*&]+)~?[A-Za-z_]\w*\s*\([^;]*\)\s*(?:const\s*)?;\s*$")
 _NOT_DEFINITION = lazy(r"\s*+(?:if|for|while|switch|catch|return|else|do|try|with|elif|"
                        r"sizeof|new|throw|case|await|yield)\b")
 _CONTAINER = lazy(r"\s*+(?:export\s+)?(?:default\s+)?(?:pub(?:\([^)]*\))?\s+)?"
@@ -104,8 +108,8 @@ def _is_definition(body: str) -> bool:
     body = body[:JUDGED_CHARS]
     # _C_FUNCTION needs a "(": on prose (most lines of most outputs) its nested repeats would
     # try every split of the words before failing, ~10 µs a line.
-    return bool(_DEFINITION.match(body) or "(" in body and _C_FUNCTION.match(body)) \
-        and not _NOT_DEFINITION.match(body)
+    return bool(_DEFINITION.match(body) or "(" in body and (
+        _C_FUNCTION.match(body) or _C_PROTOTYPE.match(body))) and not _NOT_DEFINITION.match(body)
 
 
 def _indent(body: str) -> int:

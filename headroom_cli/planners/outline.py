@@ -25,13 +25,14 @@ from bisect import bisect_left
 from functools import partial
 
 from ..patterns import lazy
+from ..numbered import BLAME
 from ..plan import Gap, Keep, Lines, Note, Plan, gap
 from ..render import CLOSING_MARKER_TOKENS, inline_marker
 from ..tokens import Counter
 from ..values import replace, value
 from .costs import JUDGED_CHARS, LINE_START_CHARS, MAX_LINE_CHARS, beginning_pays
 
-NUMBERED = lazy(r"^\s*+(\d++)(?:\t|→|: |\|)")
+NUMBERED = lazy(r"^(?:\s*+(\d++)(?:\t|→|: |\|)|" + BLAME + ")")
 HEAD_SHARE, TAIL_SHARE = 0.15, 0.1
 NOTABLE_SHARE = 0.3  # of what the headings leave, for notable prose; the rest grows head and tail
 MIN_HEADINGS = 3
@@ -161,11 +162,10 @@ def row_of(index: int, rows: list[str], is_numbered: bool, column: int = 0,
     rows[index] its entry starts (a heading deep in a long line); past half the limit, the row
     shows its number and the count of the characters skipped, then the line from there."""
     row = rows[index] if is_numbered else f"{index + 1:>6}\t{rows[index]}"
-    start = 0
+    number = NUMBERED.match(row)
+    start = number.end() if number else 0  # the limit is the entry's, not its number's
     if column > limit // 2:
         column += len(row) - len(rows[index])
-        number = NUMBERED.match(row)
-        start = number.end() if number else 0
         row = f"{row[:start]}…[+{column - start:,} chars] {row[column:]}"
         start = row.index("] ", start) + 2
     if len(row) - start <= limit + (limit < MAX_LINE_CHARS) * limit // 3:
