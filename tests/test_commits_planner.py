@@ -86,17 +86,24 @@ def test_every_commit_s_subject_before_its_changes(budget, counter):
 def test_a_full_history_s_subjects_are_landmarks_before_its_bare_commit_lines():
     """Each line is ranked by what it says: every commit's subject is a landmark, at the
     plain subjects' level or shallower; a `commit <hash>` line that names no refs says
-    nothing a reader looks for and comes after every subject."""
+    nothing a reader looks for and comes after every subject — but the hash of a release or
+    of an urgent fix (what `git show` is given), which comes after every such subject and
+    before the plain ones."""
     rows = STAT.splitlines()
     levels = dict(commits.landmarks(rows))
     subjects = [i + 1 for i, row in enumerate(rows) if re.match(r"commit [0-9a-f]{40}", row)]
     # the subject is the first indented message line after the header
-    firsts = []
+    firsts = {}
     for start in subjects:
-        firsts.append(next(i for i in range(start, len(rows)) if rows[i].startswith("    ")))
-    assert all(levels[i] <= 4 for i in firsts)
+        firsts[start - 1] = next(i for i in range(start, len(rows)) if rows[i].startswith("    "))
+    assert all(levels[i] <= 4 for i in firsts.values())
+    plain = max(levels[j] for j in firsts.values())
+    said = {i: levels[j] for i, j in firsts.items()
+            if commits.URGENT.search(rows[j]) or re.match(r"    (?:Release \d|Revert )", rows[j])}
     bare = [i - 1 for i in subjects if not rows[i - 1].rstrip().endswith(")")]
-    assert bare and all(levels[i] > max(levels[j] for j in firsts) for i in bare)
+    noted = [i for i in bare if i in said]
+    assert noted and all(max(said.values()) < levels[i] < plain for i in noted)
+    assert all(levels[i] > plain for i in bare if i not in noted)
 
 
 NAME_STATUS = (CORPUS / "git-log-name-status-werkzeug-80" / "output.txt").read_text()
@@ -104,7 +111,7 @@ NAME_STATUS = (CORPUS / "git-log-name-status-werkzeug-80" / "output.txt").read_t
 
 def test_releases_and_deprecations_named_by_their_subjects_survive_1000_tokens(counter):
     """werkzeug's untagged history (mostly merges, `--name-status`): the subjects that announce
-    a release or a deprecation are listed, not the merges' bare `commit <hash>` lines."""
+    a release or a deprecation are listed, and of the bare `commit <hash>` lines only theirs."""
     rows = NAME_STATUS.splitlines()
     wanted = [i for i, row in enumerate(rows)
               if re.match(r"    (?:release version \d|deprecate )", row)]
@@ -113,12 +120,46 @@ def test_releases_and_deprecations_named_by_their_subjects_survive_1000_tokens(c
     assert result.kind == "commits" and counter.count(result.text) <= 1000
     for i in wanted:
         assert rows[i] in result.text, rows[i]
-    bare = [row for row in result.text.splitlines() if re.fullmatch(r" *\d+\tcommit [0-9a-f]{40}",
-                                                                    row)]
-    assert bare == []
+    bare = [int(m[1]) - 1 for m in re.finditer(r"^ *(\d+)\tcommit [0-9a-f]{40}$", result.text,
+                                               re.M)]
+    assert all(any(0 < i - start <= 8 for i in wanted) for start in bare)
 
 
 def test_a_hex_dump_is_not_a_history():
     """`hexdump -C` rows open with a hex offset as `--oneline` rows open with a hash."""
     dump = (CORPUS / "hexdump-c-libz-1.2.13" / "output.txt").read_text(errors="replace")
     assert sniff(Lines(dump), lookup("Bash")) != "commits"
+
+
+FULLER = (CORPUS / "t2-redis-log-fuller" / "output.txt").read_text()
+
+
+@pytest.mark.parametrize("budget", [500, 1000])
+def test_an_urgent_fix_is_listed_with_its_hash(budget, counter):
+    """`git log --pretty=fuller -n 150` of redis (real): three subjects name a CVE. Each is
+    listed, and so is its `commit <hash>` line — what a reader cherry-picks or shows next."""
+    rows = FULLER.splitlines()
+    fixes = [i for i, row in enumerate(rows) if row.startswith("    ") and "CVE-" in row]
+    assert len(fixes) == 3
+    out = compress(FULLER, tool="Bash", budget=budget, counter=counter).text
+    assert counter.count(out) <= budget
+    listed = {int(m[1]) - 1: m[2] for m in re.finditer(r"^ *(\d+)\t(.*)$", out, re.M)}
+    for fix in fixes:
+        header = max(i for i in range(fix) if rows[i].startswith("commit "))
+        assert listed.get(fix) == rows[fix] and listed.get(header) == rows[header]
+
+
+GRAPH_ALL = (CORPUS / "t2-cli-log-graph-all" / "output.txt").read_text()
+
+
+def test_refs_after_other_fields_are_read_as_refs(counter):
+    """`git log --graph --all --format='%h %ad %an%d %s'` of commons-cli (real): the refs
+    come after the date and the author. A tagged row is a release wherever its refs stand:
+    the newest release tags are listed at 1000 tokens."""
+    rows = GRAPH_ALL.splitlines()
+    tagged = [row for row in rows if "(tag: rel/" in row]
+    assert len(tagged) >= 5
+    out = compress(GRAPH_ALL, tool="Bash", budget=1000, counter=counter).text
+    assert counter.count(out) <= 1000
+    shown = [row for row in tagged if any(line.endswith("\t" + row) for line in out.splitlines())]
+    assert tagged[0] in shown and len(shown) >= 3

@@ -6,8 +6,8 @@ Landmarks, shallowest first, each line ranked by what it says (a `commit <hash>`
 refs, a subject by its words): releases (commits a tag or HEAD points at, and subjects that
 announce a version, `release version 3.1.8`, `v8.2.2`, when the history has no tags), then
 subjects naming a breaking change, a deprecation, a security fix or a revert, then branch
-heads and merges; then every commit's subject (`git log`'s first message line, or the
-`--oneline` row); then the largest commit's size; then bare `commit <hash>` lines, every
+heads and merges, and the `commit <hash>` lines of the releases and urgent fixes; then every
+commit's subject (`git log`'s first message line, or the `--oneline` row); then the largest commit's size; then bare `commit <hash>` lines, every
 size (`--stat`'s ` 3 files changed, …`) and the file each commit changed most
 (`src/a.c | 37 ++--`).
 `--stat`, `--name-status` and `--oneline --stat` histories are histories too (`git show
@@ -29,6 +29,9 @@ _GRAPH = r"[*|\\/_. -]*"
 _ONELINE = lazy(rf"{_GRAPH}?\*?{_GRAPH}\b[0-9a-f]{{7,40}}\b(?: \((?P<refs>[^)]*)\))?"
                 r" ?(?P<subject>.*)$")
 _GRAPH_ONLY = lazy(rf"{_GRAPH}$")
+# `%d` placed after other fields (`--format='%h %ad %an%d %s'`): refs in parentheses that open
+# with HEAD, a tag or a remote's branch (a subject's own `(#439)` names none of them).
+_DECORATION = lazy(r" \((?P<refs>(?:HEAD\b|tag: |[\w.-]+/[\w.-])[^()]*)\)")
 _COMMIT = lazy(r"commit [0-9a-f]{40}\b(?: \((?P<refs>[^)]*)\))?")
 _MERGE = lazy(r"Merge\b")
 # What a history prints under a commit: `--stat`'s rows (` src/a.c | 37 ++--`, a binary's
@@ -76,7 +79,10 @@ def landmarks(rows: list[str]) -> list[tuple[int, int]]:
     for index, row in enumerate(rows):
         match = (_COMMIT if full else _ONELINE).match(row)
         if match and (full or not _STAT.match(row)):
-            commits.append((index, match["refs"], None if full else match["subject"]))
+            refs = match["refs"]
+            if not full and refs is None and (decoration := _DECORATION.search(match["subject"])):
+                refs = decoration["refs"]
+            commits.append((index, refs, None if full else match["subject"]))
     found, sizes = [], []
     for at, (start, refs, subject) in enumerate(commits):
         end = commits[at + 1][0] if at + 1 < len(commits) else len(rows)
@@ -95,13 +101,17 @@ def landmarks(rows: list[str]) -> list[tuple[int, int]]:
 def _full_commit(rows: list[str], start: int, end: int, refs: str | None,
                  tagged: bool) -> list[tuple[int, int]]:
     """A full-format commit's subject, by its words, and its `commit <hash>` line, by its refs."""
-    found = [(start, _ref_level(refs) if refs else _COMMIT_LINE)]
+    level = _ref_level(refs) if refs else _COMMIT_LINE
     subject = next((i for i in range(start + 1, end) if rows[i].startswith("    ")
                     and rows[i].strip()), None)
+    found = []
     if subject is not None:
         merge = start + 1 < end and rows[start + 1].startswith("Merge:")
-        found.append((subject, _subject_level(rows[subject], merge, tagged)))
-    return found
+        said = _subject_level(rows[subject], merge, tagged)
+        found.append((subject, said))
+        if said < _BRANCH:  # a release's or an urgent fix's hash (what `git show` is given)
+            level = min(level, _BRANCH)  # after every such subject, before the others
+    return [(start, level), *found]
 
 
 def _commit_rows(rows: list[str], start: int, end: int,
