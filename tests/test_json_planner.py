@@ -313,3 +313,23 @@ def test_an_entry_s_preview_names_its_version_beside_its_name(budget, counter):
     assert previews
     for name, rest in previews:
         assert rest.startswith(f', "version": "{versions[name]}", … ')
+
+
+def test_an_array_of_records_shows_its_entries_of_rare_field_values(counter):
+    """`ruff check --output-format=json` (real, typer): 225 findings, nearly all `E501`. The
+    findings of a rule seen on few of them (a code held by at most a tenth of the entries and
+    a quarter of the usual code's) are shown before the middle's other entries."""
+    text = (Path(__file__).parent / "corpus" / "ruff-json-select-typer-0.27.3"
+            / "output.txt").read_text()
+    findings = json.loads(text)
+    codes: dict[str, int] = {}
+    for finding in findings:
+        codes[finding["code"]] = codes.get(finding["code"], 0) + 1
+    usual = max(codes.values())
+    rare = [code for code, n in codes.items() if n <= len(findings) // 10 and 4 * n <= usual]
+    assert rare and usual > 100
+    out = compress(text, tool="Bash", budget=1000, counter=counter).text
+    assert counter.count(out) <= 1000
+    for code in rare:
+        name = next(f["name"] for f in findings if f["code"] == code)
+        assert f'"code": "{code}"' in out or f'{{ "name": "{name}"' in out, code

@@ -32,6 +32,7 @@ from ..plan import Keep, Lines, Note, Plan
 from ..render import counted, json_marker_reserve, json_summary
 from ..tokens import Counter
 from ..tools import Tool
+from .templates import few_values
 from .wellknown import known_rows
 
 _DECODER = json.JSONDecoder()
@@ -70,6 +71,10 @@ LONG_ARRAY = 50
 SAVED_SHARE = 0.02  # a minified top saving more than this share of the budget is spent again
 MARKER_COST = 16  # one "… N of M keys not shown (lines A–B) …" line, estimated
 _NAMED_SCAN_LIMIT = 200_000  # a map bigger than this is not searched for keys named at the top
+# An array of objects is searched for its rare field values (_rare_entries) when it holds this
+# many entries: a field of a few values (templates.few_values), a value on at most _RARE_ENTRIES.
+_MIN_RECORDS, _RECORD_SCAN = 8, 50_000
+_RARE_ENTRIES = 0.1
 
 
 # --------------------------------------------------------------------------- sniffing
@@ -739,8 +744,8 @@ class Layout:
         self._enqueue_child(parent)
 
     def _order(self, parent: Node):
-        """(index, rank): first entry, last entry, entries named at the top, then the rest from
-        both ends."""
+        """(index, rank): first entry, last entry, entries named at the top, of well-known names
+        and of rare field values, then the rest from both ends."""
         last = parent.count - 1
         yield 0, 0
         yield last, 1
@@ -750,6 +755,11 @@ class Layout:
         for index in named:
             yield index, 2
         taken.update(named)
+        # then the entries of rare field values, first of the middle (after the next level)
+        rare = [index for index in _rare_entries(parent) if index not in taken]
+        for index in rare:
+            yield index, 3
+        taken.update(rare)
         for index in _from_both_ends(1, last - 1):
             if index not in taken:
                 yield index, 3
@@ -786,6 +796,39 @@ class Layout:
 
     def _push(self, priority: tuple, action: str, node: Node) -> None:
         heapq.heappush(self.heap, (*priority, next(self.sequence), action, node))
+
+
+def _rare_entries(parent: Node) -> list[int]:
+    """Entries between the first and the last of an array of objects holding a rare value of
+    a field whose values repeat (a finding's `"code": "UP042"` among 200 `E501`, a pod's
+    `"phase": "Failed"`, a package `"requested": true`): the first entry of each such value,
+    rarest first, at most _KNOWN_ENTRIES of them. A field is one most entries have, of a few scalar values (at most
+    templates.few_values of them); a value is rare on at most _RARE_ENTRIES of the entries and
+    a quarter of its field's commonest value's."""
+    values = parent.values
+    if parent.kind != "[" or values is None or not _MIN_RECORDS <= parent.count <= _RECORD_SCAN:
+        return []
+    limit = few_values(parent.count)
+    seen: dict[str, dict] = {}  # field -> value -> (entries holding it, the first's index)
+    for index, entry in enumerate(values):
+        if not isinstance(entry, dict):
+            return []
+        for key, inner in itertools.islice(entry.items(), 64):
+            if isinstance(inner, (str, bool, int, float)) or inner is None:
+                held = seen.setdefault(key, {})
+                if len(held) <= limit:
+                    count, first = held.get(inner, (0, index))
+                    held[inner] = count + 1, first
+    found = []
+    for held in seen.values():
+        total = sum(count for count, _ in held.values())
+        if len(held) < 2 or len(held) > limit or total < 0.8 * parent.count:
+            continue
+        usual = max(count for count, _ in held.values())
+        found += [(count, first) for count, first in held.values()
+                  if count <= _RARE_ENTRIES * total and 4 * count <= usual]
+    return list(dict.fromkeys(first for _, first in sorted(found)
+                              if 0 < first < parent.count - 1))[:_KNOWN_ENTRIES]
 
 
 def _own_name(value) -> str:
