@@ -20,11 +20,16 @@ ARGPARSE = (Path(__file__).parent / "cases" / "code-argparse-py" / "input").read
 
 
 def outline_lines(source: str) -> list[int]:
-    """Line numbers of module-level definitions and the methods of module-level classes."""
+    """Line numbers of module-level definitions, the methods of module-level classes and the
+    module's version (`__version__ = '1.1'`)."""
     tree = ast.parse(source)
     found = []
     for node in tree.body:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            found.append(node.lineno)
+        if isinstance(node, ast.Assign) and any(
+                isinstance(target, ast.Name) and target.id in ("__version__", "VERSION", "version")
+                for target in node.targets):
             found.append(node.lineno)
         if isinstance(node, ast.ClassDef):
             found += [item.lineno for item in node.body

@@ -267,8 +267,9 @@ def test_conversion_names_no_version(counter):
 
 
 def test_annotated_source_keeps_its_version_line(counter):
-    """`git blame cJSON.h`: every line of its own form (hash, author, date) and no blocks, so
-    the clip is head and tail — but for the line defining the version macro, kept at 4000."""
+    """`git blame cJSON.h`: every line of its own form (hash, author, date); whether read as
+    lines of one form or as the C header it annotates (its prefix set aside), the line
+    defining the version macro is kept at 4000."""
     text = corpus_output("git-blame-cjson-h")
     out = compress(text, tool="Bash", budget=4000, counter=counter).text
     assert counter.count(out) <= 4000

@@ -43,6 +43,10 @@ _C_FUNCTION = lazy(r"[A-Za-z_][\w:<>,*&]*(?:\s+[\w:<>,*&]+)*[\s*&]+~?[A-Za-z_][\
 # its return type wrapped in an export macro too (`CJSON_PUBLIC(cJSON *) cJSON_Parse(…);`).
 _C_PROTOTYPE = lazy(r"(?:[A-Z_][A-Z0-9_]*\([^()]*\)\s*|[A-Za-z_][\w:<>,*&]*(?:\s+[\w:<>,*&]+)*"
                     r"[\s*&]+)~?[A-Za-z_]\w*\s*\([^;]*\)\s*(?:const\s*)?;\s*$")
+# A line at the margin that sets the module's version (`#define CJSON_VERSION_MAJOR 1`,
+# `__version__ = "2.3.1"`, `VERSION = (2, 3)`): listed with the containers.
+_VERSION_SET = lazy(r"(?:#\s*define\s+\w*VERSION\w*\s+\S|(?:__version__|VERSION|version)\s*[:=]\s*"
+                    r"[\"'\d(\[])")
 _NOT_DEFINITION = lazy(r"\s*+(?:if|for|while|switch|catch|return|else|do|try|with|elif|"
                        r"sizeof|new|throw|case|await|yield)\b")
 _CONTAINER = lazy(r"\s*+(?:export\s+)?(?:default\s+)?(?:pub(?:\([^)]*\))?\s+)?"
@@ -125,8 +129,10 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> 
     found = _outline(bodies)
     if not found:
         return None
+    versions = [i for i, body in enumerate(bodies) if _VERSION_SET.match(body)]
+    ranked = sorted({**{i: _rank(bodies[i]) for i in found}, **dict.fromkeys(versions, 0)}.items())
     return outline.plan("code", "definitions", text, lines, budget, counter,
-                        [(i, _rank(bodies[i])) for i in found], head_share=_HEAD_SHARE,
+                        ranked, head_share=_HEAD_SHARE,
                         deeper_after_a_miss=True)
 
 
