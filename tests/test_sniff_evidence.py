@@ -282,3 +282,26 @@ def test_a_document_that_lists_exception_classes_is_no_log():
     meta, text = corpus_case(GROWN_DIR, "pydoc-asyncio-3.11")
     assert meta["kind"] == "other"
     assert shape(text) == "other"
+
+
+def test_a_manual_naming_the_log_levels_is_no_log():
+    """`man ssh_config` (real): `LogLevel`'s entry lists `QUIET, FATAL, ERROR, INFO, …`. A level
+    word listed beside another names the levels; it is no record's own level, so the page is
+    no log (read as one, its 111 option headings were lost)."""
+    meta, text = corpus_case(GROWN_DIR, "d2-man-ssh-config")
+    rows = text.splitlines()
+    assert any(re.search(r"\bFATAL, ERROR\b", row) for row in rows)
+    assert sniff(Lines(text), lookup(meta["tool"])) != "log"
+    listed = next(row for row in rows if "FATAL, ERROR" in row)
+    assert log_signals.classify_why(listed, "")[0] is None
+
+
+def test_a_certificate_s_digest_is_no_linter_finding():
+    """`keytool -list -v -cacerts` (real): every entry prints `\\t SHA256: EB:C5:57:…`, which
+    reads like pydocstyle's indented `D103: message`. Hex pairs are no message: no error line,
+    and the listing is no log."""
+    meta, text = corpus_case(GROWN_DIR, "d2-keytool-cacerts")
+    digests = [row for row in text.splitlines() if row.lstrip().startswith("SHA256: ")]
+    assert len(digests) > 100
+    assert all(log_signals.classify_why(row, "")[0] is None for row in digests)
+    assert sniff(Lines(text), lookup(meta["tool"])) != "log"

@@ -47,8 +47,9 @@ _PLACE = (r"(?P<path>(?:[A-Za-z]:[\\/])?(?=[\w@+~-]*+[./\\])[\w.@+~-][\w./\\@+~-
 PLACE = lazy(_PLACE)
 # jshint's and eslint compact's place says so itself: no search prints it.
 SPELLED_PLACE = lazy(r"[^\s:]++:\ line\ \d++,\ col(?:umn)?\ \d++,")
-# A two-line record's second line: an indented rule code and its message (pydocstyle).
-INDENTED_CODE = lazy(rf"[ \t]++{_CODE}:\ \S")
+# A two-line record's second line: an indented rule code and its message (pydocstyle); not a
+# digest (keytool's `SHA256: EB:C5:57:…`: its "message" is hex pairs).
+INDENTED_CODE = lazy(rf"[ \t]++{_CODE}:\ (?![0-9A-Fa-f]{{2}}:)\S")
 # A traceback frame's place (pytest --tb=short: `tests/a.py:12: in test_x`): no finding.
 _FRAME = lazy(r"\ in\ \S")
 _LOWER = lazy(r"[ \t]*+(?:\d++\ )?(?:-\ )?[\[(]?(?:note|info|hint|remark)\b")

@@ -125,6 +125,11 @@ _SUMMARY = lazy(r"""[ \t]*+(?:\[(?:INFO|ERROR|WARNING)\]\ *)?(?:
 # in the first 80 characters; a quoted word ('INFO' in an assertion) is not a level.
 _LEVEL = lazy(r"ERROR|ERR!|FATAL|CRITICAL|SEVERE|EMERG|ALERT|PANIC|WARN(?:ING)?|INFO|DEBUG"
               r"|TRACE|NOTICE|VERBOSE")
+# A level word listed beside another (`QUIET, FATAL, ERROR, INFO`: a document naming the
+# levels) is no record's own level.
+_LISTED_LEVEL = lazy(r",\s*(?:ERROR|FATAL|CRITICAL|WARN(?:ING)?|INFO|DEBUG|TRACE|NOTICE|VERBOSE|QUIET"
+                     r"|SEVERE|PANIC)\b|\s*(?:,\s*)?(?:and|or)\s+(?:ERROR|FATAL|CRITICAL|WARN(?:ING)?"
+                     r"|INFO|DEBUG|TRACE)\b")
 _LEVEL_BOUNDARY = frozenset("'\"`-_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
 _NAMED_LEVEL = lazy(r"""(?:level|lvl|severity)"?\s*[:=]\s*"?([A-Za-z]+)""")
 _GLOG = lazy(r"([EWIF])\d{4} \d\d:\d\d:\d\d")
@@ -503,7 +508,8 @@ def _level(line: str) -> str | None:
     for match in _LEVEL.finditer(line, 0, 80):
         start, end = match.span()
         if (start == 0 or line[start - 1] not in _LEVEL_BOUNDARY) and \
-                (end == len(line) or line[end] not in _LEVEL_BOUNDARY):
+                (end == len(line) or line[end] not in _LEVEL_BOUNDARY) and \
+                not _LISTED_LEVEL.match(line, end):
             return match.group()
     bracketed = _BRACKET_LEVEL.match(line) if line[:1] == "[" else None
     if bracketed:
