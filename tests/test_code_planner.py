@@ -154,3 +154,26 @@ def test_a_blame_is_the_source_it_annotates(counter):
     out = compress(text, tool="Bash", budget=1000, counter=counter).text
     assert counter.count(out) <= 1000
     assert sum(1 for row in methods if row in out.splitlines()) >= 8
+
+
+def test_a_header_documented_in_block_comments_is_code(counter):
+    """`cat -n zlib.h` (real): most lines are the block comments documenting each function,
+    and its preprocessor lines are spaced after their `#` (`#  define deflateInit(strm, …)`),
+    once read as Markdown headings. Comments are judged as neither code nor prose, a
+    preprocessor line is no heading: the header is code, outlined by its prototypes, and
+    nothing inside a comment is listed as a definition."""
+    text = (Path(__file__).parent / "corpus" / "d2-read-zlib-h" / "output.txt").read_text()
+    assert sniff(Lines(text), lookup("Read")) == "code"
+    out = compress(text, tool="Read", budget=2000, counter=counter).text
+    assert counter.count(out) <= 2000
+    rows = text.splitlines()
+    listed = [int(m[1]) for m in re.finditer(r"^ *(\d+)\t", out[out.index("[outline"):], re.M)]
+    assert sum(1 for n in listed if "ZEXTERN" in rows[n - 1]) >= 20
+    commented, inside = set(), False  # the lines after a comment's opening one, to its close
+    for number, row in enumerate(rows, 1):
+        body = row.split("\t", 1)[-1]
+        if inside:
+            commented.add(number)
+        inside = (inside or "/*" in body) and "*/" not in body
+    assert len(commented) > len(rows) // 2
+    assert not commented & set(listed)

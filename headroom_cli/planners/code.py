@@ -97,14 +97,19 @@ def looks_like(sample: list[str], tool: Tool) -> bool:
 
 
 def _inside_docstrings(rows: list[str]) -> set[int]:
-    """Indexes of the lines between a triple quote that opens a string and the one closing it."""
-    inside, opened = set(), False
+    """Indexes of the lines between a triple quote that opens a string and the one closing it,
+    and of those inside a C block comment (zlib.h documents each function in one)."""
+    inside, opened, commented = set(), False, False
     for index, row in enumerate(rows):
         quotes = row.count('"""') + row.count("'''")
-        if opened and not quotes:
+        if opened and not quotes or commented and "*/" not in row:
             inside.add(index)
         if quotes % 2:
             opened = not opened
+        if commented:
+            commented = "*/" not in row
+        elif "/*" in row:
+            commented = "*/" not in row[row.rindex("/*"):]
     return inside
 
 
@@ -137,8 +142,10 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> 
 
 
 def _outline(bodies: list[str]) -> list[int]:
-    """Definitions at the top level, or one level inside a container."""
-    found = [i for i, body in enumerate(bodies) if _is_definition(body)]
+    """Definitions at the top level, or one level inside a container; none inside a docstring
+    or a block comment (an example, or prose that reads like one: `function must be …(`)."""
+    prose = _inside_docstrings(bodies)
+    found = [i for i, body in enumerate(bodies) if i not in prose and _is_definition(body)]
     if not found:
         return []
     levels = sorted({_indent(bodies[i]) for i in found})

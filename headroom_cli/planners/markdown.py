@@ -1,7 +1,7 @@
 """markdown: a Markdown document (a README, docs read or fetched) becomes the head, every
 heading of the omitted part with its line number, then the tail.
 
-Headings are ATX (`## Usage`) and setext (a line underlined with `===` or `---`), never inside a
+Headings are ATX (`## Usage`; not a C preprocessor line spaced after its `#`) and setext (a line underlined with `===` or `---`), never inside a
 fenced code block. A document is Markdown when it has at least three headings and something
 only Markdown has: headings of two levels, fenced blocks, or lists and links.
 """
@@ -16,7 +16,9 @@ from . import outline
 
 READS_NUMBERED = True  # plans numbered lines (`cat -n`, a Read) itself
 
-_ATX = lazy(r"(#{1,6})[ \t]+\S")
+# (not a C preprocessor line spaced after its `#`: zlib.h's `#  define deflateInit(strm, …)`)
+_ATX = lazy(r"(#{1,6})[ \t]+(?!(?:define|include|if|ifdef|ifndef|else|elif|endif|undef|pragma"
+            r"|error|warning|line)\b)\S")
 _SETEXT = lazy(r"(=+|-+)[ \t]*$")
 _FENCE = lazy(r"[ ]{0,3}(```|~~~)")
 _LIST_OR_LINK = lazy(r"[ \t]*(?:[-*+][ \t]+\S|\d+[.)][ \t]+\S)|.*\]\([^)\s]+\)")
