@@ -9,7 +9,11 @@ it imports from others comes last. So, level by level, each spread over the outp
 - readelf: the tables' headers and version nodes (`ABS`), then the global functions defined,
   the global objects, the weak definitions, the rest, and the undefined (`UND`) last;
 - objdump -d: every section's `Disassembly of section …:` line, then every function's label
-  (`000000000000c1e0 <inflate@@Base>:`), then the PLT stubs' labels; instructions are left out.
+  (`000000000000c1e0 <inflate@@Base>:`), then the PLT stubs' labels; instructions are left out;
+- objdump -T: the functions defined, the objects, the weak definitions, the imports (`*UND*`)
+  last;
+and in all of them the import requiring the newest version of each library (`(GLIBC_2.28)
+fcntl64`) with the headers.
 """
 
 from __future__ import annotations
@@ -25,6 +29,12 @@ READS_NUMBERED = True  # plans numbered lines (`cat -n`, a Read) itself
 _NM = lazy(r"(?:[0-9a-f]{8}|[0-9a-f]{16}| {8}| {16}) (?P<type>[A-Za-z?-]) \S")
 _READELF = lazy(r"\s*\d+: [0-9a-f]{8,16}\s+\S+ (?P<type>[A-Z_]+)\s+(?P<bind>[A-Z_]+)\s+\S+\s+"
                 r"(?P<ndx>\S+)(?: |$)")
+# objdump -T's dynamic symbols: address, seven flag columns (`g    DF`), section (`*UND*` for
+# an import), size, version (`Base`, `(GLIBC_2.34)`), name.
+_OBJDUMP_T = lazy(r"[0-9a-f]{8,16} (?P<flags>.{7}) (?P<section>\S+)\t[0-9a-f]{8,16} +"
+                  r"(?:\(?[\w.@-]+\)? +)?(?P<name>\S.*)$")
+# A symbol version a library requires of another (`fcntl64@GLIBC_2.28`, `(GLIBCXX_3.4.30)`).
+_REQUIRED = lazy(r"[@(](?P<family>[A-Z][A-Z_]*?)_(?P<version>\d+(?:\.\d+)*)\b")
 _LABEL = lazy(r"[0-9a-f]{8,16} <(?P<name>[^>]+)>:$")
 _SECTION = ("Disassembly of section ", "Symbol table '")
 # nm's symbol types by what a reader looks for first (version nodes and weak references, then
@@ -41,6 +51,8 @@ def _form(row: str) -> str | None:
         return "nm"
     if _READELF.match(row):
         return "readelf"
+    if _OBJDUMP_T.match(row):
+        return "objdump"
     return None
 
 
@@ -83,6 +95,15 @@ def _entry(row: str) -> tuple[int, str] | None:
         else:
             level = 3 if elf["bind"] == "WEAK" else 4
         return level, row[elf.end():].rstrip(">:")
+    dynamic = _OBJDUMP_T.match(row)
+    if dynamic:
+        if dynamic["section"] == "*UND*":
+            level = _NM_LAST
+        elif "w" in dynamic["flags"]:
+            level = 3
+        else:
+            level = 1 if "F" in dynamic["flags"] else 2
+        return level, dynamic["name"]
     label = _LABEL.match(row)
     if label:
         return 2 if "@plt" in label["name"] else 1, row[label.start("name"):].rstrip(">:")
@@ -91,15 +112,23 @@ def _entry(row: str) -> tuple[int, str] | None:
 
 def entries(rows: list[str]) -> list[tuple[int, float]]:
     """(line, level): within a level of symbols, the shorter names first (a library's core
-    calls, `SSL_write`, before its variants, `SSL_CTX_set_client_cert_engine`)."""
+    calls, `SSL_write`, before its variants, `SSL_CTX_set_client_cert_engine`). The import
+    requiring the newest version of each library it names (`fcntl64@GLIBC_2.28`: what a
+    "version `GLIBC_2.28' not found" on an older system is about) comes with the headers."""
     found = []
+    newest: dict[str, tuple[tuple[int, ...], int]] = {}  # family -> (version, its first row)
     for index, row in enumerate(rows):
         entry = _entry(row)
         if entry is not None:
             level, name = entry
             length = min(len(name.split("@", 1)[0]), _NAME_CHARS)
             found.append((index, level + length / (_NAME_CHARS + 1)))
-    return found
+            if level == _NM_LAST and (required := _REQUIRED.search(row)):
+                version = tuple(int(part) for part in required["version"].split("."))
+                if version > newest.get(required["family"], ((), 0))[0]:
+                    newest[required["family"]] = version, index
+    firsts = {index for _, index in newest.values()}
+    return [(index, 0.5 if index in firsts else level) for index, level in found]
 
 
 def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> Plan | None:
