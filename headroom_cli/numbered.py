@@ -1,6 +1,7 @@
 """Line numbers a tool printed before every line: `cat -n` and `nl` (`     12<TAB>text`), an
-agent's Read (`     12→text`), `git blame` (`3a2b1c4d (Ann Lee 2024-08-08  12) text`). Set aside before an output's shape is asked (sniff.py), so a
-numbered changelog is Markdown and a numbered patch a diff; the planners print the lines as
+agent's Read (`     12→text`), `git blame` (`3a2b1c4d (Ann Lee 2024-08-08  12) text`). Set
+aside before an output's shape is asked (sniff.py), so a numbered changelog is Markdown, a
+numbered patch a diff and a blame the source it annotates; the planners print the lines as
 they came, numbers included (planners/outline.py reads their bodies the same way).
 
 Only a consistent prefix counts: nearly every line that is not blank carries one, and the

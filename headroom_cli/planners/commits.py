@@ -7,9 +7,10 @@ refs, a subject by its words): releases (commits a tag or HEAD points at, and su
 announce a version, `release version 3.1.8`, `v8.2.2`, when the history has no tags), then
 subjects naming a breaking change, a deprecation, a security fix or a revert, then branch
 heads and merges, and the `commit <hash>` lines of the releases and urgent fixes; then every
-commit's subject (`git log`'s first message line, or the `--oneline` row); then the largest commit's size; then bare `commit <hash>` lines, every
-size (`--stat`'s ` 3 files changed, …`) and the file each commit changed most
-(`src/a.c | 37 ++--`).
+commit's subject (`git log`'s first message line, or the `--oneline` row); then the largest
+commit's size; then bare `commit <hash>` lines, every size (`--stat`'s ` 3 files changed, …`)
+and the file each commit changed most (`src/a.c | 37 ++--`). Refs are read wherever a custom
+format puts them (`%h %ad %an%d %s`).
 `--stat`, `--name-status` and `--oneline --stat` histories are histories too (`git show
 --stat` of one commit is short). (`git log -p` is a diff: the diff planner takes it first.)
 """

@@ -802,9 +802,9 @@ def _rare_entries(parent: Node) -> list[int]:
     """Entries between the first and the last of an array of objects holding a rare value of
     a field whose values repeat (a finding's `"code": "UP042"` among 200 `E501`, a pod's
     `"phase": "Failed"`, a package `"requested": true`): the first entry of each such value,
-    rarest first, at most _KNOWN_ENTRIES of them. A field is one most entries have, of a few scalar values (at most
-    templates.few_values of them); a value is rare on at most _RARE_ENTRIES of the entries and
-    a quarter of its field's commonest value's."""
+    rarest first, at most _KNOWN_ENTRIES of them. A field is one most entries have, of a few
+    scalar values (at most templates.few_values of them); a value is rare on at most
+    _RARE_ENTRIES of the entries and a quarter of its field's commonest value's."""
     values = parent.values
     if parent.kind != "[" or values is None or not _MIN_RECORDS <= parent.count <= _RECORD_SCAN:
         return []

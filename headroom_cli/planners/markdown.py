@@ -1,9 +1,10 @@
 """markdown: a Markdown document (a README, docs read or fetched) becomes the head, every
 heading of the omitted part with its line number, then the tail.
 
-Headings are ATX (`## Usage`; not a C preprocessor line spaced after its `#`) and setext (a line underlined with `===` or `---`), never inside a
-fenced code block. A document is Markdown when it has at least three headings and something
-only Markdown has: headings of two levels, fenced blocks, or lists and links.
+Headings are ATX (`## Usage`; not a C preprocessor line spaced after its `#`) and setext (a
+line underlined with `===` or `---`), never inside a fenced code block. A document is Markdown
+when it has at least three headings and something only Markdown has: headings of two levels,
+fenced blocks, or lists and links.
 """
 
 from __future__ import annotations

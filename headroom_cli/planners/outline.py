@@ -24,8 +24,8 @@ import re
 from bisect import bisect_left
 from functools import partial
 
-from ..patterns import lazy
 from ..numbered import BLAME
+from ..patterns import lazy
 from ..plan import Gap, Keep, Lines, Note, Plan, gap
 from ..render import CLOSING_MARKER_TOKENS, inline_marker
 from ..tokens import Counter

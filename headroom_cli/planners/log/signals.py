@@ -123,13 +123,13 @@ _SUMMARY = lazy(r"""[ \t]*+(?:\[(?:INFO|ERROR|WARNING)\]\ *)?(?:
 
 # A log record's own level decides its class, whatever words its message contains. Looked for
 # in the first 80 characters; a quoted word ('INFO' in an assertion) is not a level.
-_LEVEL = lazy(r"ERROR|ERR!|FATAL|CRITICAL|SEVERE|EMERG|ALERT|PANIC|WARN(?:ING)?|INFO|DEBUG"
-              r"|TRACE|NOTICE|VERBOSE")
+_LEVEL_WORDS = (r"ERROR|ERR!|FATAL|CRITICAL|SEVERE|EMERG|ALERT|PANIC|WARN(?:ING)?|INFO|DEBUG"
+                r"|TRACE|NOTICE|VERBOSE")
+_LEVEL = lazy(_LEVEL_WORDS)
 # A level word listed beside another (`QUIET, FATAL, ERROR, INFO`: a document naming the
 # levels) is no record's own level.
-_LISTED_LEVEL = lazy(r",\s*(?:ERROR|FATAL|CRITICAL|WARN(?:ING)?|INFO|DEBUG|TRACE|NOTICE|VERBOSE|QUIET"
-                     r"|SEVERE|PANIC)\b|\s*(?:,\s*)?(?:and|or)\s+(?:ERROR|FATAL|CRITICAL|WARN(?:ING)?"
-                     r"|INFO|DEBUG|TRACE)\b")
+_LISTED_LEVEL = lazy(rf",\s*(?:{_LEVEL_WORDS}|QUIET)(?!\w)"
+                     rf"|\s*(?:,\s*)?(?:and|or)\s+(?:{_LEVEL_WORDS})(?!\w)")
 _LEVEL_BOUNDARY = frozenset("'\"`-_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
 _NAMED_LEVEL = lazy(r"""(?:level|lvl|severity)"?\s*[:=]\s*"?([A-Za-z]+)""")
 _GLOG = lazy(r"([EWIF])\d{4} \d\d:\d\d:\d\d")
