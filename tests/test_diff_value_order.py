@@ -224,3 +224,18 @@ def test_a_series_that_bumps_a_version_again_and_again_shows_the_newest_bump(cou
     assert len(bumps) >= 4
     assert bumps[-1] in kept
     assert sum(i in kept for i in bumps) < len(bumps)
+
+
+@pytest.mark.parametrize("budget", [550, 600])
+def test_a_file_whose_key_lines_showed_some_headers_gets_the_others_when_they_fit(budget,
+                                                                                   counter):
+    """`diff -u` of urllib3's response.py between 2.2.3 and 2.3.0 (real, 9 hunks): the key lines
+    (a signature changed, a method added) show four hunks with their headers; the other five
+    headers, all of which fit, are shown too — within a shown file every hunk header — and the
+    clip no longer stops at 414 tokens of its budget."""
+    text = (GROWN_DIR / "diff-u-urllib3-response-2.2.3-2.3.0" / "output.txt").read_text()
+    headers = [row for row in text.splitlines() if row.startswith("@@ ")]
+    assert len(headers) == 9
+    out = compress(text, tool="Bash", budget=budget, counter=counter).text
+    assert counter.count(out) <= budget
+    assert all(header in out.splitlines() for header in headers)

@@ -1166,9 +1166,9 @@ def _add_key(spent: _Spent, n: int, hunk: Hunk, index: int, room: int,
 
 
 def _bodies(spent: _Spent, order: list[int], room: int, cosmetic: bool = True) -> None:
-    """Bodies whole, file by file in `order`: a file whose headers are not shown yet shows
-    them all first (or none, and then no body: a new or deleted file's one hunk comes with
-    its header); a body's lines already kept (key lines) cost nothing again. What is left goes
+    """Bodies whole, file by file in `order`: a file whose headers are not all shown yet shows
+    the others first (all of them or none, and then no body for them: a new or deleted file's
+    one hunk comes with its header); a body's lines already kept (key lines) cost nothing again. What is left goes
     to the head of the first body that did not fit; a release-notes body too long shows its
     head (_notes_head)."""
     job, kept, named, shown = spent.job, spent.kept, spent.named, spent.shown
@@ -1184,7 +1184,7 @@ def _bodies(spent: _Spent, order: list[int], room: int, cosmetic: bool = True) -
             new = [h for h in f.hunks if h.header not in kept]
             cost = (0 if n in named else _name_cost(job, f)) + sum(
                 _header_cost(job, h) for h in new)
-            if new and len(new) == len(f.hunks) and spent.used + cost <= room:
+            if new and spent.used + cost <= room:  # all its headers not shown yet, or none
                 for h in new:
                     _show_header(spent, n, h)
         name = 0 if n in named else _name_cost(job, f)
