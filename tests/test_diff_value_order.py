@@ -239,3 +239,15 @@ def test_a_file_whose_key_lines_showed_some_headers_gets_the_others_when_they_fi
     out = compress(text, tool="Bash", budget=budget, counter=counter).text
     assert counter.count(out) <= budget
     assert all(header in out.splitlines() for header in headers)
+
+
+def test_room_left_after_the_bodies_names_the_shown_file_s_other_hunks(counter):
+    """The same diff at 500 tokens: the five other headers do not all fit, and all-or-none left
+    86 tokens unspent (414 of 500). What is left names the file's other hunks in order, as far
+    as it goes: the clip fills at least 85 % of its budget."""
+    text = (GROWN_DIR / "diff-u-urllib3-response-2.2.3-2.3.0" / "output.txt").read_text()
+    headers = [row for row in text.splitlines() if row.startswith("@@ ")]
+    out = compress(text, tool="Bash", budget=500, counter=counter).text
+    assert 0.85 * 500 <= counter.count(out) <= 500
+    shown = [header for header in headers if header in out.splitlines()]
+    assert 4 < len(shown) < len(headers)

@@ -849,7 +849,8 @@ def _spend(job: _Job, kept: dict[int, str], used: int, named: set[int], shown: s
     of files by value, all of a file's or none, in at most HEADERS_SHARE of the room left (a
     header names the function its hunk changes); the changed lines a reviewer reads first
     (signatures, error handling, exports: _key_lines); then bodies whole, file by file
-    (_bodies). An omitted run under a shown header costs its marker. The files shown go into
+    (_bodies); then, in what is left, the other headers of the files shown, in order. An
+    omitted run under a shown header costs its marker. The files shown go into
     `shown` (and `named`); returns what is used then."""
     files = job.parsed.files
     # When every body of the source and manifests fits whole, file by file, that is the plan.
@@ -885,6 +886,14 @@ def _spend(job: _Job, kept: dict[int, str], used: int, named: set[int], shown: s
             _bodies(spent, [n for n in job.worth if n not in notes], room, cosmetic)
             if spent.used == before:
                 break
+    # what is left names the other hunks of the files shown, in order, as far as it goes: a
+    # header more is worth more than room unspent
+    for n in job.worth:
+        f = files[n]
+        if n in spent.shown and not _whole_file(f):
+            for hunk in f.hunks:
+                if hunk.header not in spent.kept and spent.used + _header_cost(job, hunk) <= room:
+                    _show_header(spent, n, hunk)
     return spent.used
 
 
