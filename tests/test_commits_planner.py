@@ -163,3 +163,15 @@ def test_refs_after_other_fields_are_read_as_refs(counter):
     assert counter.count(out) <= 1000
     shown = [row for row in tagged if any(line.endswith("\t" + row) for line in out.splitlines())]
     assert tagged[0] in shown and len(shown) >= 3
+
+
+def test_a_merged_release_tag_is_a_release():
+    """`git log --merges --format='%h %ad %an %s'` of express (real): every row is a merge;
+    those merging a release tag (`Merge tag '4.20.0' into 5.0`) are releases, ranked before
+    the branch merges."""
+    rows = (CORPUS / "t2-express-merges" / "output.txt").read_text().splitlines()
+    levels = dict(commits.landmarks(rows))
+    tags = [i for i, row in enumerate(rows) if re.search(r"Merge tag '\d+\.\d+", row)]
+    branches = [i for i, row in enumerate(rows) if "Merge branch " in row]
+    assert len(tags) > 10 and branches
+    assert max(levels[i] for i in tags) < min(levels[i] for i in branches)

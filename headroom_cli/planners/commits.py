@@ -4,7 +4,8 @@ then the tail.
 
 Landmarks, shallowest first, each line ranked by what it says (a `commit <hash>` line by its
 refs, a subject by its words): releases (commits a tag or HEAD points at, and subjects that
-announce a version, `release version 3.1.8`, `v8.2.2`, when the history has no tags), then
+announce a version, `release version 3.1.8`, `v8.2.2`, or merge a release tag, when the
+history has no tags), then
 subjects naming a breaking change, a deprecation, a security fix or a revert, then branch
 heads and merges, and the `commit <hash>` lines of the releases and urgent fixes; then every
 commit's subject (`git log`'s first message line, or the `--oneline` row); then the largest
@@ -44,6 +45,8 @@ _NAME_STATUS = lazy(r"[ACDMRTUXB]\d*\t\S")
 _RELEASE = lazy(r"(?i)(?:\[?(?:release|releasing|version|prepare)\b.*|[\w.@/-]*[ @]?)"
                 r"v?\d+\.\d+(?:\.\d+)?(?:[-.+]?\w+)*\]?\W*(?:\(#\d+\))?$")
 _REVERT = lazy(r"(?i)revert\b")
+# A release tag merged into a branch (`Merge tag '4.20.0' into 5.0`, `Merge tag 'v2.1.3'`).
+_MERGED_RELEASE = lazy(r"Merge tag '[\w./-]*?v?\d+\.\d+(?:\.\d+)?[\w.-]*'")
 # A hex dump's row (`00018480  20 64 65 …`, xxd's `00000010: 7f45 4c46 …`) opens with a hex
 # number too; its "subject" is bytes.
 _BYTES = lazy(r":?\s*(?:[0-9a-fA-F]{2,4}\s+){4}")
@@ -60,7 +63,7 @@ def _subject_level(subject: str, merge: bool, tagged: bool) -> int:
     """A subject's level by its words. `tagged`: the history's releases are its tags (a subject
     that names a version, `Prepare for 13.0.0-0`, waits with the urgent ones)."""
     subject = subject.strip()
-    if _RELEASE.match(subject):
+    if _RELEASE.match(subject) or _MERGED_RELEASE.search(subject):
         return 2 if tagged else 1
     if URGENT.search(subject) or _REVERT.match(subject):
         return 2
