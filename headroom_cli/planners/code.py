@@ -45,8 +45,8 @@ _C_PROTOTYPE = lazy(r"(?:[A-Z_][A-Z0-9_]*\([^()]*\)\s*|[A-Za-z_][\w:<>,*&]*(?:\s
                     r"[\s*&]+)~?[A-Za-z_]\w*\s*\([^;]*\)\s*(?:const\s*)?;\s*$")
 # A line at the margin that sets the module's version (`#define CJSON_VERSION_MAJOR 1`,
 # `__version__ = "2.3.1"`, `VERSION = (2, 3)`): listed with the containers.
-_VERSION_SET = lazy(r"(?:#\s*define\s+\w*VERSION\w*\s+\S|(?:__version__|VERSION|version)\s*[:=]\s*"
-                    r"[\"'\d(\[])")
+VERSION_MACRO = r"#\s*define\s+\w*VERSION\w*\s+\S"  # a C macro naming a version (diff.py too)
+_VERSION_SET = lazy(rf"(?:{VERSION_MACRO}|(?:__version__|VERSION|version)\s*[:=]\s*[\"'\d(\[])")
 _NOT_DEFINITION = lazy(r"\s*+(?:if|for|while|switch|catch|return|else|do|try|with|elif|"
                        r"sizeof|new|throw|case|await|yield)\b")
 _CONTAINER = lazy(r"\s*+(?:export\s+)?(?:default\s+)?(?:pub(?:\([^)]*\))?\s+)?"
@@ -115,10 +115,12 @@ def _inside_docstrings(rows: list[str]) -> set[int]:
 
 def _is_definition(body: str) -> bool:
     body = body[:JUDGED_CHARS]
-    # _C_FUNCTION needs a "(": on prose (most lines of most outputs) its nested repeats would
-    # try every split of the words before failing, ~10 µs a line.
-    return bool(_DEFINITION.match(body) or "(" in body and (
-        _C_FUNCTION.match(body) or _C_PROTOTYPE.match(body))) and not _NOT_DEFINITION.match(body)
+    # The C patterns need a "(": on prose (most lines of most outputs) their nested repeats
+    # would try every split of the words before failing, ~10 µs a line; and only a prototype
+    # ends with `;`, so one of the two is tried.
+    c_form = _C_PROTOTYPE if body.rstrip().endswith(";") else _C_FUNCTION
+    return bool(_DEFINITION.match(body) or "(" in body and c_form.match(body)) \
+        and not _NOT_DEFINITION.match(body)
 
 
 def _indent(body: str) -> int:

@@ -40,6 +40,7 @@ from ..render import CLOSING_MARKER_TOKENS, inline_marker
 from ..tokens import Counter
 from ..tools import Tool
 from ..values import field, value
+from .code import VERSION_MACRO
 from .costs import LineCosts, fit_in_order
 from .outline import bodies
 from .pathclass import LOCKS
@@ -1006,12 +1007,19 @@ def _headers(spent: _Spent, limit: int, room: int) -> None:
         if _whole_file(f) or not f.hunks or value_class(f.path, f.notes) == LOCKED or (
                 _waits(spent, n, room)):
             continue
-        new = [h for h in f.hunks if h.header not in spent.kept]
-        cost = (0 if n in spent.named else _name_cost(job, f)) + sum(
-            _header_cost(job, h) for h in new)
-        if new and spent.used + cost <= limit:
-            for h in new:
-                _show_header(spent, n, h)
+        _show_headers(spent, n, limit)
+
+
+def _show_headers(spent: _Spent, n: int, limit: int) -> None:
+    """A file's hunk headers not shown yet: all of them when they fit within `limit`, or none."""
+    job = spent.job
+    f = job.parsed.files[n]
+    new = [h for h in f.hunks if h.header not in spent.kept]
+    cost = (0 if n in spent.named else _name_cost(job, f)) + sum(
+        _header_cost(job, h) for h in new)
+    if new and spent.used + cost <= limit:
+        for h in new:
+            _show_header(spent, n, h)
 
 
 # The changed lines a reviewer reads first, by tier: one that sets a version; a signature
@@ -1023,7 +1031,7 @@ _KEY_TIERS = (_SIGNATURE_TIER, _ERROR_TIER, _EXPORT_TIER)
 _CHANGED = lazy(r"(?:[+\-<>!]|[ +\-][+\-])(?!\+\+ |-- )")
 _ADDED = lazy(r"[+>!]|[ +][+]")
 _KEY_VERSION = lazy(r"[+>! ]{0,2}\s*(?:[\"']?(?:__version__|version|VERSION|Version)\w*[\"']?"
-                    r"\s*[:=].*\d+[.,]\s*\d|#\s*define\s+\w*VERSION\w*\s+\S)")
+                    rf"\s*[:=].*\d+[.,]\s*\d|{VERSION_MACRO})")
 _KEY_SIGNATURE = lazy(
     r"[+\-<>! ]{1,2}\s*(?:(?:pub(?:\([\w:]+\))?|export|public|private|protected|internal"
     r"|static|async|default|abstract|final|override|unsafe|extern|virtual|inline|open|sealed)"
@@ -1177,9 +1185,9 @@ def _add_key(spent: _Spent, n: int, hunk: Hunk, index: int, room: int,
 def _bodies(spent: _Spent, order: list[int], room: int, cosmetic: bool = True) -> None:
     """Bodies whole, file by file in `order`: a file whose headers are not all shown yet shows
     the others first (all of them or none, and then no body for them: a new or deleted file's
-    one hunk comes with its header); a body's lines already kept (key lines) cost nothing again. What is left goes
-    to the head of the first body that did not fit; a release-notes body too long shows its
-    head (_notes_head)."""
+    one hunk comes with its header); a body's lines already kept (key lines) cost nothing
+    again. What is left goes to the head of the first body that did not fit; a release-notes
+    body too long shows its head (_notes_head)."""
     job, kept, named, shown = spent.job, spent.kept, spent.named, spent.shown
     files = job.parsed.files
     skipped: list[int] = []
@@ -1190,12 +1198,7 @@ def _bodies(spent: _Spent, order: list[int], room: int, cosmetic: bool = True) -
         if _waits(spent, n, room):
             continue
         if not _whole_file(f):
-            new = [h for h in f.hunks if h.header not in kept]
-            cost = (0 if n in named else _name_cost(job, f)) + sum(
-                _header_cost(job, h) for h in new)
-            if new and spent.used + cost <= room:  # all its headers not shown yet, or none
-                for h in new:
-                    _show_header(spent, n, h)
+            _show_headers(spent, n, room)
         name = 0 if n in named else _name_cost(job, f)
         for hunk in (h for h in f.hunks if h.end > h.header + 1):
             alone = hunk.header not in kept  # a new or deleted file's one hunk: its header comes too
