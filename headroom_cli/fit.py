@@ -19,7 +19,7 @@ from .tokens import Counter
 
 Planner = Callable[[str, Lines, int, Counter, object], "Plan | None"]
 _ATTEMPTS = 8
-_SPEND_ATTEMPTS = 3
+_SPEND_ATTEMPTS = 4
 # Tokens held back while spending, per gap: its marker's numbers change as it shrinks.
 _SPEND_SLACK = 2
 # A plan that uses this share of the budget is left as planned: spending the rest would cost
@@ -116,18 +116,35 @@ def _widened(text, lines, planner, found, budget, counter, context, translate):
 def _spent(text, lines, plan, shown, out, used, budget, counter, context, translate):
     """The plan with what it left of the budget spent at its gaps' edges, when that fits.
     A streamed output's excerpt grows the same way: a kept part that reaches text never read
-    is split around it by translate, with its own marker."""
+    is split around it by translate, with its own marker.
+
+    spend.py prices each line on its own and each marker in its inline form; the rendered
+    output can cost a little more or less (tokens merge at seams; one gap left takes the
+    closing marker's place). So the room given to spend.py is searched for: a room that fits
+    short of the budget grows by what is still left, one that overshoots shrinks by twice the
+    overshoot, and once one of each is known the rooms between them are halved. The largest
+    output that fits is kept."""
     if used >= _SPENT_ENOUGH * budget:
         return shown, out, used
-    slack = 1 + _SPEND_SLACK * sum(isinstance(item, Gap) for item in shown.items)
+    best = shown, out, used
+    room = budget - used - 1 - _SPEND_SLACK * sum(isinstance(item, Gap) for item in shown.items)
+    fits, over_at = 0, None  # the largest room that fit, the smallest that overshot
     for _ in range(_SPEND_ATTEMPTS):
-        grown = fill(plan, text, lines, budget - used - slack, counter)
+        grown = fill(plan, text, lines, room, counter)
         if grown is plan:
             break
         bigger = translate(grown)
         rendered = render(bigger, text, counter, context)
-        over = counter.count(rendered) - budget
-        if over <= 0:
-            return bigger, rendered, budget + over
-        slack += 2 * over
-    return shown, out, used
+        spent = counter.count(rendered)
+        if spent <= budget:
+            if spent <= best[2] or spent >= _SPENT_ENOUGH * budget:
+                best = max(best, (bigger, rendered, spent), key=lambda found: found[2])
+                break
+            best, fits = (bigger, rendered, spent), room
+            room = room + budget - spent if over_at is None else (room + over_at) // 2
+        else:
+            over_at = room
+            room = room - 2 * (spent - budget) if not fits else (fits + room) // 2
+        if room <= fits or room < 1 or over_at is not None and room >= over_at:
+            break
+    return best

@@ -92,22 +92,25 @@ def _take(edge: _Edge, top: bool, text: str, lines: Lines, left: int, counter: C
         shown = _beginning(edge, top, text, lines, index, left, counter)
         if shown:
             return left - shown
-    # A line many times longer than the room cannot fit: it is not counted whole.
-    cost = left + 1 if len(body) > _CHARS_PER_TOKEN_MAX * left else counter.count(body + "\n")
-    if stop >= edge.end if top else begin <= edge.start:
-        cost -= _marker_cost(plan, edge, text, lines, counter)  # the line closes its gap
-    if cost <= left:
+    # The line that closes its gap takes its marker's place: the room is what the marker frees
+    # too. A line many times longer than that room cannot fit: it is not counted whole.
+    closes = stop >= edge.end if top else begin <= edge.start
+    room = left + (_marker_cost(plan, edge, text, lines, counter) if closes else 0)
+    cost = room + 1 if len(body) > _CHARS_PER_TOKEN_MAX * room else counter.count(body + "\n")
+    if cost <= room:
         if top:
             edge.start = stop
         else:
             edge.end = begin
-        return left - cost
+        return room - cost
     if len(body) > MAX_LINE_CHARS and left >= MIN_CUT_TOKENS:
-        if top:
-            edge.start += counter.prefix_chars(body, left - 1)
-        else:
-            edge.end -= len(piece) - len(body) + counter.suffix_chars(body, left - 1)
-        left = 0
+        shown = left - 1 - _cut_detail_cost(plan, edge, top, len(piece) - 1, text, lines, counter)
+        if shown >= MIN_CUT_TOKENS:
+            if top:
+                edge.start += counter.prefix_chars(body, shown)
+            else:
+                edge.end -= len(piece) - len(body) + counter.suffix_chars(body, shown)
+            left = 0
     return _done(edge, top, left)
 
 
@@ -127,6 +130,16 @@ def _marker_cost(plan: Plan, edge: _Edge, text: str, lines: Lines, counter: Coun
     first, last = lines.line_of(edge.start), lines.line_of(edge.end - 1)
     gap = replace(plan.regap(first, last), start=edge.start, end=edge.end)
     return counter.count(inline_marker(gap, text) + "\n")
+
+
+def _cut_detail_cost(plan: Plan, edge: _Edge, top: bool, most: int, text: str, lines: Lines,
+                     counter: Counter) -> int:
+    """What the edge's marker grows by when it cuts a line inside (`of line 57 only characters
+    301–2,000`), priced at the largest cut (at most `most` characters in)."""
+    now = _marker_cost(plan, edge, text, lines, counter)
+    cut = _Edge(edge.index, edge.start + most, edge.end) if top else \
+        _Edge(edge.index, edge.start, edge.end - most)
+    return max(0, _marker_cost(plan, cut, text, lines, counter) - now)
 
 
 def _beginning(edge: _Edge, top: bool, text: str, lines: Lines, index: int, left: int,

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from headroom_cli.api import compress
 from headroom_cli.clean import clean
 from headroom_cli.plan import Gap, Keep, Lines, Plan, gap
+from headroom_cli.render import inline_marker
 from headroom_cli.spend import fill
 
 CORPUS = Path(__file__).parent / "corpus"
@@ -161,3 +162,27 @@ def test_a_line_that_closes_its_gap_costs_only_what_it_adds_beyond_the_marker(co
     out = compress(text, tool=tool, budget=500, counter=counter).text
     assert "Not After : Jun  4 11:04:38 2035 GMT" in out
     assert "omitted (1 lines)" not in out
+
+
+def _inline_cost(plan: Plan, text: str, counter) -> int:
+    """What a plan's parts cost, each gap by its inline marker (as spend.py prices them)."""
+    return sum(counter.count(text[i.start:i.end]) if isinstance(i, Keep)
+               else counter.count(inline_marker(i, text) + "\n")
+               for i in plan.items if isinstance(i, (Keep, Gap)))
+
+
+def test_spending_never_takes_more_than_its_room(counter):
+    """A long line cut at a gap's top edge spends all that is left; the bottom edge, now on the
+    same line, once priced its rest at what was left minus the marker it frees (a negative
+    cost) and showed it whole: the fill overshot, and the clip fell back to a smaller one."""
+    # A real minified file as a Read shows it: most of its lines are ~520 characters.
+    text = (Path(__file__).parent / "real" / "cat-n-lodash-4.17.21-min-js.txt").read_text()
+    lines = Lines(text)
+    plan = Plan("other", (Keep(0, lines.start(10)), gap(lines, 10, 11),
+                          Keep(lines.end(11), len(text))),
+                len(lines), 2, regap=lambda a, b: gap(lines, a, b))
+    before = _inline_cost(plan, text, counter)
+    for room in range(0, 240, 3):
+        grown = fill(plan, text, lines, room, counter)
+        seams = len(grown.items)  # a part counted alone may cost a token more than in place
+        assert _inline_cost(grown, text, counter) <= before + room + seams, room
