@@ -154,3 +154,19 @@ def test_minified_entries_are_shown_as_the_input_wrote_them(counter):
         written = json.dumps(package)
         assert written in text and written in out
     assert "of . not shown" in out  # the markers still name a jq path
+
+
+def test_an_array_of_one_line_entries_keeps_its_first_and_last_lines_as_written(counter):
+    """`sqlite3 -json` writes `[{…},` first and `{…}]` last: the bracket shares its line with an
+    entry. Those lines were shown re-written (`[` alone, then the entry without its comma; the
+    last entry collapsed to `{"sha":"4f8cdc2a1", … 5 more keys }`), so the first and the last
+    rows — often what the query was for — could not be grepped for."""
+    text = (Path(__file__).parent / "real" / "sqlite3-json-redis-commits-2024.txt").read_text()
+    first, last = text.splitlines()[0], text.splitlines()[-1]
+    assert first.startswith("[{") and last.endswith("}]")
+    for budget in (500, 1000, 4000):
+        out = compress(text, tool="Bash", budget=budget, counter=counter)
+        assert out.kind == "json"
+        shown = out.text.splitlines()
+        assert shown[0] == first and last in shown, budget
+        assert "(all 284 items have keys" in shown[1], budget  # after the bracket; one entry a line

@@ -981,15 +981,52 @@ def _emit(layout: Layout, node: Node, items: list) -> None:
         items.append(layout.line_row(node))
         return
     virtual = node.parent is None and doc.records
-    items.extend(row for row in (node.rows.get("open"), node.rows["factored"]) if row is not None)
-    previous = -1
-    for index in sorted(node.shown):
+    shown = sorted(node.shown)
+    first = _line_with_bracket(doc, node, shown[0], True) if shown else None
+    last = _line_with_bracket(doc, node, shown[-1], False) if shown else None
+    if first is None:
+        items.extend(row for row in (node.rows.get("open"), node.rows["factored"]) if row)
+    else:  # `[{"sha":"029524dbf",…},`: the bracket and the first entry, one line as written
+        items.extend(row for row in (first, node.rows["factored"]) if row is not None)
+        shown = shown[1:]
+    previous = -1 if first is None else 0
+    for index in shown:
+        if last is not None and index == node.count - 1:
+            break
         _emit_hidden(layout, node, previous + 1, index - 1, items)
         _emit(layout, node.kids[index], items)
         previous = index
-    _emit_hidden(layout, node, previous + 1, node.count - 1, items)
-    if not virtual:
+    _emit_hidden(layout, node, previous + 1, node.count - 1 - (last is not None), items)
+    if last is not None:  # `{"sha":"4f8cdc2a1",…}]`
+        items.append(last)
+    elif not virtual:
         items.append(node.rows["close"])
+
+
+def _line_with_bracket(doc: Document, node: Node, index: int, opening: bool) -> Keep | None:
+    """The input line that holds a pretty container's bracket and its first (or last) entry and
+    nothing else (`sqlite3 -json`'s and `mongoexport --jsonArray`'s `[{…},` and `{…}]`), kept as
+    written so that it can be grepped for; None when the entry is not one such."""
+    if not doc.pretty or node.kids.get(index) is None or node.kids[index].expanded:
+        return None
+    if opening and index != 0 or not opening and index != node.count - 1:
+        return None
+    text, lines, kid = doc.text, doc.lines, node.kids[index]
+    line = lines.line_of(kid.row_start)
+    start, end = lines.start(line), lines.end(line)
+    if lines.line_of(kid.end - 1) != line:
+        return None
+    if opening:
+        if text[start:kid.row_start].strip() != node.kind or lines.line_of(node.start) != line \
+                or not _ends_line(text, lines, kid.end):
+            return None
+    elif text[start:kid.row_start].strip() or text[kid.end:end].strip() != (
+            "}" if node.kind == "{" else "]") or lines.line_of(node.end - 1) != line:
+        return None
+    if len(text[start:end].rstrip("\n")) <= LINE_LIMIT:
+        return Keep(start, end)
+    cut = _safe_cut(text, start + LINE_LIMIT)
+    return Keep(start, cut, suffix=f" …(+{len(text[cut:end].rstrip()):,} chars)")
 
 
 def _emit_hidden(layout: Layout, parent: Node, first: int, last: int, items: list) -> None:
