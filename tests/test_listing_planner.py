@@ -328,6 +328,42 @@ def test_a_process_table_keeps_the_one_row_in_a_state_no_other_is_in(counter):
     assert len(shown) < len(rows) // 2
 
 
+def test_a_process_state_that_is_trouble_comes_first_of_the_middle(counter):
+    """ps's state codes Z (a zombie), D (waiting on I/O) and T (stopped) are what a reader of a
+    process table looks for; the first row of each comes with the troubled rows, the others of
+    a state later. Before, the zombie of `ps -eo …,lstart,…` (real, in the corpus) ranked after
+    the rare nice and priority values and was lost at 500 and 1000; `ps -eLo` of a Java
+    service with three zombies and a stopped `tar` keeps the `tar` and one zombie at 500."""
+    text = corpus_output("t2-ps-stuck-flock")
+    zombie = next(row for row in text.splitlines() if row.split()[4] == "Z")
+    for budget in (500, 1000):
+        assert zombie in clip(text, budget, counter).text.splitlines(), budget
+    text = corpus_output("ps-threads-java")
+    rows = text.splitlines()
+    stopped = [row for row in rows if row.split()[3] == "T"]
+    zombies = [row for row in rows if row.split()[3] == "Z"]
+    shown = clip(text, 500, counter).text.splitlines()
+    assert len(stopped) == 1 and stopped[0] in shown
+    assert len(zombies) == 3 and zombies[0] in shown
+
+
+def test_a_column_of_several_words_is_read_as_one_cell(counter):
+    """`ps -o …,lstart,…` prints its STARTED column as five words (`Sat Nov 28 21:34:24 2026`)
+    and pads its numbers with single spaces, and a 6-digit RSS touches its TT (`530488 ?`):
+    the columns are placed by the title where the blanks alone do not place them. Read by its
+    words, a row's last cell took the date's end and the command (`… timeout`), and the
+    `timeout` command was offered as a row naming a warning."""
+    text = corpus_output("t2-ps-stuck-flock")
+    rows = text.splitlines()
+    table = listing._table(rows)
+    assert table is not None
+    cells = table.cells_of(rows[1])
+    assert len(cells) == len(rows[0].split()) and cells[12] == "Sat Nov 28 17:47:39 2026"
+    assert cells[-1] == "process_api"
+    heavy = next(row for row in rows if "530488 ?" in row)
+    assert table.cells_of(heavy)[10:12] == ["530488", "?"]
+
+
 def test_a_table_whose_rows_name_paths_keeps_its_rare_rows_and_largest_file(counter):
     """`lsof -n -P -c postgres` (real, in the corpus: 1,007 rows, most of them mapped
     libraries): the rows name paths, so the omitted ones are counted by folder, and the rows

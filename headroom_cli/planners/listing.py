@@ -92,6 +92,12 @@ _AGE = lazy(r"(\d+(?:\.\d+)?)(ms|[smhdwy])")
 # Columns of numbers that name rather than measure: their largest value means nothing.
 _KEY_TITLE = lazy(r"(?i)p?pid|tid|id|[ug]id|inode|node|device|port|fd|line|no\.?|#|index|seq"
                   r"|oid|pgid|sid|tgid|lwp|nlwp|psr|pri|ni|nice|code|year|rank")
+# ps's process state column (`ps aux`'s STAT, `ps -l`'s S) and its codes: a letter (Z zombie,
+# D waiting on I/O, T stopped), then flags
+# (`<` high priority, `N` low, `L` locked pages, `s` session leader, `l` threaded, `+` foreground)
+_PROCESS_STATE_TITLE = lazy(r"STAT|S")
+_ZOMBIE = lazy(r"Z[<NLsl+]*")
+_HALTED = lazy(r"[DT][<NLsl+]*")
 _NAMES = lazy(r"\S*/\S*|[\w.-]*\w\.[A-Za-z]\w*")  # a path, a file name (errors.go)
 
 
@@ -646,9 +652,39 @@ def _spans(title: str, rows: list[str], width: int) -> list[int] | None:
             if char != " ":
                 filled[position] = True
     starts = [p for p in range(reach) if filled[p] and (p == 0 or not filled[p - 1])]
-    if len(starts) != width:
+    if len(starts) == width:
+        return starts
+    return _spans_by_title(title, starts, filled, width)
+
+
+def _spans_by_title(title: str, starts: list[int], filled: list[bool],
+                    width: int) -> list[int] | None:
+    """Columns the title places when the blanks alone do not: a run of characters under no
+    title word belongs to the column after it (a value of several words, ps's `STARTED`, `Sat
+    Nov 28 21:34:24 2026`, right-aligned under its title), and a run under two title words is
+    two columns, the second starting at its title word (RSS's `530488` touching TT's `?`)."""
+    words = [(m.start(), m.end()) for m in re.finditer(r"\S+", title)]
+    if len(words) != width:
         return None
-    return starts
+    ends = [next((q for q in range(p, len(filled)) if not filled[q]), len(filled))
+            for p in starts]
+    columns: list[int] = []
+    pending = None  # the start of runs under no title word, waiting for the next one
+    split = 0
+    for start, end in zip(starts, ends):
+        under = [w for w in words if w[0] < end and w[1] > start]
+        if not under:
+            pending = start if pending is None else pending
+            continue
+        if len(under) > 2:
+            return None  # no columns at all (prose): the title's words are not what split them
+        columns.append(start if pending is None else pending)
+        columns += [w[0] for w in under[1:]]
+        split += len(under) - 1
+        pending = None
+    if split > width // 4 or pending is not None or len(columns) != width:
+        return None
+    return columns
 
 
 def _cells_at(row: str, starts: list[int]) -> list[str] | None:
@@ -853,7 +889,9 @@ def _distinct(job: _Job, table: Table, body: list[int], middle: set[int],
     names = (table.cells_of(title) or []) if title else []
     keys = {c for c, name in enumerate(names) if _KEY_TITLE.fullmatch(name.strip())}
     keys.update(table.keys)
-    measured = [None if c in keys else _measure_of(values) for c, values in enumerate(columns)]
+    share = {c for c, name in enumerate(names) if "%" in name}  # %CPU, Use%: a measure however few
+    measured = [None if c in keys else _measure_of(values, 2 if c in share else _MEASURE_VALUES)
+                for c, values in enumerate(columns)]
     counts = [None if measured[c] else _value_counts(columns[c], len(rows))
               for c in range(width)]
     # an error or warning word counts in a column of repeating values (a state, a reason) or
@@ -866,6 +904,19 @@ def _distinct(job: _Job, table: Table, body: list[int], middle: set[int],
     severe = {i: level for i in middle
               if (level := max(_trouble(job.rows[i], states_only=True),
                                _trouble(plain.get(i, ""))))}
+    # ps's zombie (Z), and one stuck in I/O (D) or stopped (T): the first of each state with
+    # the troubled rows, the others of it with the other rows of the rare values
+    again: list[int] = []
+    for c in (c for c, name in enumerate(names) if _PROCESS_STATE_TITLE.fullmatch(name.strip())):
+        seen: set[str] = set()
+        for i, cell in zip(rows, columns[c]):
+            level = 2 if _ZOMBIE.fullmatch(cell) else 1 if _HALTED.fullmatch(cell) else 0
+            if level and i in middle:
+                if cell[0] in seen:
+                    again.append(i)
+                else:
+                    seen.add(cell[0])
+                    severe[i] = max(severe.get(i, 0), level)
     order = sorted(severe, key=lambda i: (-severe[i], i))
     # then the rows of a flag's rare side (a lock not `granted`, a package not `ii`): in a
     # column of two values, the one on few rows is the exception a reader looks for
@@ -909,6 +960,7 @@ def _distinct(job: _Job, table: Table, body: list[int], middle: set[int],
     firsts = sorted((n, c, value) for c, found in enumerate(counts)
                     if found and 1 < len(found) <= _GROUPS for value, n in found.items())
     order += [holders[(c, value)][0] for _, c, value in firsts if (c, value) in holders]
+    order += again
     for _, column, value in rare:  # then every other row of a rare value, rarest first
         order += holders.get((column, value), [])[1:]
     for tier in itertools.zip_longest(*rest, fillvalue=-1):
@@ -971,14 +1023,15 @@ def _value_counts(values: list[str], rows: int) -> dict[str, int] | None:
     return counts
 
 
-def _measure_of(values: list[str]) -> list[float | None] | None:
+def _measure_of(values: list[str], least: int = _MEASURE_VALUES) -> list[float | None] | None:
     """A column's values as numbers when it measures (nearly every row holds a number, units
     and all: `28.3`, `83964`, `45%`, `1.2GB`, `512Mi`, `4:06.83`, `3d4h`; and the numbers are
-    many), else None. A column whose numbers only grow down the rows is the table's key or
+    many: `least` values, fewer for a share such as %CPU), else None. A column whose numbers
+    only grow down the rows is the table's key or
     order (a PID, a line number, a sorted size): its largest value is the last row's."""
     numbers = [_number(value) for value in values]
     found = [n for n in numbers if n is not None]
-    if len(found) < MIN_SHARE * len(numbers) or len(set(found)) < _MEASURE_VALUES:
+    if len(found) < MIN_SHARE * len(numbers) or len(set(found)) < least:
         return None
     rises = sum(1 for a, b in zip(found, found[1:]) if b > a)
     falls = sum(1 for a, b in zip(found, found[1:]) if b < a)
