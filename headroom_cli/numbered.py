@@ -5,7 +5,8 @@ numbered patch a diff and a blame the source it annotates; the planners print th
 they came, numbers included (planners/outline.py reads their bodies the same way).
 
 Only a consistent prefix counts: nearly every line that is not blank carries one, and the
-numbers rise. `grep -n`'s `12:text` is a search result, not a numbered listing.
+numbers rise. A number and a colon (`1314:code`, SWE-agent's file window) counts only where the
+numbers run on one a line: `grep -n`'s sparse `12:text` is a search result, `12:30:01` a clock.
 """
 
 from __future__ import annotations
@@ -17,23 +18,34 @@ import re
 # (`-C`, a rename), then author, date and line number in parentheses.
 BLAME = r"\^?[0-9a-f]{7,40} (?:[^ (][^ ]* +)?\([^()\n]*? (\d{1,12}+)\) ?"
 PREFIX = re.compile(r"[ \t]*+(\d{1,12}+)(?:\t|→)|" + BLAME)
+COLON = re.compile(r"[ \t]*+(\d{1,12}+):")
 _SHARE = 0.9
 
 
-def numbered(rows: list[str]) -> bool:
-    """Nearly every non-blank row starts with a line number, and the numbers rise."""
+def prefix_of(rows: list[str]) -> re.Pattern | None:
+    """The line-number prefix nearly every non-blank row starts with (PREFIX, its numbers
+    rising; or COLON, its numbers running on one a row), or None."""
     filled = [row for row in rows if row.strip()]
-    found = [m for m in map(PREFIX.match, filled) if m]
-    if not found or len(found) < _SHARE * len(filled):
-        return False
-    numbers = [int(m[1] or m[2]) for m in found]
-    return all(a < b for a, b in zip(numbers, numbers[1:]))
+    for pattern, step_ok in ((PREFIX, lambda a, b: a < b), (COLON, lambda a, b: b == a + 1)):
+        found = [m for m in map(pattern.match, filled) if m]
+        if not found or len(found) < _SHARE * len(filled):
+            continue
+        numbers = [int(m[1] or m[2]) if m.re is PREFIX else int(m[1]) for m in found]
+        if all(step_ok(a, b) for a, b in zip(numbers, numbers[1:])):
+            return pattern
+    return None
 
 
-def stripped(rows: list[str]) -> list[str]:
+def numbered(rows: list[str]) -> bool:
+    """Nearly every non-blank row starts with a line number (prefix_of)."""
+    return prefix_of(rows) is not None
+
+
+def stripped(rows: list[str], prefix: re.Pattern | None = None) -> list[str]:
     """The rows without their line numbers (a row without one stays as it is, but for the
-    padding `nl` prints for a blank line: blank)."""
-    return [row[m.end():] if (m := PREFIX.match(row)) else row if row.strip() else ""
+    padding `nl` prints for a blank line: blank). `prefix`: the rows' own (prefix_of)."""
+    prefix = prefix or prefix_of(rows) or PREFIX
+    return [row[m.end():] if (m := prefix.match(row)) else row if row.strip() else ""
             for row in rows]
 
 
@@ -47,7 +59,8 @@ def through(planner):
 
     def plan(text: str, lines: Lines, budget: int, counter, tool, **options):
         starts = [lines.start(i) for i in range(len(lines))]
-        prefixes = [len(m[0]) if (m := PREFIX.match(text, start)) else 0 for start in starts]
+        prefix = prefix_of([lines.get(i) for i in range(min(len(lines), 2000))]) or PREFIX
+        prefixes = [len(m[0]) if (m := prefix.match(text, start)) else 0 for start in starts]
         bare = Lines("".join(text[start + cut:lines.end(i)]
                              for i, (start, cut) in enumerate(zip(starts, prefixes))))
         found = planner(bare.text, bare, budget, counter, tool, **options)

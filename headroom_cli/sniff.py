@@ -26,7 +26,7 @@ from __future__ import annotations
 from importlib import import_module
 
 from .defaults import KINDS
-from .numbered import numbered, stripped, through
+from .numbered import numbered, prefix_of, stripped, through
 from .plan import Lines
 from .tools import Tool
 
@@ -173,8 +173,9 @@ def sample_of(lines: Lines) -> list[str]:
 
 def sniff(lines: Lines, tool: Tool) -> str:
     sample = sample_of(lines)
-    if numbered(sample):  # `cat -n`, `nl`, a Read: the shape is that of the lines numbered
-        sample = stripped(sample)
+    prefix = prefix_of(sample)
+    if prefix:  # `cat -n`, `nl`, a Read: the shape is that of the lines numbered
+        sample = stripped(sample, prefix)
     for kind, question, gate in _ASKED:
         if (gate is None or gate(sample)) and getattr(SHAPES[kind], question)(sample, tool):
             return kind

@@ -9,6 +9,8 @@ from functools import partial
 from ..plan import Gap, Keep, Lines, Plan, gap
 from ..tokens import Counter
 from ..tools import Tool
+from ..numbered import numbered
+from ..tools import lookup
 from . import certificates, manual, psql, rst, symbols, templates
 from .costs import MAX_LINE_CHARS, beginning_pays
 
@@ -45,6 +47,10 @@ def _structured(text: str, lines: Lines, budget: int, counter: Counter, tool: To
                  and planner.plan(text, lines, budget, counter, tool))
         if found:
             return found
+    if numbered(sample):
+        # a file read with its line numbers (`cat -n`, `nl`, SWE-agent's window) whose form
+        # nothing recognises: read as a Read is, from its head, not cut into templates
+        return head_and_tail(text, lines, budget, counter, lookup("Read"))
     return templates.plan(text, lines, budget, counter, tool)
 
 

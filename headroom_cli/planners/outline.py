@@ -24,7 +24,7 @@ import re
 from bisect import bisect_left
 from functools import partial
 
-from ..numbered import BLAME
+from ..numbered import BLAME, COLON, prefix_of
 from ..patterns import lazy
 from ..plan import Gap, Keep, Lines, Note, Plan, gap
 from ..render import CLOSING_MARKER_TOKENS, inline_marker
@@ -32,7 +32,9 @@ from ..tokens import Counter
 from ..values import replace, value
 from .costs import JUDGED_CHARS, LINE_START_CHARS, MAX_LINE_CHARS, beginning_pays
 
-NUMBERED = lazy(r"^(?:\s*+(\d++)(?:\t|→|: |\|)|" + BLAME + ")")
+# A Read's `12→`, `cat -n`'s `12<TAB>`, `12: ` and `12|`; SWE-agent's window `1314:code` (one
+# space of an indented line goes with the colon) when numbered.COLON numbers the rows.
+NUMBERED = lazy(r"^(?:\s*+(\d++)(?:\t|→|: |:(?! )|\|)|" + BLAME + ")")
 HEAD_SHARE, TAIL_SHARE = 0.15, 0.1
 NOTABLE_SHARE = 0.3  # of what the headings leave, for notable prose; the rest grows head and tail
 MIN_HEADINGS = 3
@@ -136,9 +138,19 @@ def _rounds(groups: list[list[int]]) -> list[int]:
 
 
 def numbered(rows: list[str]) -> bool:
-    """Most rows carry a line number (a Read, `cat -n`)."""
+    """Most rows carry a line number (a Read, `cat -n`); a bare colon after it only where the
+    numbers run on one a row (numbered.COLON: not a clock, not `grep -n`)."""
     non_empty = [row for row in rows if row.strip()]
-    return bool(non_empty) and sum(1 for r in non_empty if NUMBERED.match(r)) >= 0.9 * len(non_empty)
+    if not non_empty:
+        return False
+    if sum(1 for r in non_empty if (m := NUMBERED.match(r)) and not _bare_colon(r, m)) \
+            >= 0.9 * len(non_empty):
+        return True
+    return prefix_of(rows) is COLON
+
+
+def _bare_colon(row: str, number: re.Match) -> bool:
+    return row[number.end() - 1:number.end()] == ":"
 
 
 def body(row: str, is_numbered: bool) -> str:
