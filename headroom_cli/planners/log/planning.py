@@ -366,17 +366,20 @@ def _name_kinds(line, scan: _Scan) -> None:
     for index in scan.errors:
         text = line(index)
         code = KIND_CODE.search(text)
-        bare = None if code or "FAIL" not in text else _BARE_FAILURE.match(text)
+        bare = None if code or "FAIL" not in text and "ERROR" not in text else (
+            _BARE_FAILURE.match(text))
         scan.kind[index] = code.group(code.lastgroup) if code else bare.group(1) if bare else (
             # a linter's finding: its kind is its rule or its message's template
             diagnostics.kind(text) if diagnostics.is_finding(text[:JUDGED_CHARS])
             else scan.signature[index])
 
 
-# A failure word and one name after it, no message (ninja's `FAILED: run-scanner`): which
-# target failed, not why. One kind whatever the name (the first and the last are chosen, the
-# others wait behind the errors that say why).
-_BARE_FAILURE = lazy(r"[ \t]*+[-=>*#| ]*+((?:FAIL|FAILED|FAILURE):?)[ \t]++\S++[ \t]*$")
+# A failure word and one name after it, no message (ninja's `FAILED: run-scanner`, pytest's
+# short summary `ERROR tests/t.py::test_x`, go's `--- FAIL: TestX (0.01s)`): which target
+# failed, not why. One kind whatever the name (the first and the last are chosen, the others
+# wait behind the errors that say why).
+_BARE_FAILURE = lazy(r"[ \t]*+[-=>*#| ]*+((?:FAIL|FAILED|FAILURE|ERROR):?)[ \t]++\S++"
+                     r"(?:[ \t]+\([\d.]+m?s\))?[ \t]*$")
 
 
 def _signatures(texts: list[str]) -> list[bytes]:
