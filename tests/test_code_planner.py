@@ -21,15 +21,15 @@ ARGPARSE = (Path(__file__).parent / "cases" / "code-argparse-py" / "input").read
 
 def outline_lines(source: str) -> list[int]:
     """Line numbers of module-level definitions, the methods of module-level classes and the
-    module's version (`__version__ = '1.1'`)."""
+    names the module sets (`__version__ = '1.1'`, `__all__`, `SUPPRESS = '==SUPPRESS=='`)."""
     tree = ast.parse(source)
     found = []
     for node in tree.body:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             found.append(node.lineno)
-        if isinstance(node, ast.Assign) and any(
-                isinstance(target, ast.Name) and target.id in ("__version__", "VERSION", "version")
-                for target in node.targets):
+        if isinstance(node, ast.Assign) and any(isinstance(target, ast.Name)
+                                                for target in node.targets) or isinstance(
+                node, ast.AnnAssign) and isinstance(node.target, ast.Name):
             found.append(node.lineno)
         if isinstance(node, ast.ClassDef):
             found += [item.lineno for item in node.body
@@ -83,6 +83,24 @@ def test_a_tight_budget_lists_what_fits_and_says_how_many(counter):
     assert 0 < listed < total
     assert f"{listed:,} of {total:,} definitions" in result.text
     assert counter.count(result.text) <= 1500
+
+
+def test_the_names_a_module_sets_are_listed_after_every_function_and_class(counter):
+    """`PIPE = -1`, `_USE_POSIX_SPAWN = _use_posix_spawn()`: what an agent reading a module
+    looks up next as often as a function (a compiled pattern, a default, `__all__`; on real
+    agent sessions, the names it quoted next). Listed once every definition fits. (A Read of
+    CPython 3.11's subprocess.py, in the corpus.)"""
+    text = (Path(__file__).parent / "corpus" / "d2-read-subprocess-py" / "output.txt").read_text()
+    source = "\n".join(row.split("\t", 1)[1] if "\t" in row else row
+                       for row in text.splitlines())
+    constants = [node.lineno for node in ast.parse(source).body if isinstance(node, ast.Assign)
+                 and all(isinstance(target, ast.Name) for target in node.targets)]
+    for budget, listed in ((700, False), (2000, True)):
+        result = compress(text, tool="Read", budget=budget, counter=counter)
+        cut = omitted_range(result)
+        shown = {int(line[:6]) for line in result.text.splitlines() if line[:6].strip().isdigit()}
+        in_cut = [n for n in constants if n in cut]
+        assert len(in_cut) >= 5 and all((n in shown) is listed for n in in_cut), budget
 
 
 def test_classes_come_before_methods_when_not_all_fit(counter):

@@ -47,6 +47,11 @@ _C_PROTOTYPE = lazy(r"(?:[A-Z_][A-Z0-9_]*\([^()]*\)\s*|[A-Za-z_][\w:<>,*&]*(?:\s
 # `__version__ = "2.3.1"`, `VERSION = (2, 3)`): listed with the containers.
 VERSION_MACRO = r"#\s*define\s+\w*VERSION\w*\s+\S"  # a C macro naming a version (diff.py too)
 _VERSION_SET = lazy(rf"(?:{VERSION_MACRO}|(?:__version__|VERSION|version)\s*[:=]\s*[\"'\d(\[])")
+# A name the module sets at the margin (`identifier_re = re.compile(…)`, `__all__ = [...]`,
+# `const DEFAULTS = {`, Go's `var ErrClosed = …`): listed after every function and class.
+_CONSTANT = lazy(r"(?:(?:export\s+)?(?:const|let|var)\s+)?[A-Za-z_$][\w$]*\s*(?::\s*[^=\n]+)?"
+                 r"=(?!=)\s*\S")
+_CONSTANT_RANK = 3
 _NOT_DEFINITION = lazy(r"\s*+(?:if|for|while|switch|catch|return|else|do|try|with|elif|"
                        r"sizeof|new|throw|case|await|yield)\b")
 _CONTAINER = lazy(r"\s*+(?:export\s+)?(?:default\s+)?(?:pub(?:\([^)]*\))?\s+)?"
@@ -137,7 +142,10 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> 
     if not found:
         return None
     versions = [i for i, body in enumerate(bodies) if _VERSION_SET.match(body)]
-    ranked = sorted({**{i: _rank(bodies[i]) for i in found}, **dict.fromkeys(versions, 0)}.items())
+    prose = _inside_docstrings(bodies)
+    constants = [i for i, body in enumerate(bodies) if i not in prose and _CONSTANT.match(body)]
+    ranked = sorted({**dict.fromkeys(constants, _CONSTANT_RANK),
+                     **{i: _rank(bodies[i]) for i in found}, **dict.fromkeys(versions, 0)}.items())
     return outline.plan("code", "definitions", text, lines, budget, counter,
                         ranked, head_share=_HEAD_SHARE,
                         deeper_after_a_miss=True)
