@@ -20,6 +20,7 @@ BLAME = r"\^?[0-9a-f]{7,40} (?:[^ (][^ ]* +)?\([^()\n]*? (\d{1,12}+)\) ?"
 PREFIX = re.compile(r"[ \t]*+(\d{1,12}+)(?:\t|→)|" + BLAME)
 COLON = re.compile(r"[ \t]*+(\d{1,12}+):")
 _SHARE = 0.9
+_JUDGED_ROWS = 2000  # rows a listing's prefix is judged on
 
 
 def prefix_of(rows: list[str]) -> re.Pattern | None:
@@ -59,7 +60,7 @@ def through(planner):
 
     def plan(text: str, lines: Lines, budget: int, counter, tool, **options):
         starts = [lines.start(i) for i in range(len(lines))]
-        prefix = prefix_of([lines.get(i) for i in range(min(len(lines), 2000))]) or PREFIX
+        prefix = prefix_of([lines.get(i) for i in range(min(len(lines), _JUDGED_ROWS))]) or PREFIX
         prefixes = [len(m[0]) if (m := prefix.match(text, start)) else 0 for start in starts]
         bare = Lines("".join(text[start + cut:lines.end(i)]
                              for i, (start, cut) in enumerate(zip(starts, prefixes))))

@@ -93,8 +93,8 @@ _AGE = lazy(r"(\d+(?:\.\d+)?)(ms|[smhdwy])")
 _KEY_TITLE = lazy(r"(?i)p?pid|tid|id|[ug]id|inode|node|device|port|fd|line|no\.?|#|index|seq"
                   r"|oid|pgid|sid|tgid|lwp|nlwp|psr|pri|ni|nice|code|year|rank")
 # ps's process state column (`ps aux`'s STAT, `ps -l`'s S) and its codes: a letter (Z zombie,
-# D waiting on I/O, T stopped), then flags
-# (`<` high priority, `N` low, `L` locked pages, `s` session leader, `l` threaded, `+` foreground)
+# D waiting on I/O, T stopped), then flags (`<` high priority, `N` low, `L` locked pages, `s`
+# session leader, `l` threaded, `+` foreground)
 _PROCESS_STATE_TITLE = lazy(r"STAT|S")
 _ZOMBIE = lazy(r"Z[<NLsl+]*")
 _HALTED = lazy(r"[DT][<NLsl+]*")
@@ -1027,8 +1027,8 @@ def _measure_of(values: list[str], least: int = _MEASURE_VALUES) -> list[float |
     """A column's values as numbers when it measures (nearly every row holds a number, units
     and all: `28.3`, `83964`, `45%`, `1.2GB`, `512Mi`, `4:06.83`, `3d4h`; and the numbers are
     many: `least` values, fewer for a share such as %CPU), else None. A column whose numbers
-    only grow down the rows is the table's key or
-    order (a PID, a line number, a sorted size): its largest value is the last row's."""
+    only grow down the rows is the table's key or order (a PID, a line number, a sorted size):
+    its largest value is the last row's."""
     numbers = [_number(value) for value in values]
     found = [n for n in numbers if n is not None]
     if len(found) < MIN_SHARE * len(numbers) or len(set(found)) < least:

@@ -6,11 +6,10 @@ from __future__ import annotations
 
 from functools import partial
 
+from ..numbered import numbered
 from ..plan import Gap, Keep, Lines, Plan, gap
 from ..tokens import Counter
-from ..tools import Tool
-from ..numbered import numbered
-from ..tools import lookup
+from ..tools import Tool, lookup
 from . import certificates, manual, psql, rst, symbols, templates
 from .costs import MAX_LINE_CHARS, beginning_pays
 
