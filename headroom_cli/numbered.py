@@ -20,7 +20,6 @@ BLAME = r"\^?[0-9a-f]{7,40} (?:[^ (][^ ]* +)?\([^()\n]*? (\d{1,12}+)\) ?"
 PREFIX = re.compile(r"[ \t]*+(\d{1,12}+)(?:\t|→)|" + BLAME)
 COLON = re.compile(r"[ \t]*+(\d{1,12}+):")
 _SHARE = 0.9
-_JUDGED_ROWS = 2000  # rows a listing's prefix is judged on
 
 
 def prefix_of(rows: list[str]) -> re.Pattern | None:
@@ -28,13 +27,28 @@ def prefix_of(rows: list[str]) -> re.Pattern | None:
     rising; or COLON, its numbers running on one a row), or None."""
     filled = [row for row in rows if row.strip()]
     for pattern, step_ok in ((PREFIX, lambda a, b: a < b), (COLON, lambda a, b: b == a + 1)):
-        found = [m for m in map(pattern.match, filled) if m]
-        if not found or len(found) < _SHARE * len(filled):
+        found = _nearly_all(pattern, filled)
+        if not found:
             continue
         numbers = [int(m[1] or m[2]) if m.re is PREFIX else int(m[1]) for m in found]
         if all(step_ok(a, b) for a, b in zip(numbers, numbers[1:])):
             return pattern
     return None
+
+
+def _nearly_all(pattern: re.Pattern, rows: list[str]) -> list[re.Match]:
+    """The matches of `pattern` at the start of the rows when nearly all of them have one;
+    else none (given up as soon as too many do not: most outputs are not numbered)."""
+    misses, most = 0, (1 - _SHARE) * len(rows)
+    found = []
+    for row in rows:
+        if match := pattern.match(row):
+            found.append(match)
+        else:
+            misses += 1
+            if misses > most:
+                return []
+    return found
 
 
 def numbered(rows: list[str]) -> bool:
@@ -50,17 +64,16 @@ def stripped(rows: list[str], prefix: re.Pattern | None = None) -> list[str]:
             for row in rows]
 
 
-def through(planner):
+def through(planner, prefix: re.Pattern = PREFIX):
     """A planner of numbered text made from one of the same text without its numbers: it
     plans the bare lines, and what it keeps or omits is moved back onto the numbered ones
     (a line kept whole keeps its number). For planners that do not read numbers themselves
-    (a module's READS_NUMBERED)."""
+    (a module's READS_NUMBERED). `prefix`: the text's own (prefix_of)."""
     from .plan import Gap, Keep, Lines
     from .values import replace
 
     def plan(text: str, lines: Lines, budget: int, counter, tool, **options):
         starts = [lines.start(i) for i in range(len(lines))]
-        prefix = prefix_of([lines.get(i) for i in range(min(len(lines), _JUDGED_ROWS))]) or PREFIX
         prefixes = [len(m[0]) if (m := prefix.match(text, start)) else 0 for start in starts]
         bare = Lines("".join(text[start + cut:lines.end(i)]
                              for i, (start, cut) in enumerate(zip(starts, prefixes))))

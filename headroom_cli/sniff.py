@@ -26,7 +26,7 @@ from __future__ import annotations
 from importlib import import_module
 
 from .defaults import KINDS
-from .numbered import numbered, prefix_of, stripped, through
+from .numbered import prefix_of, stripped, through
 from .plan import Lines
 from .tools import Tool
 
@@ -211,7 +211,7 @@ def planner(kind: str, lines: Lines | None = None):
     """A shape's plan function; for numbered `lines` (cat -n, a Read), one that plans them
     without their numbers (numbered.through) unless the shape's planner reads them itself."""
     module = SHAPES[kind]
-    if lines is not None and not getattr(module, "READS_NUMBERED", False) and numbered(
-            sample_of(lines)):
-        return through(module.plan)
+    if lines is not None and not getattr(module, "READS_NUMBERED", False) and (
+            prefix := prefix_of(sample_of(lines))):
+        return through(module.plan, prefix)
     return module.plan

@@ -138,11 +138,11 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> 
     rows = list(lines)
     is_numbered = outline.numbered(rows[:2000])
     bodies = [outline.body(row, is_numbered) for row in rows]
-    found = _outline(bodies)
+    prose = _inside_docstrings(bodies)
+    found = _outline(bodies, prose)
     if not found:
         return None
     versions = [i for i, body in enumerate(bodies) if _VERSION_SET.match(body)]
-    prose = _inside_docstrings(bodies)
     constants = [i for i, body in enumerate(bodies) if i not in prose and _CONSTANT.match(body)]
     ranked = sorted({**dict.fromkeys(constants, _CONSTANT_RANK),
                      **{i: _rank(bodies[i]) for i in found}, **dict.fromkeys(versions, 0)}.items())
@@ -151,10 +151,10 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> 
                         deeper_after_a_miss=True)
 
 
-def _outline(bodies: list[str]) -> list[int]:
+def _outline(bodies: list[str], prose: set[int]) -> list[int]:
     """Definitions at the top level, or one level inside a container; none inside a docstring
-    or a block comment (an example, or prose that reads like one: `function must be …(`)."""
-    prose = _inside_docstrings(bodies)
+    or a block comment (`prose`: an example, or prose that reads like one: `function must be
+    …(`)."""
     found = [i for i, body in enumerate(bodies) if i not in prose and _is_definition(body)]
     if not found:
         return []

@@ -1016,12 +1016,13 @@ def _line_with_bracket(doc: Document, node: Node, index: int, opening: bool) -> 
     start, end = lines.start(line), lines.end(line)
     if lines.line_of(kid.end - 1) != line:
         return None
+    # (valid JSON: the one bracket before the first entry on its line is the node's own, and
+    # so is the one after the last)
     if opening:
-        if text[start:kid.row_start].strip() != node.kind or lines.line_of(node.start) != line \
-                or not _ends_line(text, lines, kid.end):
+        if text[start:kid.row_start].strip() != node.kind or not _ends_line(text, lines, kid.end):
             return None
     elif text[start:kid.row_start].strip() or text[kid.end:end].strip() != (
-            "}" if node.kind == "{" else "]") or lines.line_of(node.end - 1) != line:
+            "}" if node.kind == "{" else "]"):
         return None
     if len(text[start:end].rstrip("\n")) <= LINE_LIMIT:
         return Keep(start, end)
