@@ -3,7 +3,8 @@
 A planner spends an estimate; once its plan fits, what is left would otherwise go unused while
 lines were dropped. The gaps of a plan that can re-word them (Plan.regap) shrink from their
 edges, line by line: first the output's last line, then each gap's line after the part kept
-above it and its line before the part kept below it, in turn. A line too long for what is left
+above it and its line before the part kept below it, in turn; a line that repeats one shown
+waits until no edge has one that does not (a repeat says nothing the first did not). A line too long for what is left
 is cut inside (its start after a kept part, its end before one), and its marker names the exact
 characters left out: nothing is dropped whole while budget is left for part of it.
 
@@ -13,7 +14,6 @@ line: many lines' beginnings say more than a few lines whole.
 """
 
 from __future__ import annotations
-
 
 from .plan import Gap, Keep, Lines, Note, Plan
 from .planners.costs import LINE_START_CHARS, MAX_LINE_CHARS, beginning_pays
@@ -26,6 +26,11 @@ from .values import field, replace, value
 # shorter stub says nothing).
 MIN_CUT_TOKENS = 12
 _CHARS_PER_TOKEN_MAX = 32
+# An edge's line that repeats a line shown waits until no edge has one that does not (`stat`'s
+# ` Birth: 1970-01-01 …` closing every file's record says nothing twice); a line shorter than
+# this is read by where it stands and never waits.
+_REPEAT_CHARS = 16
+_SHOWN_LINES = 20_000  # lines of the plan's own read for the lines it shows
 
 
 @value(frozen=False)
@@ -57,22 +62,53 @@ def fill(plan: Plan, text: str, lines: Lines, room: int, counter: Counter) -> Pl
     left = room
     if edges[-1].end == len(text):  # the output's last line, whenever it fits
         left = _take(edges[-1], False, text, lines, left, counter, plan)
-    turn = [(edge, top) for edge in edges for top in (True, False)]
     for edge in edges:
         left = _close_if_one_line(edge, text, lines, left, counter, plan)
-    while turn and left > 0:
-        still = []
-        for edge, top in turn:
-            if not edge.closed and not (edge.done_top if top else edge.done_bottom):
+    shown = _shown_texts(plan, lines)
+    for repeats in (False, True):  # lines shown already wait until every other edge is done
+        turn = [(edge, top) for edge in edges for top in (True, False)]
+        while turn and left > 0:
+            still = []
+            for edge, top in turn:
+                if edge.closed or (edge.done_top if top else edge.done_bottom):
+                    continue
+                line = _compared(lines, lines.line_of(edge.start if top else edge.end - 1))
+                if not repeats and line and line in shown:
+                    continue
                 left = _take(edge, top, text, lines, left, counter, plan)
                 left = _close_if_one_line(edge, text, lines, left, counter, plan)
+                shown.add(line)
                 still.append((edge, top))
-        turn = still
+            turn = still
     if left > 0:
         left = _lengthen(edges, text, left, counter)
     if left == room:
         return plan
     return _rebuilt(plan, edges, text, lines)
+
+
+def _shown_texts(plan: Plan, lines: Lines) -> set[str]:
+    """The lines the plan shows, as _compared reads them (of its first _SHOWN_LINES: a plan
+    that fits a budget shows fewer)."""
+    shown: set[str] = set()
+    read = 0
+    for item in plan.items:
+        if isinstance(item, Keep) and item.end > item.start and read < _SHOWN_LINES:
+            first, last = lines.line_of(item.start), lines.line_of(item.end - 1)
+            last = min(last, first + _SHOWN_LINES - read - 1)
+            shown.update(_compared(lines, index) for index in range(first, last + 1))
+            read += last - first + 1
+    return shown
+
+
+def _compared(lines: Lines, index: int) -> str:
+    """Line `index` as compared with the lines shown: '' for a line whose repeat still says
+    something (a blank line, a brace, `return None`: read by where it stands) and for a long
+    one (shown by its beginning; never copied whole)."""
+    if not _REPEAT_CHARS <= lines.end(index) - lines.start(index) <= MAX_LINE_CHARS:
+        return ""
+    line = lines.get(index).strip()
+    return line if len(line) >= _REPEAT_CHARS else ""
 
 
 def _take(edge: _Edge, top: bool, text: str, lines: Lines, left: int, counter: Counter,

@@ -182,3 +182,23 @@ def test_spending_never_takes_more_than_its_room(counter):
         grown = fill(plan, text, lines, room, counter)
         seams = len(grown.items)  # a part counted alone may cost a token more than in place
         assert _inline_cost(grown, text, counter) <= before + room + seams, room
+
+
+def test_a_line_shown_already_waits_while_another_edge_has_news(counter):
+    """`stat /usr/sbin/*` ends each file's record with the same ` Birth: 1970-01-01 …` line. At
+    a gap's top edge that line repeated one the head shows, and spending it said nothing while
+    the bottom edge still had lines not shown (the last file's times). A line shown already
+    waits until no edge has one that is not; once none has, repeats are spent too."""
+    text, _ = _case("stat-usr-sbin")
+    lines = Lines(text)
+    last = len(lines) - 1
+    plan = Plan("other", (Keep(0, lines.end(6)), gap(lines, 7, last - 2),
+                          Keep(lines.start(last - 1), len(text))),
+                len(lines), last - 8, regap=lambda a, b: gap(lines, a, b))
+    birth = lines.get(7)
+    assert birth.startswith(" Birth:") and birth == lines.get(last)  # the kept tail shows it
+    (shrunk,) = [i for i in fill(plan, text, lines, 40, counter).items if isinstance(i, Gap)]
+    assert shrunk.first_line - 1 == 7  # the repeat waits...
+    assert shrunk.last_line - 1 < last - 2  # ...while the bottom edge shows the last file's times
+    everything = fill(plan, text, lines, 10**6, counter)
+    assert not any(isinstance(i, Gap) for i in everything.items)  # repeats are spent in the end
