@@ -16,7 +16,8 @@ line: many lines' beginnings say more than a few lines whole.
 from __future__ import annotations
 
 from .plan import Gap, Keep, Lines, Note, Plan
-from .planners.costs import LINE_START_CHARS, MAX_LINE_CHARS, beginning_pays
+from .planners.costs import (LINE_START_CHARS, MAX_LINE_CHARS, REPEAT_CHARS, beginning_pays,
+                             repeat_key)
 from .render import inline_marker
 from .tokens import Counter
 from .values import field, replace, value
@@ -26,10 +27,6 @@ from .values import field, replace, value
 # shorter stub says nothing).
 MIN_CUT_TOKENS = 12
 _CHARS_PER_TOKEN_MAX = 32
-# An edge's line that repeats a line shown waits until no edge has one that does not (`stat`'s
-# ` Birth: 1970-01-01 …` closing every file's record says nothing twice); a line shorter than
-# this is read by where it stands and never waits.
-_REPEAT_CHARS = 16
 _SHOWN_LINES = 20_000  # lines of the plan's own read for the lines it shows
 
 
@@ -102,13 +99,10 @@ def _shown_texts(plan: Plan, lines: Lines) -> set[str]:
 
 
 def _compared(lines: Lines, index: int) -> str:
-    """Line `index` as compared with the lines shown: '' for a line whose repeat still says
-    something (a blank line, a brace, `return None`: read by where it stands) and for a long
-    one (shown by its beginning; never copied whole)."""
-    if not _REPEAT_CHARS <= lines.end(index) - lines.start(index) <= MAX_LINE_CHARS:
+    """Line `index` as costs.repeat_key compares it (a long line is never copied whole)."""
+    if not REPEAT_CHARS <= lines.end(index) - lines.start(index) <= MAX_LINE_CHARS + 1:
         return ""
-    line = lines.get(index).strip()
-    return line if len(line) >= _REPEAT_CHARS else ""
+    return repeat_key(lines.get(index))
 
 
 def _take(edge: _Edge, top: bool, text: str, lines: Lines, left: int, counter: Counter,

@@ -469,6 +469,21 @@ def test_the_omitted_errors_note_keeps_to_its_share_of_a_small_budget(cl100k, bu
         assert re.search(r"\(and [\d,]+ more kinds\)\]$", note)
 
 
+def test_a_frame_shown_already_is_not_shown_again_while_a_new_one_waits(cl100k):
+    """valgrind prints each invalid read with its stack down to `main`: every record ends in
+    the same frames (`by 0x17B3D5: main (server.c:7275)`). Kept near each record's error line,
+    they were printed once a record while the frame that names the command at fault
+    (`getdelCommand (t_string.c:405)`) and the leak summary went. A block's line that repeats
+    one kept waits for the lines not shown yet."""
+    meta, text = corpus_case(GROWN_DIR, "valgrind-redis-getdel-use-after-free")
+    _, out = clip(text, 1000, cl100k)
+    assert cl100k.count(out) <= 1000
+    rows = out.split("\n")
+    main_frame = "==20952==    by 0x17B3D5: main (server.c:7275)"
+    assert text.count(main_frame + "\n") > 2 and rows.count(main_frame) <= 1
+    assert "==20952==    by 0x1EF06A: getdelCommand (t_string.c:405)" in out
+
+
 def test_a_trace_s_frames_nearest_the_error_come_before_its_outermost():
     """The ladder's rung after each error's first line: the frames nearest it (for a Python
     traceback, the lines just above the exception), then the trace's far end."""

@@ -27,6 +27,21 @@ def beginning_pays(row: str, counter: Counter) -> bool:
     return counter.count(row[:MAX_LINE_CHARS * 8]) >= 2 * start
 
 
+# A line shown again says nothing the first did not, unless it is this short (a blank line, a
+# brace, `return None`: read by where it stands) or too long to print whole (shown by its
+# beginning, never compared whole): a line that repeats one shown waits while lines not shown
+# yet are offered (spend.py's edges, a log's error blocks).
+REPEAT_CHARS = 16
+
+
+def repeat_key(row: str) -> str:
+    """What `row` is compared by with the lines shown ('' for a row never compared)."""
+    if len(row) > MAX_LINE_CHARS:
+        return ""
+    row = row.strip()
+    return row if len(row) >= REPEAT_CHARS else ""
+
+
 def cut_note(row: str) -> str:
     return f" …[+{len(row) - MAX_LINE_CHARS:,} chars]"
 

@@ -15,7 +15,7 @@ from ...patterns import lazy
 from ...plan import Gap, Item, Keep, Lines, Note, Plan, gap
 from ...render import CLOSING_MARKER_TOKENS, inline_marker
 from ...tokens import Counter
-from ..costs import JUDGED_CHARS
+from ..costs import JUDGED_CHARS, repeat_key
 from ...tools import Tool
 from ...values import field, value
 from .. import diagnostics, templates
@@ -460,6 +460,13 @@ class _Picker:
         self.misses = 0
         return True
 
+    def kept_indexes(self):
+        """The kept lines' indexes, in order (a bytearray's find skips the others in C)."""
+        index = self.kept.find(1)
+        while index != -1:
+            yield index
+            index = self.kept.find(1, index + 1)
+
     def undo(self) -> None:
         new, suffixed, tokens, runs = self.history.pop()
         for index in new:
@@ -755,13 +762,20 @@ def _is_frame(text: str) -> bool:
 
 
 def _keep_blocks(scan: _Scan, picker: _Picker, keys: list[int], reach: int) -> None:
-    """Lines of the blocks holding kept keys, nearest to a key line (or block end) first."""
+    """Lines of the blocks holding kept keys, nearest to a key line (or block end) first; a
+    line that repeats one kept (costs.repeat_key: valgrind's `by 0x…: main (server.c:7275)`
+    closing every record's stack) is left out, for the lines not shown yet."""
     picker.misses = 0
+    shown = {repeat_key(picker.line(index)) for index in picker.kept_indexes()}
     for block in _blocks_in_order(scan, picker, keys):
         for index in _by_distance(scan, block, reach):
             if picker.exhausted():
                 return
-            picker.add((index,))
+            key = repeat_key(picker.line(index))
+            if key and key in shown and not picker.kept[index]:
+                continue
+            if picker.add((index,)):
+                shown.add(key)
 
 
 def _keep_whole_blocks(scan: _Scan, picker: _Picker, keys: list[int], cap: int) -> None:
@@ -1052,7 +1066,7 @@ class _News:
     def beyond(self, place: int, step: int) -> bool:
         picker = self.picker
         if self.texts is None:
-            self.texts = {picker.line(i) for i in range(picker.total) if picker.kept[i]}
+            self.texts = set(map(picker.line, picker.kept_indexes()))
         found = self.found[step]
         ahead = found >= 0 and (found - place) * step > 0
         if ahead and self._new(found):
