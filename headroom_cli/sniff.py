@@ -85,6 +85,12 @@ def _opens_a_symbol_table(sample: list[str]) -> bool:
     return False
 
 
+def _mostly_comments(sample: list[str]) -> bool:
+    """A third of the lines or more are `#` or `;` comments: a configuration file may be."""
+    filled = [line.lstrip() for line in sample if line.strip()]
+    return 3 * sum(1 for line in filled if line[:1] in ("#", ";")) >= len(filled) > 0
+
+
 def _names_an_api_version(sample: list[str]) -> bool:
     return any(line.startswith("apiVersion:") for line in sample)
 
@@ -126,6 +132,7 @@ _ASKED = (
     ("listing", "looks_like_a_delimited_table", _titled_row),
     ("yaml", "looks_like_a_manifest", _names_an_api_version),
     ("log", "looks_like_a_failed_run", None),
+    ("other", "looks_like_a_config", _mostly_comments),
     ("yaml", "looks_like", _opens_a_document),
     ("code", "looks_like", None),
     ("markdown", "looks_like_a_document", None),

@@ -48,12 +48,17 @@ def test_a_clip_uses_at_least_nine_tenths_of_its_budget(counter, name, budget):
 
 
 def test_at_half_a_thousand_tokens_too_for_the_line_ordered_shapes(counter):
-    # markdownlint's findings stopped at 449 until spend.py's room was searched for (fit.py)
+    """Nine tenths of 500 tokens are used, unless no line at a gap's edge fits in what is left
+    (pg_waldump's records are ~80 tokens a line: three of them and the markers leave 61).
+    markdownlint's findings stopped at 449 until spend.py's room was searched for (fit.py)."""
     for name in CASES:
         text, tool = _case(name)
         result = compress(text, tool=tool, budget=500, counter=counter)
         if MARKER in result.text and result.kind in ("other", "code", "log", "json"):
-            assert counter.count(result.text) >= 450, name
+            used = counter.count(result.text)
+            rows = clean(text).split("\n")
+            edges = [rows[line - 1] for first, last in result.omitted for line in (first, last)]
+            assert used >= 450 or min(map(counter.count, edges)) > 500 - used, name
 
 
 def test_the_last_line_is_kept_whenever_it_fits(counter):

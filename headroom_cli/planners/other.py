@@ -10,7 +10,7 @@ from ..numbered import numbered
 from ..plan import Gap, Keep, Lines, Plan, gap
 from ..tokens import Counter
 from ..tools import Tool, lookup
-from . import certificates, manual, psql, rst, symbols, templates
+from . import certificates, config, manual, psql, rst, symbols, templates
 from .costs import MAX_LINE_CHARS, beginning_pays
 
 READS_NUMBERED = True  # plans numbered lines (`cat -n`, a Read) itself
@@ -21,6 +21,12 @@ _SNAP_SHARE = 0.25
 
 def looks_like(sample: list[str], tool: Tool) -> bool:
     return True  # the fallback for every output no other shape recognises
+
+
+def looks_like_a_config(sample: list[str], tool: Tool) -> bool:
+    """A configuration file: asked before YAML and a log (postgresql.conf's settings name
+    `log_min_error_statement`, its comments errors and warnings)."""
+    return config.looks_like(sample, tool)
 
 
 def looks_like_a_symbol_table(sample: list[str], tool: Tool) -> bool:
@@ -38,10 +44,10 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool,
 def _structured(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> Plan | None:
     """A format whose structure says what a reader looks for, by its outline: a document laid
     out by indentation (a man page, pydoc), certificates printed as text, psql's descriptions
-    of relations, reStructuredText, symbol tables and disassembly; else lines grouped by
-    template."""
+    of relations, reStructuredText, symbol tables and disassembly, a configuration file; else
+    lines grouped by template."""
     sample = [lines.get(i) for i in range(min(len(lines), manual.JUDGED_LINES))]
-    for planner in (manual, certificates, psql, rst, symbols):
+    for planner in (manual, certificates, psql, rst, symbols, config):
         found = (planner.looks_like(sample, tool)
                  and planner.plan(text, lines, budget, counter, tool))
         if found:

@@ -27,7 +27,9 @@ _PLAIN_MATCH = lazy(r"(?P<path>[^:\n]*[^\s:]):(?P<line>\d+):(?:(?P<col>\d+):)?")
 # last character, else ("", "") — read in one pass over the rows' text.
 _PLAIN_ROWS = lazy(r"\n(([^:\n]*+):\d++:(?:\d++:)?+)?")
 _HEADING_ENTRY = lazy(r"\d+[:-]")
-CONTEXT_SEP = lazy(r"-(\d+)-")
+# A context line's separator: `path-12-text` (-A/-B/-C), `path=12=text` (the enclosing
+# function's line, git grep -p / --show-function).
+CONTEXT_SEP = lazy(r"-(\d+)-|=(\d+)=")
 # What a log record has and a path has not: a date's hour before a clock's minutes (`[26/Nov/
 # 2026 16:37:29]` read as path `…2026 16`, line 37), a clock, a quote (`"GET /a HTTP/1.1"`).
 _RECORD = lazy(r"[\sT]\d\d?$|\d:\d\d|\"")
