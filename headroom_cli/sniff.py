@@ -8,8 +8,9 @@ Precedence follows what a person would call the output: search results, a diff, 
 symbol table or disassembly (`other`: nm's zero-padded addresses are no commit hashes), a
 commit history and a delimited table are asked first (each only when the output as a whole is
 that); then a failing test run or build is a log even when its tracebacks quote source code, so its
-signals are asked before code is; then a document that opens like YAML (its structure outweighs
-the error words of its prose); then code, then a Markdown document beyond doubt (headings of two
+signals are asked before code is; then a configuration file (mostly comments, the rest
+settings) and a document that opens like YAML (their structure outweighs the error words of
+their prose); then code, then a Markdown document beyond doubt (headings of two
 levels: a changelog quotes the errors it fixed), other logs, documents, drawn trees, listings,
 and `other` for the rest.
 
