@@ -87,7 +87,8 @@ def _opens_a_symbol_table(sample: list[str]) -> bool:
 
 
 def _mostly_comments(sample: list[str]) -> bool:
-    """A third of the lines or more are `#` or `;` comments: a configuration file may be."""
+    """A third of the lines or more are `#` or `;` comments: a configuration file may be
+    (config.looks_like's own first test, made here without importing it)."""
     filled = [line.lstrip() for line in sample if line.strip()]
     return 3 * sum(1 for line in filled if line[:1] in ("#", ";")) >= len(filled) > 0
 

@@ -4,9 +4,10 @@ A planner spends an estimate; once its plan fits, what is left would otherwise g
 lines were dropped. The gaps of a plan that can re-word them (Plan.regap) shrink from their
 edges, line by line: first the output's last line, then each gap's line after the part kept
 above it and its line before the part kept below it, in turn; a line that repeats one shown
-waits until no edge has one that does not (a repeat says nothing the first did not). A line too long for what is left
-is cut inside (its start after a kept part, its end before one), and its marker names the exact
-characters left out: nothing is dropped whole while budget is left for part of it.
+waits until no edge has one that does not (a repeat says nothing the first did not). A line
+too long for what is left is cut inside (its start after a kept part, its end before one), and
+its marker names the exact characters left out: nothing is dropped whole while budget is left
+for part of it.
 
 A long line inside a gap (minified code, an unwrapped paragraph, a reference page's markup) shows
 its beginning, with a marker of its own for the rest, before the spending goes on to the next

@@ -164,7 +164,8 @@ def test_records_known_by_a_clock_near_their_start_are_a_log():
 # after 21 `WARNING: Location … is ignored` lines) is read as records, its indented members as
 # lines the records carry on. Listed so that a fix shows (the test then fails until the entry
 # goes).
-_JSON_AFTER_RECORDS = {"npm-ls-json-all-npm-11-elsproblems", "pip-install-dry-run-report-sphinx-8.1.3"}
+_JSON_AFTER_RECORDS = {"npm-ls-json-all-npm-11-elsproblems",
+                       "pip-install-dry-run-report-sphinx-8.1.3"}
 
 
 def test_no_corpus_output_that_is_no_log_is_made_of_records():
