@@ -105,3 +105,15 @@ def test_a_well_commented_script_is_no_config(name):
 def test_what_a_line_sets(row, level):
     found = config.entries([row])
     assert found == ([] if level is None else [(0, level)])
+
+
+def test_a_line_is_judged_on_its_start(counter):
+    """A value a million characters long (a key pasted whole) is judged by its first
+    characters, like every line (costs.JUDGED_CHARS): the file is still read for its settings,
+    within the budget."""
+    rows = NUMBER.sub("", _real("cat-n-postgresql-15-main-conf.txt")).split("\n")
+    rows[63] = "ssl_ciphers = '" + "HIGH:" * 200_000 + "'"
+    assert config.looks_like(rows, lookup("Bash"))
+    text = "\n".join(rows)
+    out = compress(text, tool="Bash", budget=1000, counter=counter).text
+    assert counter.count(out) <= 1000 and "max_connections = 100" in out

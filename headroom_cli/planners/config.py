@@ -20,6 +20,7 @@ from ..plan import Lines, Plan
 from ..tokens import Counter
 from ..tools import Tool
 from . import outline
+from .costs import JUDGED_CHARS
 
 READS_NUMBERED = True  # plans numbered lines (`cat -n`, a Read) itself
 
@@ -47,7 +48,7 @@ _EDGE_SHARE = 0.05  # for the head and the tail: the file's title, its last line
 
 
 def looks_like(sample: list[str], tool: Tool) -> bool:
-    rows = [row for row in outline.bodies(sample) if row.strip()]
+    rows = [row[:JUDGED_CHARS] for row in outline.bodies(sample) if row.strip()]
     comments = [row for row in rows if _COMMENT.match(row)]
     others = [row for row in rows if not _COMMENT.match(row)]
     if len(comments) < _COMMENT_SHARE * len(rows) or not others:
@@ -70,6 +71,7 @@ def entries(rows: list[str]) -> list[tuple[int, int]]:
     """(line, level): the lines that set something (0), the settings commented out (1)."""
     found = []
     for index, row in enumerate(rows):
+        row = row[:JUDGED_CHARS]  # a line is judged on its start (costs.JUDGED_CHARS)
         if not row.strip():
             continue
         if _COMMENT.match(row):
