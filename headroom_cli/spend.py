@@ -17,8 +17,7 @@ line: many lines' beginnings say more than a few lines whole.
 from __future__ import annotations
 
 from .plan import Gap, Keep, Lines, Note, Plan
-from .planners.costs import (LINE_START_CHARS, MAX_LINE_CHARS, REPEAT_CHARS, beginning_pays,
-                             repeat_key)
+from .planners.costs import LINE_START_CHARS, MAX_LINE_CHARS, beginning_pays, repeat_key
 from .render import inline_marker
 from .tokens import Counter
 from .values import field, replace, value
@@ -70,12 +69,13 @@ def fill(plan: Plan, text: str, lines: Lines, room: int, counter: Counter) -> Pl
             for edge, top in turn:
                 if edge.closed or (edge.done_top if top else edge.done_bottom):
                     continue
-                line = _compared(lines, lines.line_of(edge.start if top else edge.end - 1))
-                if not repeats and line and line in shown:
-                    continue
+                if not repeats:
+                    line = _compared(lines, lines.line_of(edge.start if top else edge.end - 1))
+                    if line and line in shown:
+                        continue
+                    shown.add(line)
                 left = _take(edge, top, text, lines, left, counter, plan)
                 left = _close_if_one_line(edge, text, lines, left, counter, plan)
-                shown.add(line)
                 still.append((edge, top))
             turn = still
     if left > 0:
@@ -101,7 +101,7 @@ def _shown_texts(plan: Plan, lines: Lines) -> set[str]:
 
 def _compared(lines: Lines, index: int) -> str:
     """Line `index` as costs.repeat_key compares it (a long line is never copied whole)."""
-    if not REPEAT_CHARS <= lines.end(index) - lines.start(index) <= MAX_LINE_CHARS + 1:
+    if lines.end(index) - lines.start(index) > MAX_LINE_CHARS + 1:
         return ""
     return repeat_key(lines.get(index))
 

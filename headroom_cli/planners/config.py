@@ -15,6 +15,8 @@ ending a statement before its own comment is no setting, and a script's keys rep
 
 from __future__ import annotations
 
+import re
+
 from ..patterns import lazy
 from ..plan import Lines, Plan
 from ..tokens import Counter
@@ -48,10 +50,12 @@ _EDGE_SHARE = 0.05  # for the head and the tail: the file's title, its last line
 
 
 def looks_like(sample: list[str], tool: Tool) -> bool:
-    rows = [row[:JUDGED_CHARS] for row in outline.bodies(sample) if row.strip()]
-    comments = [row for row in rows if _COMMENT.match(row)]
-    others = [row for row in rows if not _COMMENT.match(row)]
-    if len(comments) < _COMMENT_SHARE * len(rows) or not others:
+    comments, others = [], []
+    for row in outline.bodies(sample):
+        if row.strip():
+            row = row[:JUDGED_CHARS]  # a line is judged on its start (costs.JUDGED_CHARS)
+            (comments if _COMMENT.match(row) else others).append(row)
+    if len(comments) < _COMMENT_SHARE * (len(comments) + len(others)) or not others:
         return False
     keys = [key for key in map(_key, others) if key is not None]
     if len(keys) < max(_MIN_SETTINGS, _SETTING_SHARE * len(others)) \
@@ -86,25 +90,25 @@ def _key(row: str) -> str | None:
     """The key a line sets ('[]' for an INI section), or None when it sets nothing."""
     if _SECTION.match(row):
         return "[]" + row.strip()
-    setting = _SETTING.match(_TRAILING.sub("", row))
-    if setting is None or _code(setting["value"]):
-        return None
-    return setting["key"]
+    setting = _setting(row)
+    return None if setting is None else setting["key"]
 
 
 def _commented_setting(row: str) -> bool:
     commented = _COMMENTED.match(row)
-    if commented is None:
+    setting = None if commented is None else _setting(row[commented.end():])
+    if setting is None or setting.string.endswith(_ENDS_SENTENCE):
         return False
-    rest = _TRAILING.sub("", row[commented.end():]).rstrip()
-    setting = _SETTING.match(rest)
-    if setting is None or _code(setting["value"]) or rest.endswith(_ENDS_SENTENCE):
-        return False
-    if "=" in rest[:setting.start("value")]:
+    if "=" in setting.string[:setting.start("value")]:
         return True
     words = [word for word in setting["value"].split() if not word.replace(".", "").isdigit()]
     return len(words) <= _WORDS
 
 
-def _code(value: str) -> bool:
-    return _CODE.search(_QUOTED.sub('""', value)) is not None
+def _setting(text: str) -> re.Match | None:
+    """`text` read as `key = value` or `key value`, its own comment aside; None when it is
+    neither, or when its value outside quotes holds code."""
+    setting = _SETTING.match(_TRAILING.sub("", text).rstrip())
+    if setting is None or _CODE.search(_QUOTED.sub('""', setting["value"])):
+        return None
+    return setting

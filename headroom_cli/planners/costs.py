@@ -31,7 +31,7 @@ def beginning_pays(row: str, counter: Counter) -> bool:
 # brace, `return None`: read by where it stands) or too long to print whole (shown by its
 # beginning, never compared whole): a line that repeats one shown waits while lines not shown
 # yet are offered (spend.py's edges, a log's error blocks).
-REPEAT_CHARS = 16
+_REPEAT_CHARS = 16
 
 
 def repeat_key(row: str) -> str:
@@ -39,7 +39,7 @@ def repeat_key(row: str) -> str:
     if len(row) > MAX_LINE_CHARS:
         return ""
     row = row.strip()
-    return row if len(row) >= REPEAT_CHARS else ""
+    return row if len(row) >= _REPEAT_CHARS else ""
 
 
 def cut_note(row: str) -> str:
