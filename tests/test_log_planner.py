@@ -484,6 +484,24 @@ def test_a_frame_shown_already_is_not_shown_again_while_a_new_one_waits(cl100k):
     assert "==20952==    by 0x1EF06A: getdelCommand (t_string.c:405)" in out
 
 
+def test_a_flood_s_instances_wait_behind_the_closing_report(cl100k):
+    """pgbench retries 843 serialization failures, one error kind, before its report
+    (`number of failed transactions: 244 (40.667%)`, `tps = …`). The kind's first and last
+    instances and its count say what the other 841 would; they were spent, a dozen of them,
+    until the report had no room. A kind of _FLOOD instances or more waits behind the log's
+    one-off lines."""
+    meta, text = corpus_case(GROWN_DIR, "pgbench-15-repeatable-read-serialization-retries")
+    error = "ERROR:  could not serialize access due to concurrent update"
+    assert text.count(error) > 800
+    _, out = clip(text, 1000, cl100k)
+    assert cl100k.count(out) <= 1000
+    for line in ("number of failed transactions: 244 (40.667%)",
+                 "number of serialization failures: 244 (40.667%)",
+                 "total number of retries: 613"):
+        assert line in out
+    assert out.count(error) <= 10
+
+
 def test_a_trace_s_frames_nearest_the_error_come_before_its_outermost():
     """The ladder's rung after each error's first line: the frames nearest it (for a Python
     traceback, the lines just above the exception), then the trace's far end."""

@@ -51,6 +51,7 @@ _DIED = lazy(r"(?i)\b(?:killed|terminated by signal|(?:by|on|with) signal \d+"
 # (bench: the 1 MB log's start-up), and a streamed log's excerpt could not offer them either.
 _RARE_CHARS = 400_000
 _RARE_TOKENS = 60  # a one-off line longer than this (or a 50th of the budget) waits for the ends
+_FLOOD = 20  # instances of one error kind that make a flood (pgbench's retried transactions)
 _SAME_MOMENT = 20  # records of one process at one moment that continue an error record
 _MOMENT_CHARS = 80  # of a record, where its process id is looked for
 
@@ -519,7 +520,7 @@ def _choose(scan: _Scan, picker: _Picker, budget: int, focus: frozenset[int],
     picker.add_run(range(total - 1, -1, -1), int(budget * _TAIL_SHARE))
     picker.add_run(_head(picker), int(budget * _HEAD_SHARE))
     late_summaries = _keep_summaries(scan, picker, int(budget * _SUMMARY_SHARE))
-    chosen, rest = _instances_by_priority(scan, picker.line, focus)
+    chosen, rest, flood = _instances_by_priority(scan, picker.line, focus)
     _keep_cores(scan, picker, chosen)
     _keep_places(scan, picker, chosen)
     _keep_blocks(scan, picker, chosen, _NEAR)
@@ -535,6 +536,7 @@ def _choose(scan: _Scan, picker: _Picker, budget: int, focus: frozenset[int],
         short = max(_RARE_TOKENS, budget // 50)
         _keep_each(picker, ((i,) for i in _deaths_first(picker.line, rare())
                             if picker.tokens(i) <= short))
+    _keep_cores(scan, picker, flood)
 
 
 def _deaths_first(line, indexes: list[int]) -> list[int]:
@@ -623,15 +625,17 @@ def _failures_counted(text: str) -> int:
 
 
 def _instances_by_priority(scan: _Scan, line, focus: frozenset[int] = frozenset()
-                           ) -> tuple[list[int], list[int]]:
-    """(chosen, rest). Chosen: the error lines in `focus` (what is new since the previous run
-    of the command: failures.py), then the first instance of every kind, rarest kinds first,
-    then the last instance of every repeated kind (it shows the error persisted). Rest: the
-    others, rarer kinds first; a record whose level is above ERROR (FATAL, PANIC: a
-    connection or a process given up) before the rest; a message that names a bug (undefined,
-    mismatch…) counts as rarer than a style nit. Java's innermost "Caused by:" is the root
-    cause: it goes first. A bare test-result line (test_x ... FAIL) waits behind the failure
-    reports that explain it."""
+                           ) -> tuple[list[int], list[int], list[int]]:
+    """(chosen, rest, flood). Chosen: the error lines in `focus` (what is new since the
+    previous run of the command: failures.py), then the first instance of every kind, rarest
+    kinds first, then the last instance of every repeated kind (it shows the error
+    persisted). Rest: the others, rarer kinds first; a record whose level is above ERROR
+    (FATAL, PANIC: a connection or a process given up) before the rest; a message that names
+    a bug (undefined, mismatch…) counts as rarer than a style nit. Java's innermost "Caused
+    by:" is the root cause: it goes first. A bare test-result line (test_x ... FAIL) waits
+    behind the failure reports that explain it. Flood: the others of a kind of _FLOOD
+    instances or more, in the same order; its first and last say what its count does, and the
+    log's one-off lines (a closing report) come before a third."""
     kinds = Tally(scan.kind.values())
     first: dict[str | bytes, int] = {}
     last: dict[str | bytes, int] = {}
@@ -653,8 +657,10 @@ def _instances_by_priority(scan: _Scan, line, focus: frozenset[int] = frozenset(
     focused = [key for key in scan.errors if key in focus]
     chosen = focused + [key for key in firsts + lasts if key not in focus]
     taken = set(chosen)
-    rest = sorted((key for key in scan.errors if key not in taken), key=rank)
-    return chosen, rest
+    others = sorted((key for key in scan.errors if key not in taken), key=rank)
+    rest = [key for key in others if kinds[scan.kind[key]] < _FLOOD]
+    flood = [key for key in others if kinds[scan.kind[key]] >= _FLOOD]
+    return chosen, rest, flood
 
 
 def _is_root_cause(scan: _Scan, key: int) -> bool:
