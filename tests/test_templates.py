@@ -437,3 +437,38 @@ def test_blocks_of_one_line_are_rows_not_records(budget, counter):
     kept = out.splitlines()  # an exemplar carries its template's note after it
     assert any(line.startswith(queued[0]) for line in kept)
     assert any(line.startswith(row) for row in stuck for line in kept)
+
+
+def test_a_line_opening_with_a_verdict_is_as_severe_as_the_verdict(counter):
+    """Redis's Tcl test suite prints `[ok]: SINTERCARD against non-set should throw error` for
+    a test of an error that passed and `[err]: GETRANGE against string value in …` for one that
+    failed (`err` is no error word). The error words of passed tests' names were kept at 1000
+    tokens while the five failed tests went."""
+    _, text = corpus_case(GROWN_DIR, "redis-runtest-7.4.1-getrange-off-by-one-five-failures")
+    out = compress(text, tool="Bash", budget=1000, counter=counter).text
+    assert counter.count(out) <= 1000
+    for failed in ("GETRANGE against string value", "GETRANGE against integer-encoded value",
+                   "GETRANGE fuzzing", "Coverage: SUBSTR",
+                   "GETRANGE with huge ranges, Github issue #1844"):
+        assert f"[err]: {failed} in tests/unit/type/string.tcl" in out
+    passed_errors = [row for row in text.split("\n")
+                     if "ok" in row[:16] and "should throw error" in row]
+    assert len(passed_errors) > 5
+    assert not any(row.replace("\x1b[0;32;49m", "").replace("\x1b[0m", "") in out
+                   for row in passed_errors)
+
+
+@pytest.mark.parametrize("row, level", [
+    ("[ok]: INCR fails against a key holding a list (0 ms)", 0),
+    ("[err]: GETRANGE fuzzing in tests/unit/type/string.tcl", 2),
+    ("*** [err]: Coverage: SUBSTR in tests/unit/type/string.tcl", 2),
+    ("ok 12 - rejects an invalid header with an error", 0),
+    ("not ok 13 - parses the trailer", 2),
+    ("PASSED tests/test_errors.py::test_error_is_raised", 0),
+    ("FAILED tests/test_api.py::test_get - AssertionError", 2),
+    ("error: could not compile `semver`", 2),
+    ("okay, the error is in the header", 2),  # no verdict: the error word counts
+    ("warning: unused variable `x`", 1),
+])
+def test_severity_reads_a_verdict_before_the_words(row, level):
+    assert templates.severity(row) == level

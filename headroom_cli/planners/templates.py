@@ -5,7 +5,8 @@ hex ids, UUIDs, timestamps, paths, identifiers, quoted strings, runs of alignmen
 masked, and lines whose masked form is the same are one template. The plan keeps the first
 and the last lines, then one exemplar per template (its first line, with its count and line
 range), the templates ranked by severity words (error, fail, fatal, panic, denied… before
-warning…; then the lines naming a version, `Version: 3.0.19`, `__VERSION__ "12.2.0"`, a few a
+warning…; a line that opens with a test runner's verdict, `[ok]:` or `[err]:`, is as severe as
+its verdict; then the lines naming a version, `Version: 3.0.19`, `__VERSION__ "12.2.0"`, a few a
 budget), then by rarity (the fewest lines first: a line unlike the others is what a reader
 looks for), then lines at the margin (headings, records) before indented ones, spread over
 the output; every omitted run is a gap with its exact line counts. Every template at the margin
@@ -64,6 +65,13 @@ _MIN_RECORDS = 3  # blocks whose first lines share a template: an output of reco
 _SEVERE = lazy(r"(?i)(?<![.$])\b(?:error|errors|fail|failed|failure|fatal|panic|panicked|denied"
                      r"|exception|traceback|critical|abort(?:ed)?|segfault|segmentation fault"
                      r"|refused|crash(?:ed)?)\b")
+# A verdict opening a line, in brackets or alone before a separator: what a test runner says
+# of the test the line names.
+_VERDICT_FORM = (r"[ \t]*+(?:\[ *+|\*\*\* \[)?(?:(?P<failed>not ok|err|error|fail|failed|failure)"
+                 r"|(?P<passed>ok|pass|passed))(?:\]:?|:|(?= ))(?!\S)")
+_VERDICT = lazy("(?i)" + _VERDICT_FORM)
+_FAILED_VERDICT = lazy("(?im)^" + _VERDICT_FORM)  # asked of the lines holding _FAILED_WORDS
+_FAILED_WORDS = ("err", "fail", "not ok")
 _SEVERE_WORDS = ("error", "fail", "fatal", "panic", "denied", "exception", "traceback",
                  "critical", "abort", "segfault", "segmentation", "refused", "crash")
 # (A word that ends a qualified name, `java.lang.Error`, `kernel.panic`, names a class or a
@@ -152,9 +160,8 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> 
         # nearly every line of its own form, and no blocks to outline: head and tail (at the
         # plain clip's shares, halved at the head), but for the lines that name an error, a
         # warning or a version (annotated source, a dump of settings, a log without errors)
-        if not versioned and next(matches_holding(_SEVERE, _SEVERE_WORDS, text), None) is None \
-                and next(matches_holding(_WARNING, _WARNING_WORDS, text), None) is None \
-                or _long_lined(lines, total):
+        if not versioned and not _lines_naming(2, text, lines) \
+                and not _lines_naming(1, text, lines) or _long_lined(lines, total):
             return None  # (long lines: the plain clip shows many lines' beginnings)
         heads, head_share, tail_share = [], tool.head_share / 2, tool.tail_share
     by_first = {first: (count, last) for count, first, last in templates.values()}
@@ -246,8 +253,8 @@ def _orders(text: str, lines: Lines, templates: dict[str, list[int]],
     if prose:
         top = [i for i in heads if lines.get(i)[:1] not in " \t"
                and (i == 0 or not lines.get(i - 1).strip())]
-        return (top, _lines_naming(_SEVERE, _SEVERE_WORDS, text, lines),
-                _lines_naming(_WARNING, _WARNING_WORDS, text, lines), heads, versioned)
+        return (top, _lines_naming(2, text, lines), _lines_naming(1, text, lines), heads,
+                versioned)
     ranked = sorted(templates.values(), key=lambda t: _rank(lines.get(t[1]), t[0], t[1], total))
     severe = [first for _, first, _ in ranked if severity(lines.get(first)) == 2]
     warned = [first for _, first, _ in ranked if severity(lines.get(first)) == 1]
@@ -467,12 +474,16 @@ def _records(lines: Lines, keys: list[str], total: int) -> list[int]:
     return sorted(found, key=lambda index: _spread(index, total))
 
 
-def _lines_naming(pattern, words: tuple[str, ...], text: str, lines: Lines) -> list[int]:
-    """The lines of prose that name an error, a failure, a denial (_SEVERE), or a warning
-    (_WARNING): each once, in order."""
-    found = dict.fromkeys(lines.line_of(m.start())
-                          for m in matches_holding(pattern, words, text))
-    return list(found)
+def _lines_naming(level: int, text: str, lines: Lines) -> list[int]:
+    """The lines of prose whose severity() is `level`, in order: 2, those that name an error,
+    a failure, a denial (_SEVERE) or open with a failed verdict (a test runner's `[err]:`);
+    1, those naming a warning (_WARNING). A passed verdict (`[ok]: … should report an error`)
+    names neither."""
+    searches = (((_SEVERE, _SEVERE_WORDS), (_FAILED_VERDICT, _FAILED_WORDS)) if level == 2
+                else ((_WARNING, _WARNING_WORDS),))
+    found = {lines.line_of(match.start()) for pattern, words in searches
+             for match in matches_holding(pattern, words, text)}
+    return [index for index in sorted(found) if severity(lines.get(index)) == level]
 
 
 def _keys(text: str, total: int) -> list[str]:
@@ -627,7 +638,13 @@ def _spread(index: int, total: int) -> int:
 
 
 def severity(line: str) -> int:
-    """2 for a line that names an error or a failure, 1 for a warning, else 0."""
+    """2 for a line that names an error or a failure, 1 for a warning, else 0. A line that
+    opens with a verdict (a test runner's `[ok]:`, `PASSED`, `not ok 3`, `[err]:`) is as
+    severe as its verdict says, whatever the words after it (`[ok]: INCR fails against a
+    key holding a list`: a test of an error that passed)."""
+    verdict = _VERDICT.match(line)
+    if verdict:
+        return 0 if verdict["passed"] else 2
     return 2 if _SEVERE.search(line) else 1 if _WARNING.search(line) else 0
 
 
