@@ -131,6 +131,23 @@ def test_a_hex_dump_is_not_a_history():
     assert sniff(Lines(dump), lookup("Bash")) != "commits"
 
 
+def test_rows_led_by_object_ids_without_subjects_are_no_history(counter):
+    """`git verify-pack -v` prints `<id> blob 3270 1622 712` for each of 25,000 objects: rows
+    opening with a hash as `--oneline` rows do, but their rest is a type and figures, no
+    subject. Read as a history, every clip kept its first and last rows only; read as what
+    it is, the largest objects and the closing chain-length histogram stay."""
+    pack = (CORPUS / "git-verify-pack-v-commons-cli-mirror-pack-delta-chains" / "output.txt"
+            ).read_text()
+    assert not commits.looks_like(pack.splitlines()[:1500], lookup("Bash"))
+    assert sniff(Lines(pack), lookup("Bash")) != "commits"
+    out = compress(pack, tool="Bash", budget=1000, counter=counter).text
+    assert counter.count(out) <= 1000
+    assert "non delta: 12970 objects" in out
+    largest = max(pack.splitlines()[:-50], key=lambda row: int(row.split()[2])
+                  if len(row.split()) > 4 and row.split()[2].isdigit() else 0)
+    assert largest in out
+
+
 FULLER = (CORPUS / "t2-redis-log-fuller" / "output.txt").read_text()
 
 

@@ -51,6 +51,11 @@ _MERGED_RELEASE = lazy(r"Merge tag '[\w./-]*?v?\d+\.\d+(?:\.\d+)?[\w.-]*'")
 # number too; its "subject" is bytes.
 _BYTES = lazy(r":?\s*(?:[0-9a-fA-F]{2,4}\s+){4}")
 _SHARE = 0.9  # of the non-empty lines, for a one-line-per-commit history
+# A commit's subject is prose: two words or more on most rows. A row led by an object id whose
+# rest is a type and figures (`git verify-pack -v`'s `<id> blob 3270 1622 712`) or a path
+# (`git rev-list --objects`) is a table's.
+_WORD = lazy(r"(?<![\w.-])[A-Za-z][a-z]+\b")
+_WORDED_SHARE = 0.5
 _MIN_COMMITS = 10
 
 
@@ -145,10 +150,13 @@ def looks_like(sample: list[str], tool: Tool) -> bool:
         return authors >= commits - 1
     changed = sum(1 for row in rows if _STAT.match(row) or _TOTALS.match(row)
                   or _NAME_STATUS.match(row))
-    oneline = sum(1 for row in rows if (match := _ONELINE.match(row))
-                  and not _BYTES.match(match["subject"]))
+    subjects = [match["subject"] for row in rows if (match := _ONELINE.match(row))
+                and not _BYTES.match(match["subject"])]
+    oneline = len(subjects)
     graph = sum(1 for row in rows if _GRAPH_ONLY.match(row))
-    return oneline >= _MIN_COMMITS and oneline + graph + changed >= _SHARE * len(rows)
+    worded = sum(1 for subject in subjects if len(_WORD.findall(subject, 0, 200)) >= 2)
+    return (oneline >= _MIN_COMMITS and oneline + graph + changed >= _SHARE * len(rows)
+            and worded >= _WORDED_SHARE * oneline)
 
 
 def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> Plan | None:
