@@ -550,3 +550,18 @@ def test_a_row_holding_data_is_no_title_over_a_table(name, budget, counter):
     out = compress(text, tool="Bash", budget=budget, counter=counter).text.splitlines()
     assert counter.count("\n".join(out)) <= budget
     assert largest in out and any(row in out for row in executables)
+
+
+def test_a_table_s_rows_that_differ_outrank_its_head_rows(counter):
+    """psql's pg_locks during a row-lock wait (real): 90 locks, 8 of them not granted (`f` in
+    the granted column) — the waiters a reader is looking for — among 82 granted. The rows that
+    differ get three quarters of a table's rows room: at 1000 tokens every lock not granted is
+    shown, where half the room showed the head's granted locks instead."""
+    text = (CORPUS / "psql-pg-locks-row-lock-wait" / "output.txt").read_text()
+    rows = text.splitlines()
+    waiting = [row for row in rows[2:] if row.count("|") == 11
+               and row.split("|")[10].strip() == "f"]
+    assert len(waiting) == 8
+    out = compress(text, tool="Bash", budget=1000, counter=counter).text
+    assert counter.count(out) <= 1000
+    assert all(row in out.splitlines() for row in waiting)
