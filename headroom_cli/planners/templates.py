@@ -65,10 +65,12 @@ _MIN_RECORDS = 3  # blocks whose first lines share a template: an output of reco
 _SEVERE = lazy(r"(?i)(?<![.$])\b(?:error|errors|fail|failed|failure|fatal|panic|panicked|denied"
                      r"|exception|traceback|critical|abort(?:ed)?|segfault|segmentation fault"
                      r"|refused|crash(?:ed)?)\b")
-# A verdict opening a line, in brackets or alone before a separator: what a test runner says
-# of the test the line names.
-_VERDICT_FORM = (r"[ \t]*+(?:\[ *+|\*\*\* \[)?(?:(?P<failed>not ok|err|error|fail|failed|failure)"
-                 r"|(?P<passed>ok|pass|passed))(?:\]:?|:|(?= ))(?!\S)")
+# A verdict opening a line, in brackets (Tcl's `[err]:`, `*** [err]:` in its summary) or alone
+# before a blank or a colon (TAP's `not ok 3`, `PASSED tests/…`): what a test runner says of the
+# test the line names. (A bare `err` is Go's variable, no verdict.)
+_VERDICT_FORM = (r"[ \t]*+(?:(?:\*\*\* )?\[ *+(?:(?P<failed>err|error|fail|failed|failure)"
+                 r"|(?P<passed>ok|pass|passed)) *+\]:?|(?:(?P<bare_failed>not ok|error|fail|failed"
+                 r"|failure)|(?P<bare_passed>ok|pass|passed)):?)(?!\S)")
 _VERDICT = lazy("(?i)" + _VERDICT_FORM)
 _FAILED_VERDICT = lazy("(?im)^" + _VERDICT_FORM)  # asked of the lines holding _FAILED_WORDS
 _FAILED_WORDS = ("err", "fail", "not ok")
@@ -156,12 +158,13 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> 
     heads = _heads(lines, total, _counts(keys, templates))
     versioned = version_lines(text, lines, keys, max(2, budget // _VERSION_TOKENS))
     head_share, tail_share = _HEAD_SHARE, _TAIL_SHARE
+    # prose's lines that name an error or a warning (templates of many lines name them by kind)
+    named = (_lines_naming(2, text, lines), _lines_naming(1, text, lines)) if prose else ([], [])
     if prose and len(heads) < _MIN_HEADS:
         # nearly every line of its own form, and no blocks to outline: head and tail (at the
         # plain clip's shares, halved at the head), but for the lines that name an error, a
         # warning or a version (annotated source, a dump of settings, a log without errors)
-        if not versioned and not _lines_naming(2, text, lines) \
-                and not _lines_naming(1, text, lines) or _long_lined(lines, total):
+        if not versioned and not any(named) or _long_lined(lines, total):
             return None  # (long lines: the plain clip shows many lines' beginnings)
         heads, head_share, tail_share = [], tool.head_share / 2, tool.tail_share
     by_first = {first: (count, last) for count, first, last in templates.values()}
@@ -186,7 +189,7 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> 
     # then the outliers (a template's largest values, its rare words), no room set aside
     extremes = [] if prose else (_extremes(lines, keys, templates, total)
                                  + _odd_ones(lines, keys, templates, total))
-    orders = _orders(text, lines, templates, heads, prose, records, versioned, known,
+    orders = _orders(text, lines, templates, heads, prose, named, records, versioned, known,
                      states + extremes)
     rare = [] if prose else _rare_members(keys, templates, total, ranked_known)
     reserve = 0
@@ -236,8 +239,9 @@ def rare_lines(text: str, lines: Lines, most: int = 2) -> list[int]:
 
 
 def _orders(text: str, lines: Lines, templates: dict[str, list[int]],
-            heads: list[int], prose: bool, records: list[int], versioned: list[int],
-            known: list[int], states: list[int]) -> tuple[list[int], ...]:
+            heads: list[int], prose: bool, named: tuple[list[int], list[int]],
+            records: list[int], versioned: list[int], known: list[int],
+            states: list[int]) -> tuple[list[int], ...]:
     """The lines to keep, in the order they are offered: the severe templates' exemplars,
     the warnings', the lines naming a version, then the first line of every record (_records:
     what names it, after what names a failure) and each record's version line, then one
@@ -248,13 +252,12 @@ def _orders(text: str, lines: Lines, templates: dict[str, list[int]],
     they may repeat a template), then the indented templates' exemplars
     (detail: a disassembly's rarest instruction comes after its functions). Prose has no
     templates worth one line each: its outline, then the lines that name an error (a man page
-    says "error" often), then those naming a version."""
+    says "error" often) and those naming a warning (`named`), then those naming a version."""
     total = len(lines)
     if prose:
         top = [i for i in heads if lines.get(i)[:1] not in " \t"
                and (i == 0 or not lines.get(i - 1).strip())]
-        return (top, _lines_naming(2, text, lines), _lines_naming(1, text, lines), heads,
-                versioned)
+        return (top, *named, heads, versioned)
     ranked = sorted(templates.values(), key=lambda t: _rank(lines.get(t[1]), t[0], t[1], total))
     severe = [first for _, first, _ in ranked if severity(lines.get(first)) == 2]
     warned = [first for _, first, _ in ranked if severity(lines.get(first)) == 1]
@@ -644,7 +647,7 @@ def severity(line: str) -> int:
     key holding a list`: a test of an error that passed)."""
     verdict = _VERDICT.match(line)
     if verdict:
-        return 0 if verdict["passed"] else 2
+        return 0 if verdict["passed"] or verdict["bare_passed"] else 2
     return 2 if _SEVERE.search(line) else 1 if _WARNING.search(line) else 0
 
 
