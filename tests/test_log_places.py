@@ -133,6 +133,27 @@ def test_a_memcheck_record_keeps_the_head_of_each_of_its_parts(counter):
     assert rows[address + 7] == freed_by and freed_by in kept
 
 
+def test_helgrind_s_race_records_are_errors(counter):
+    """valgrind helgrind on redis-benchmark's two threads (real, 384 lines): its records say
+    `Possible data race during read of size 4 at 0x14B5AC by thread #3`, no error word, and
+    the log fell to the general rung, which kept one exemplar of the record form with its
+    count and no write race. Read as errors, each kind's first instance (a read's, a write's)
+    is kept with its frame, and so is the closing `ERROR SUMMARY`."""
+    text = (Path(__file__).resolve().parent / "corpus"
+            / "valgrind-helgrind-redis-benchmark-7.4.1-threads-hdr-histogram-races"
+            / "output.txt").read_text()
+    rows = text.splitlines()
+    races = [at for at, row in enumerate(rows) if "Possible data race during" in row]
+    assert len(races) == 10
+    write = next(at for at in races if "during write" in rows[at])
+    out = compress(text, tool="Bash", budget=1000, counter=counter).text
+    assert counter.count(out) <= 1000
+    kept = out.splitlines()
+    assert rows[races[0]] in kept and rows[write] in kept
+    assert any(row.endswith("ERROR SUMMARY: 31165 errors from 10 contexts (suppressed: 0 from 0)")
+               for row in kept)
+
+
 def test_records_above_error_come_before_the_errors(counter):
     """A PostgreSQL 15 server log (real, 340 lines: 9 ERROR records of 8 kinds, 2 FATAL). A
     FATAL record is a connection given up (`role "app" does not exist`), graver than a

@@ -20,11 +20,13 @@ SUMMARY, ERROR, WARNING = "summary", "error", "warning"
 TRIGGERS = ("rror", "RROR", "arn", "ARN", "AIL", "xception", "FATAL", "undefined reference")
 TRIGGER_PATTERNS = tuple(re.compile(re.escape(word)) for word in TRIGGERS)
 
-# Memcheck's error records (valgrind): what went wrong, said without an error word.
+# Valgrind's error records: what went wrong, said without an error word — memcheck's, and the
+# thread checkers' (helgrind's races and lock misuse, DRD's conflicting accesses).
 _MEMCHECK = (r"==\d++==\ (?:Invalid\ (?:read|write|free)|Conditional\ jump|Use\ of\ uninitialised"
              r"|Mismatched\ free|Syscall\ param|Source\ and\ destination\ overlap"
              r"|Process\ terminating|Argument\ '|[\d,]++\ bytes\ in\ [\d,]++\ blocks\ are"
-             r"\ definitely\ lost)")
+             r"\ definitely\ lost|Possible\ data\ race\ during|Conflicting\ (?:load|store)\ by"
+             r"|Thread\ \#\d++(?::\ lock\ order|\ unlocked\ a\ not-locked))")
 
 # Failure signals recognisable at the start of a line, looked for all through the text. The
 # lookahead skips most lines after one character test.
