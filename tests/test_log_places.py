@@ -154,6 +154,24 @@ def test_helgrind_s_race_records_are_errors(counter):
                for row in kept)
 
 
+@pytest.mark.parametrize("case, record", [
+    ("lintian-2.116-info-pedantic-prometheus-libperl-pandoc-amqp-tools",
+     "W: prometheus: hardening-no-pie [usr/bin/prometheus]"),
+    ("apt-get-install-s-debug-resolver-mta-conflict",
+     "E: Unable to correct problems, you have held broken packages."),
+])
+def test_debian_tools_letter_levels_are_records(case, record, counter):
+    """apt and lintian open a record with its level's letter (`E: …`, `W: …`) and often no
+    error word: lintian's warning that a Go binary was built without PIE, apt's verdict on a
+    resolver conflict. Read as a warning (counted with its repeats, `(×2)`) and an error,
+    both are kept at 500 tokens."""
+    text = (Path(__file__).resolve().parent / "corpus" / case / "output.txt").read_text()
+    assert record in text.splitlines()
+    out = compress(text, tool="Bash", budget=500, counter=counter).text
+    assert counter.count(out) <= 500
+    assert any(row == record or row.startswith(record + "  (×") for row in out.splitlines())
+
+
 def test_records_above_error_come_before_the_errors(counter):
     """A PostgreSQL 15 server log (real, 340 lines: 9 ERROR records of 8 kinds, 2 FATAL). A
     FATAL record is a connection given up (`role "app" does not exist`), graver than a

@@ -39,6 +39,7 @@ START_SIGNAL = lazy(r"""\n(?=[ \tETpftn=\[●✕✗✘×!⚠>A-Z0-9])(?:
   | [A-Z]{1,5}\d{2,4}(?:\ \[\*\])?\ [^\n]*\n[ \t]*-->              # ruff full: code, then location
   | [ \t]*(?:\d+\ (?:passing|failing|pending|passed|failed|skipped)|[●✕✗✘×]\ |not\ ok\ )
   | =+\  | \[?(?:CRITICAL|SEVERE|PANIC|EMERG|ALERT)\b | Segmentation\ fault | Aborted\ \(core
+  | [EW]:\ (?=\S)                                                    # apt, lintian: "E: …"
   | """ + _MEMCHECK + r"""
 )""", re.VERBOSE)
 # Runner summaries sit at the ends of an output: only the first and last ENDS_CHARS are searched
@@ -135,6 +136,9 @@ _LISTED_LEVEL = lazy(rf",\s*(?:{_LEVEL_WORDS}|QUIET)(?!\w)"
 _LEVEL_BOUNDARY = frozenset("'\"`-_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
 _NAMED_LEVEL = lazy(r"""(?:level|lvl|severity)"?\s*[:=]\s*"?([A-Za-z]+)""")
 _GLOG = lazy(r"([EWIF])\d{4} \d\d:\d\d:\d\d")
+# Debian's tools open a record with its level's letter: apt's `E: Unable to locate package x`,
+# `W: Some index files failed to download`, lintian's `W: pkg: hardening-no-pie [usr/bin/x]`.
+_LETTER_LEVEL = lazy(r"([EW]): (?=\S)")
 _RULE_SEVERITY = lazy(r"\b[A-Z]{1,4}\d{3,5} \((?:error|warning)\):")
 _BRACKET_LEVEL = lazy(r"\[(error|warn|warning|info|debug|fatal)\]", re.IGNORECASE)  # prettier
 _LEVEL_CLASS = {
@@ -519,8 +523,8 @@ def _level(line: str) -> str | None:
     named = _NAMED_LEVEL.search(line, 0, 120) if "l" in line[:120] else None
     if named:
         return named.group(1).upper()
-    glog = _GLOG.match(line)
-    return glog.group(1) if glog else None
+    letter = _GLOG.match(line) or _LETTER_LEVEL.match(line)
+    return letter.group(1) if letter else None
 
 
 def is_progress(line: str) -> bool:
