@@ -85,3 +85,27 @@ def test_a_searched_constant_is_kept_among_its_files_sites(counter):
     const = next(row for row in text.splitlines() if "pub const DEFAULT_SHELL" in row)
     out = compress(text, tool=meta["tool"], budget=1000, counter=counter).text
     assert const in out.splitlines()
+
+
+def test_a_files_lines_that_raise_come_before_its_other_uses(counter):
+    """Searching an exception's name, a reader is after where it is raised or thrown: each
+    file shown short shows its first raise line before its imports and mentions."""
+    text, meta = case("rg-django-improperlyconfigured")
+    raises = re.compile(r"\s*(?:raise|throw)\b")
+    by_file: dict[str, list[tuple[str, bool]]] = {}
+    rows = text.splitlines()
+    for row in rows[1:]:  # the output's first line is shown first, whatever it is
+        path, number, body = row.split(":", 2)
+        top_definition = not body[:1].isspace() and DEFINITION.match(body)
+        if not top_definition:  # definitions are shown before anything else
+            by_file.setdefault(path, []).append((row, bool(raises.match(body))))
+    out = compress(text, tool=meta["tool"], budget=2000, counter=counter).text
+    kept = set(out.splitlines())
+    checked = 0
+    for path, rows in by_file.items():
+        shown = [row for row, _ in rows if row in kept]
+        raising = [row for row, raised in rows if raised]
+        if shown and raising and len(shown) < len(rows):
+            checked += 1
+            assert raising[0] in kept, path
+    assert checked >= 3

@@ -151,13 +151,21 @@ def _context(files: list[FileHits], picks: dict[str, list[int]], left: int,
     return extra
 
 
+# A line that raises or throws: where an error a reader saw comes from (`raise
+# ImproperlyConfigured(`, `throw new UnsupportedOperationException();`, Go's `panic(`).
+_RAISES = lazy(r"[ \t]*+(?:raise|throw|panic!?)\b")
+
+
 def _priority(hits: FileHits, rows: list[str]) -> list[int]:
-    """Matches to show first: top-level definitions (a file's outline), then the rest in
-    input order (a nested `var x = req.y` defines nothing the search was after)."""
+    """Matches to show first: top-level definitions (a file's outline), then the lines that
+    raise or throw, then the rest in input order (a nested `var x = req.y` defines nothing
+    the search was after)."""
 
     def rank(index: int) -> int:
         body = rows[index][hits.text_start[index]:]
-        return 0 if body[:1] not in " \t" and DEFINITION.match(body) else 1
+        if body[:1] not in " \t" and DEFINITION.match(body):
+            return 0
+        return 1 if _RAISES.match(body) else 2
 
     return sorted(hits.matches, key=lambda i: (rank(i), i))
 
