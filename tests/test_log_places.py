@@ -183,3 +183,26 @@ def test_records_above_error_come_before_the_errors(counter):
     out = compress(text, tool="Bash", budget=500, counter=counter).text
     assert counter.count(out) <= 500
     assert all(row in out.splitlines() for row in fatal)
+
+
+@pytest.mark.parametrize("case", ["clang-tidy-14-redis-bugprone-cert",
+                                  "cargo-clippy-restriction-semver"])
+def test_a_source_line_a_caret_points_into_is_no_record(case):
+    """A compiler or linter quotes the source line under its diagnostic and points into it
+    with a caret line (clang-tidy's `    ^~~~~~`, rustc's under a gutter: `  |     ^^^^`).
+    The quoted line is code: redis's `snprintf(buf, …, "Query buffer during protocol error:
+    …")` and semver's `pub(crate) enum ErrorKind {` are no error records, however their words
+    read, and take no room from the diagnostics. A caret line above another (shellcheck's
+    findings, one under another) is no quote."""
+    from headroom_cli.clean import clean
+    from headroom_cli.plan import Lines
+    from headroom_cli.planners.log.planning import signal_lines
+
+    text = clean((Path(__file__).resolve().parent / "corpus" / case / "output.txt").read_text())
+    rows = text.splitlines()
+    caret = re.compile(r"\s*(?:\d+\s*)?(?:\|\s*)?[~^][~^ -]*(?:$|\S)")
+    quoted = {i for i in range(len(rows) - 1)
+              if "^" in rows[i + 1] and caret.match(rows[i + 1]) and not caret.match(rows[i])}
+    assert any(re.search(r"(?i)error|fail", rows[i]) for i in quoted)  # words read as one
+    errors, _ = signal_lines(text, Lines(text))
+    assert [rows[i] for i in errors if i in quoted] == []

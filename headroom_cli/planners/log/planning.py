@@ -19,13 +19,13 @@ from ..costs import JUDGED_CHARS, repeat_key
 from ...tools import Tool
 from ...values import field, value
 from .. import diagnostics, templates
-from .signals import (BUG_WEIGHT, BUG_WORDS, CAUSE, classify_why, CONTINUATION_RUN, DIGITS,
-                      END_SIGNAL, ENDS_CHARS, ERROR, ERROR_END, ERROR_START, FAILING_SUMMARY,
-                      gravest, has_error_word, HEX_DIGITS, is_progress, KIND_CODE, label_prefix,
-                      LINT_SIGNAL, LOCATED_SIGNAL, LOCATION_PREFIX, LOG_RECORD, NOTHING_FAILED,
-                      PATH_TAIL, PY_EXCEPTION, RESULT_TAIL, RULE_HEADED, SELF_CONTAINED,
-                      SHAPE_CHARS, shape_of, START_SIGNAL, SUMMARY, TRIGGER_PATTERNS, TRIGGERS,
-                      UNINFORMATIVE, WARNING)
+from .signals import (BUG_WEIGHT, BUG_WORDS, CARET_LINE, CAUSE, classify_why,
+                      CONTINUATION_RUN, DIGITS, END_SIGNAL, ENDS_CHARS, ERROR, ERROR_END,
+                      ERROR_START, FAILING_SUMMARY, gravest, has_error_word, HEX_DIGITS,
+                      is_progress, KIND_CODE, label_prefix, LINT_SIGNAL, LOCATED_SIGNAL,
+                      LOCATION_PREFIX, LOG_RECORD, NOTHING_FAILED, PATH_TAIL, PY_EXCEPTION,
+                      RESULT_TAIL, RULE_HEADED, SELF_CONTAINED, SHAPE_CHARS, shape_of,
+                      START_SIGNAL, SUMMARY, TRIGGER_PATTERNS, TRIGGERS, UNINFORMATIVE, WARNING)
 
 # Rendered sizes in tokens, measured on cl100k: an inline gap marker is 13-25 (an estimate while
 # choosing; counted exactly before the plan is returned); the closing marker's is render's.
@@ -177,12 +177,22 @@ def _classified_candidates(text: str, lines: Lines, line) -> dict[int, str]:
                     by_shape[shape] = kind
                 if not ruff:
                     by_text[current] = kind
-        if kind:
+        if kind and not _quoted_by_caret(current, index, total, line):
             classes[index] = kind
     return classes
 
 
 _UNKNOWN = object()
+
+
+def _quoted_by_caret(current: str, index: int, total: int, line) -> bool:
+    """A source line a compiler quotes, its caret line under it: no record, whatever its words.
+    A caret line under a caret line is not quoted (shellcheck's findings, one under another)."""
+    if index + 1 >= total:
+        return False
+    below = line(index + 1)
+    return "^" in below and CARET_LINE.match(below) is not None and not (
+        "^" in current and CARET_LINE.match(current))
 
 
 def _candidate_lines(text: str, lines: Lines) -> set[int]:
