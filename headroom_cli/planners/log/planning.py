@@ -370,16 +370,22 @@ def _ends_traceback(scan: _Scan, index: int, text: str) -> bool:
             and _traceback_start(scan, index) < index)
 
 
+def _rule_code(text: str) -> str | None:
+    """The rule or error code a diagnostic names (`E0308`, `[-Wconversion]`'s flag), if any."""
+    code = KIND_CODE.search(text)
+    return code.group(code.lastgroup) if code else None
+
+
 def _name_kinds(line, scan: _Scan) -> None:
     """Kind of every error (its rule code, else its signature); signatures of all lines."""
     for group in (scan.errors, scan.warnings, scan.summaries):
         scan.signature.update(zip(group, _signatures(list(map(line, group)))))
     for index in scan.errors:
         text = line(index)
-        code = KIND_CODE.search(text)
+        code = _rule_code(text)
         bare = None if code or "FAIL" not in text and "ERROR" not in text else (
             _BARE_FAILURE.match(text))
-        scan.kind[index] = code.group(code.lastgroup) if code else bare.group(1) if bare else (
+        scan.kind[index] = code if code else bare.group(1) if bare else (
             # a linter's finding: its kind is its rule or its message's template
             diagnostics.kind(text) if diagnostics.is_finding(text[:JUDGED_CHARS])
             else scan.signature[index])
@@ -870,20 +876,24 @@ def _part_heads(scan: _Scan, block: _Block) -> list[int]:
 
 def _keep_warnings(scan: _Scan, picker: _Picker, folds: dict[int, int]) -> list[list[int]]:
     """Each distinct warning once, with its repeat count: the most frequent and the rarest
-    alternately (the first explain the bulk of what was cut, the second are likelier signal).
-    Returns, for each shown warning, its instances at other places (another file: the same
-    message is no repeat there, but another place to fix), in text order."""
+    alternately (the first explain the bulk of what was cut, the second are likelier signal),
+    one of each kind (its rule code: `[-Wconversion]`, clang-tidy's `[bugprone-sizeof-…]`)
+    before a kind's second. Returns, for each shown warning, its instances at other places
+    (another file: the same message is no repeat there, but another place to fix), in text
+    order."""
     signatures = list(map(scan.signature.__getitem__, scan.warnings))
     counts = Tally(signatures)
     # Built backwards, each signature's first warning is the one written last.
     first = dict(zip(reversed(signatures), reversed(scan.warnings)))
     members = _members(scan.warnings, signatures)
     by_count = sorted(first, key=lambda s: (-counts[s], first[s]))
-    order = []
+    alternated = []
     while by_count:
-        order.append(by_count.pop(0))
+        alternated.append(by_count.pop(0))
         if by_count:
-            order.append(by_count.pop())
+            alternated.append(by_count.pop())
+    order = _kinds_first(alternated,
+                         lambda signature: _rule_code(picker.line(first[signature])) or signature)
     picker.misses = 0
     places: list[list[int]] = []
     for signature in order:
@@ -906,6 +916,17 @@ def _keep_warnings(scan: _Scan, picker: _Picker, folds: dict[int, int]) -> list[
             if not all(flags):
                 places.append(_other_places(copies, texts, flags, aside))
     return places
+
+
+def _kinds_first(items: list, kind_of) -> list:
+    """The items in order, the first of each kind before any kind's second."""
+    seen: set = set()
+    firsts, seconds = [], []
+    for item in items:
+        kind = kind_of(item)
+        (seconds if kind in seen else firsts).append(item)
+        seen.add(kind)
+    return firsts + seconds
 
 
 def _other_places(copies: list[int], texts: list[str], flags: list[bool],
