@@ -223,3 +223,23 @@ def test_each_warning_kind_shows_before_a_kinds_second_form(counter):
     shown = {m.group(1) for m in map(check.search, (row.split("  (×")[0] for row in
                                                      out.splitlines())) if m}
     assert shown == kinds
+
+
+def test_gdb_s_crash_on_a_core_file_is_an_error(counter):
+    """gdb on a core file says how the program died in words that name no error (`Program
+    terminated with signal SIGSEGV, Segmentation fault.`), as it does live (`Program received
+    signal …`): an error, kept at 1000 tokens with the frame it stopped in below it, before
+    the core file's section warnings."""
+    from headroom_cli.clean import clean
+    from headroom_cli.plan import Lines
+    from headroom_cli.planners.log.planning import signal_lines
+
+    text = clean((Path(__file__).resolve().parent / "corpus"
+                  / "gdb-core-jobq-thread-apply-all-bt-full" / "output.txt").read_text())
+    rows = text.splitlines()
+    crash = next(i for i, row in enumerate(rows) if row.startswith("Program terminated with signal"))
+    errors, _ = signal_lines(text, Lines(text))
+    assert crash in errors
+    frame = next(row for row in rows[crash:] if row.startswith("#0 "))
+    out = compress(text, tool="Bash", budget=1000, counter=counter).text.splitlines()
+    assert rows[crash] in out and frame in out

@@ -35,7 +35,7 @@ START_SIGNAL = lazy(r"""\n(?=[ \tETpftn=\[●✕✗✘×!⚠>A-Z0-9])(?:
   | thread\ '[^'\n]*'(?:\ \(\d+\))?\ panicked                       # Rust 1.9x: the thread's id
   | [ \t]*[!⚠]\ [\w-]+(?:/[\w-]+)*\(                                 # miette: "! eslint(rule)"
   | [ \t]*\d+/\d+\ Test\ +\#\d+:[^\n]*\*\*\*                         # ctest: "***Failed"
-  | >>\ Issue:\  | Program\ received\ signal\                       # bandit, gdb
+  | >>\ Issue:\  | Program\ (?:received|terminated\ with)\ signal\   # bandit, gdb (a core)
   | [A-Z]{1,5}\d{2,4}(?:\ \[\*\])?\ [^\n]*\n[ \t]*-->              # ruff full: code, then location
   | [ \t]*(?:\d+\ (?:passing|failing|pending|passed|failed|skipped)|[●✕✗✘×]\ |not\ ok\ )
   | =+\  | \[?(?:CRITICAL|SEVERE|PANIC|EMERG|ALERT)\b | Segmentation\ fault | Aborted\ \(core
@@ -159,7 +159,7 @@ ERROR_START = lazy(r"""[ \t]*+(?:
   | \S+:\d+:\ [\w.]*(?:Error|Exception)\b                            # pytest location line
   | \S+:\d+:\w+:FAIL\b                                              # Unity: file:line:test:FAIL
   | \d+/\d+\ Test\ +\#\d+:.*\*\*\*\w | The\ following\ tests\ FAILED:
-  | Errors\ while\ running\ CTest | >>\ Issue:\  | Program\ received\ signal\ 
+  | Errors\ while\ running\ CTest | >>\ Issue:\  | Program\ (?:received|terminated\ with)\ signal\ 
   | \[?(?:CRITICAL|SEVERE|PANIC|EMERG|ALERT)\b | Segmentation\ fault | Aborted\ \(core
   | \#\#\[error\] | npm\ error\  | CMake\ Error\b | FAILURES!           # Actions, npm 10, cmake, phpunit
   | rspec\ \S+:\d+\ \#                                                  # rspec's failed examples
