@@ -87,25 +87,32 @@ def test_a_searched_constant_is_kept_among_its_files_sites(counter):
     assert const in out.splitlines()
 
 
-def test_a_files_lines_that_raise_come_before_its_other_uses(counter):
-    """Searching an exception's name, a reader is after where it is raised or thrown: each
-    file shown short shows its first raise line before its imports and mentions."""
-    text, meta = case("rg-django-improperlyconfigured")
-    raises = re.compile(r"\s*(?:raise|throw)\b")
+@pytest.mark.parametrize("name, budget, first", [
+    # searching an exception's name: where it is raised
+    ("rg-django-improperlyconfigured", 2000, re.compile(r"\s*(?:raise|throw)\b")),
+    # searching a word the code passes around: the methods that take it
+    ("grep-rn-jinja-environment", 4000, re.compile(r"\s+(?:async\s+)?def\s")),
+])
+def test_a_files_telling_lines_come_before_its_other_uses(name, budget, first, counter):
+    """In each file shown short, after its top-level definitions, the first of its lines that
+    raise (`raise ImproperlyConfigured(` before the file's import of it) or, searching a word
+    code passes around, of its methods (`    def bind(self, environment: Environment)`)
+    is shown before its other uses."""
+    text, meta = case(name)
     by_file: dict[str, list[tuple[str, bool]]] = {}
     rows = text.splitlines()
     for row in rows[1:]:  # the output's first line is shown first, whatever it is
         path, number, body = row.split(":", 2)
         top_definition = not body[:1].isspace() and DEFINITION.match(body)
         if not top_definition:  # definitions are shown before anything else
-            by_file.setdefault(path, []).append((row, bool(raises.match(body))))
-    out = compress(text, tool=meta["tool"], budget=2000, counter=counter).text
+            by_file.setdefault(path, []).append((row, bool(first.match(body))))
+    out = compress(text, tool=meta["tool"], budget=budget, counter=counter).text
     kept = set(out.splitlines())
     checked = 0
-    for path, rows in by_file.items():
-        shown = [row for row, _ in rows if row in kept]
-        raising = [row for row, raised in rows if raised]
-        if shown and raising and len(shown) < len(rows):
+    for path, lines in by_file.items():
+        shown = [row for row, _ in lines if row in kept]
+        telling = [row for row, told in lines if told]
+        if shown and telling and len(shown) < len(lines):
             checked += 1
-            assert raising[0] in kept, path
+            assert telling[0] in kept, path
     assert checked >= 3

@@ -161,7 +161,8 @@ PATHS = ["src/a.py", "src/pkg/b.py", "lib/c-1-x.js", "C:\\dir with spaces\\d.py"
 BODIES = ["    return lookup(key, default=None)", "def handler(x, y):", "    def method(self):",
           "class Handler:", "    value = compute(x)", "handler_table = {}", "  call(a, b) == c",
           "function handlerJs(a) {", "export const X = 1", 'pub const DEFAULT: &str = "sh";',
-          "    let mut total: usize = 0;", ""]
+          "    let mut total: usize = 0;", "    raise KeyError(key)", "raise SystemExit(1)",
+          "        throw new TypeError('x');", "  async def fetch(self):", ""]
 STRAYS = ["rg: ./secret: Permission denied (os error 13)", "12:34:56 INFO started",
           "grep: warning: recursive search of stdin", "Binary file x.bin matches"]
 

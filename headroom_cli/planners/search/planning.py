@@ -14,7 +14,8 @@ from ..costs import MAX_LINE_CHARS, LineCosts, cut_note, fit_in_order
 from ..pathclass import machine_made
 from ..pathmap import plan_paths
 from ..rollup import roll_up
-from .signals import DEFINITION, FileHits, HEADER_SHARE_FOR_STRAYS, parse, Parsed
+from .signals import (DEFINITION, FileHits, HEADER_SHARE_FOR_STRAYS, NESTED_SITE, parse,
+                      Parsed)
 from .narrowing import moot, narrowing
 from .sites import definition_sites, distinctive_lines
 
@@ -151,21 +152,17 @@ def _context(files: list[FileHits], picks: dict[str, list[int]], left: int,
     return extra
 
 
-# A line that raises or throws: where an error a reader saw comes from (`raise
-# ImproperlyConfigured(`, `throw new UnsupportedOperationException();`, Go's `panic(`).
-_RAISES = lazy(r"[ \t]*+(?:raise|throw|panic!?)\b")
-
-
 def _priority(hits: FileHits, rows: list[str]) -> list[int]:
-    """Matches to show first: top-level definitions (a file's outline), then the lines that
-    raise or throw, then the rest in input order (a nested `var x = req.y` defines nothing
-    the search was after)."""
+    """Matches to show first: top-level definitions (a file's outline), then the telling
+    lines inside (NESTED_SITE: a method's `    def send(`, an error's `    raise
+    ImproperlyConfigured(`), then the rest in input order (a nested `var x = req.y` defines
+    nothing the search was after). The streaming scanner keeps the same ranks' lines."""
 
     def rank(index: int) -> int:
         body = rows[index][hits.text_start[index]:]
-        if body[:1] not in " \t" and DEFINITION.match(body):
-            return 0
-        return 1 if _RAISES.match(body) else 2
+        if body[:1] not in " \t":
+            return 0 if DEFINITION.match(body) else 2
+        return 1 if NESTED_SITE.match(body) else 2
 
     return sorted(hits.matches, key=lambda i: (rank(i), i))
 

@@ -13,7 +13,7 @@ from ...patterns import lazy
 from ...tools import Tool
 from ..costs import MAX_LINE_CHARS
 from .planning import plan
-from .signals import context_path, CONTEXT_SEP, folder_key, is_path, parse, REVISION
+from .signals import context_path, CONTEXT_SEP, folder_key, is_path, parse, RAISES, REVISION
 
 SCAN_MATCHES = 8  # of each file: its first matches, and at most as many definition sites
 SCAN_STRAYS = 50  # lines that are not matches (rg's own errors), the first ones
@@ -37,28 +37,35 @@ _SP = r"[^\S\n]"
 _KEYWORDS = "def|class|function|func|fn|interface|struct|enum|trait|impl|module|macro|sub|type"
 # DEFINITION, matching the same rows, reordered and made possessive for speed (the cheap
 # assignment test first; the keyword forms only after a keyword), and kept on one line.
+_KEYWORD_DEF = (
+    rf"(?=(?:export|default|pub|async|static|{_KEYWORDS})\b)(?:export{_SP}+)?(?:default{_SP}+)?"
+    rf"(?:pub(?:\([^)\n]*\))?{_SP}+)?(?:async{_SP}+)?(?:static{_SP}+)?(?:{_KEYWORDS}){_SP}+\S")
 _DEF_LINE = (
     rf"[\w$.\[\]'\"]++{_SP}*+=(?!=)"
     rf"|(?:export{_SP}++)?(?:pub(?:\([^)\n]*\))?{_SP}++)?(?:const|let|var|static){_SP}++"
     rf"[\w$]++[^=\n]*+="
-    rf"|(?=(?:export|default|pub|async|static|{_KEYWORDS})\b)(?:export{_SP}+)?(?:default{_SP}+)?"
-    rf"(?:pub(?:\([^)\n]*\))?{_SP}+)?(?:async{_SP}+)?(?:static{_SP}+)?(?:{_KEYWORDS}){_SP}+\S")
+    rf"|{_KEYWORD_DEF}")
 _TOP_DEF = rf"(?=[\w$.\[\]'\"])(?:{_DEF_LINE})"  # every definition starts so: a cheap test first
-_DEFS = lazy(rf"\n{_PATH}{_NUMBERS}({_SP}*+){_TOP_DEF}")  # group 1, the indent: rank 1
+# _priority's first two ranks: a top-level definition (rank 0), and inside one NESTED_SITE's
+# lines (rank 1: a method by its keyword, a line that raises).
+_NESTED = rf"{_SP}++(?:{_KEYWORD_DEF}|{RAISES})"
+_SITE = rf"(?:{_TOP_DEF}|{_NESTED})"
+_DEFS = lazy(rf"\n{_PATH}{_NUMBERS}({_SP}*+)(?:(?<=:){_TOP_DEF}|(?<!:)(?:{_KEYWORD_DEF}|{RAISES}))")
+# (group 1, the indent: "" for rank 0, else rank 1)
 _TOPS = lazy(rf"\n{_PATH}{_NUMBERS}{_TOP_DEF}")  # rank 0 only
 # A part read a run at a time: a run is one file's consecutive match lines, and one match of
 # _RUNS is a run and the other lines before it (or the lines after the last run).
 _RUNS = lazy(
     rf"((?:\n(?!{_PATH}:\d+:)[^\n]*+)*+)"  # 1: lines that are not matches
     rf"(?:(\n({_PATH}):\d+:[^\n]*+(?:\n\3:\d+:[^\n]*+){{0,{SCAN_MATCHES - 1}}}+)"  # 2: first
-    rf"((?:\n\3{_NUMBERS}(?!{_SP}*+{_TOP_DEF})[^\n]*+)*+)"  # 4: then, no definition
+    rf"((?:\n\3{_NUMBERS}(?!{_SITE})[^\n]*+)*+)"  # 4: then, no site of rank 0 or 1
     rf"((?:\n\3{_NUMBERS}(?!{_TOP_DEF})[^\n]*+)*+)"  # 5: then, no top-level definition
     rf"((?:\n\3:\d+:[^\n]*+)*+)"  # 6: the rest of the run
     rf"|\Z)")
 # One file's match lines from a given one (read, not tested) to before the next definition it
 # still wants (any; top-level), as one call: a backreference is far cheaper than _PATH a line.
 _UNTIL_DEF = lazy(
-    rf"\n({_PATH}):\d+:[^\n]*+(?:\n\1{_NUMBERS}(?!{_SP}*+{_TOP_DEF})[^\n]*+)*+")
+    rf"\n({_PATH}):\d+:[^\n]*+(?:\n\1{_NUMBERS}(?!{_SITE})[^\n]*+)*+")
 _UNTIL_TOP = lazy(rf"\n({_PATH}):\d+:[^\n]*+(?:\n\1{_NUMBERS}(?!{_TOP_DEF})[^\n]*+)*+")
 _FIRST = [None] + [re.compile(rf"\n({_PATH}):\d+:[^\n]*+(?:\n\1:\d+:[^\n]*+){{0,{n - 1}}}+")
                    for n in range(1, SCAN_MATCHES + 1)]  # the first n lines of a run

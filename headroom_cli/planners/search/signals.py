@@ -54,12 +54,19 @@ _RG_JSON = lazy(r'\{"type":"(?P<type>begin|match|context|end|summary)","data":\{
                 r'(?:"path":\{"text":"(?P<path>(?:[^"\\]|\\.)*+)"\})?')
 _RG_JSON_TEXT = '"lines":{"text":"'
 
-DEFINITION = lazy(
+_KEYWORD_DEFINITION = (
     r"(?:export\s+)?(?:default\s+)?(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?(?:static\s+)?"
-    r"(?:def|class|function|func|fn|interface|struct|enum|trait|impl|module|macro|sub|type)\s+\S"
-    r"|(?:export\s+)?(?:pub(?:\([^)]*\))?\s+)?(?:const|let|var|static)\s+[\w$]+"
+    r"(?:def|class|function|func|fn|interface|struct|enum|trait|impl|module|macro|sub|type)\s+\S")
+DEFINITION = lazy(
+    _KEYWORD_DEFINITION
+    + r"|(?:export\s+)?(?:pub(?:\([^)]*\))?\s+)?(?:const|let|var|static)\s+[\w$]+"
     r"[^=\n]*=|[\w$.\[\]'\"]+\s*=(?!=)"
 )
+# Inside a definition, the lines a search is after: a definition by its keyword (a method:
+# `    def send(`), not an assignment, and a line that raises or throws (where an error a reader
+# saw comes from: `    raise ImproperlyConfigured(`, `throw new …Exception();`, Go's `panic(`).
+RAISES = r"(?:raise|throw|panic!?)\b"
+NESTED_SITE = lazy(r"[ \t]++(?:" + _KEYWORD_DEFINITION + "|" + RAISES + ")")
 # (const, let, var, static: with an export or pub before, and a type before the `=`: `pub const
 # DEFAULT: &str = "sh";`, `export const routes: Route[] = [`, `static mut N: u32 = 0;`, Go's
 # `var timeout time.Duration = 5`.)
