@@ -73,3 +73,18 @@ def test_notes_before_and_after_the_tree_are_not_roots():
     assert rows[0].startswith("npm warn ")
     depths = dict(tree.entries(rows))
     assert 0 not in depths and depths[1] == 0  # the warning is a note; the project is the root
+
+
+def test_an_entry_shown_elsewhere_comes_after_every_other(counter):
+    """`cargo tree -e features` (real, 435 lines) marks a subtree printed before with `(*)`:
+    such an entry says only that it was shown. At 2000 tokens the outline names none of them
+    while it leaves out an entry that names something new."""
+    text = (CORPUS / "cargo-tree-features-logscan" / "output.txt").read_text()
+    rows = text.splitlines()
+    assert sum(row.endswith("(*)") for row in rows) > 50
+    out = compress(text, tool="Bash", budget=2000, counter=counter).text
+    listed = {line.split("\t", 1)[1] for line in out.splitlines() if "\t" in line}
+    assert listed  # the outline's entries, each after its line number and a tab
+    fresh = [row for row in rows if re.match(r"[│ ]*[├└]", row) and not row.endswith("(*)")]
+    assert any(row not in listed and row not in out.splitlines() for row in fresh)
+    assert [row for row in listed if row.endswith("(*)")] == []

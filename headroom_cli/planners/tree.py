@@ -21,6 +21,10 @@ from .search.signals import TREE_COUNT
 
 # The guides before a branch (`│ `, `|   `, spaces), then the branch itself.
 _ENTRY = lazy(r"((?:[│|][ \t\xa0]{1,3}|[ \t\xa0])*)(?:[├└]─+[┬─]?[ \t]|[|`]--+[ \t])\S")
+# An entry that says its subtree is shown elsewhere: cargo's `(*)`, npm's `deduped`, Maven's
+# `(omitted for duplicate)`, pipdeptree's circular marks. It comes after every other entry.
+_REPEAT = lazy(r".*(?:\(\*\)|\bdeduped|\(omitted for (?:duplicate|conflict)[^)]*\)"
+               r"|[(\[]circular[)\]])\s*$")
 _MIN_ENTRIES = 10
 _SHARE = 0.7  # of the non-empty lines: the rest are a header (the project, the folder) and notes
 
@@ -29,7 +33,7 @@ def entries(rows: list[str]) -> list[tuple[int, int]]:
     """(line, depth) of every entry; depth 1 is the shallowest. A line in column 0 that no
     branch leads to is a root (depth 0) when a branch follows it or it lies among the
     branches (`pipdeptree` prints one per package); before or after the tree it is a note
-    (npm's warnings)."""
+    (npm's warnings). An entry shown elsewhere (_REPEAT) is deeper than any."""
     matches = [_ENTRY.match(row) for row in rows]
     branches = [(index, len(match.group(1))) for index, match in enumerate(matches) if match]
     if not branches:
@@ -41,7 +45,9 @@ def entries(rows: list[str]) -> list[tuple[int, int]]:
              and (index in below or first < index < last)]
     columns = {column: depth for depth, column in enumerate(sorted({c for _, c in branches}), 1)}
     columns[-1] = 0
-    return [(index, columns[column]) for index, column in sorted(branches + roots)]
+    repeat = len(columns)  # deeper than any depth
+    return [(index, repeat if _REPEAT.match(rows[index]) else columns[column])
+            for index, column in sorted(branches + roots)]
 
 
 def looks_like(sample: list[str], tool: Tool) -> bool:
