@@ -133,3 +133,17 @@ def test_sniffing_a_log_loads_no_other_planner():
     # diagnostics: the helper both search and log tell a linter's findings by (no planner)
     assert out.stdout.split("\n")[:2] == [
         "log", "['costs', 'diagnostics', 'log', 'rollup', 'search', 'signals', 'signals']"]
+
+
+def test_an_access_log_is_no_search():
+    """A web server's access lines (`127.0.0.1 - - [29/Nov/2026:08:12:11 +0000] "GET …`) read
+    as grep's `path:line:text` once their bracketed date is taken for a path with spaces and
+    its hour for a line number: gunicorn's console (real) was planned as a search of one file.
+    A bracketed day/month/year is a log record's, never a path's."""
+    from headroom_cli.planners.search.signals import is_path
+
+    assert not is_path("127.0.0.1 - - [29/Nov/2026")
+    assert is_path("docs/[slug]/page.md")  # a bracket in a path is still a path
+    rows = _run("gunicorn-27-flask-sync-worker-timeout")
+    assert sum(" - - [" in row and '"GET ' in row for row in rows) > 1000
+    assert sniff(Lines("\n".join(rows) + "\n"), lookup("Bash")) == "log"

@@ -31,8 +31,10 @@ _HEADING_ENTRY = lazy(r"\d+[:-]")
 # function's line, git grep -p / --show-function).
 CONTEXT_SEP = lazy(r"-(\d+)-|=(\d+)=")
 # What a log record has and a path has not: a date's hour before a clock's minutes (`[26/Nov/
-# 2026 16:37:29]` read as path `…2026 16`, line 37), a clock, a quote (`"GET /a HTTP/1.1"`).
-_RECORD = lazy(r"[\sT]\d\d?$|\d:\d\d|\"")
+# 2026 16:37:29]` read as path `…2026 16`, line 37), a clock, a quote (`"GET /a HTTP/1.1"`),
+# an access log's bracketed date (`127.0.0.1 - - [29/Nov/2026:08:12:11 +0000] "GET …`: path
+# `127.0.0.1 - - [29/Nov/2026`, line 08).
+_RECORD = lazy(r"[\sT]\d\d?$|\d:\d\d|\"|\[\d\d?/[A-Z][a-z]{2}/\d{4}$")
 _EXTENSION = lazy(r"\.[A-Za-z0-9_+~-]{1,12}$")
 # A row that holds a path among other fields, not a path with spaces in it: words after a file
 # name's extension (`row 0 src/a.py passed`), a checksum before it (`sha256sum`'s
