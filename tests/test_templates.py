@@ -472,3 +472,30 @@ def test_a_line_opening_with_a_verdict_is_as_severe_as_the_verdict(counter):
 ])
 def test_severity_reads_a_verdict_before_the_words(row, level):
     assert templates.severity(row) == level
+
+
+@pytest.mark.parametrize("line, level", [
+    ('127.0.0.1 - - [29/Nov/2026:08:12:23 +0000] "GET /v1/sync HTTP/1.1" 500 0 "-" "-"', 2),
+    ('INFO:     127.0.0.1:51234 - "GET /orders/7 HTTP/1.1" 502 Bad Gateway', 2),
+    ('127.0.0.1 "GET /static/x.conf HTTP/1.1" 404 153 rt=0.000', 1),
+    ('127.0.0.1 - - [29/Nov/2026:08:12:11 +0000] "GET /health HTTP/1.1" 200 2 "-" "-"', 0),
+    ('{"time":"2026-11-29T08:20:11","uri":"/api/report","status":504,"bytes":167}', 2),
+    ('{"uri":"/api/products","status":200,"request_time":0.002}', 0),
+])
+def test_an_access_record_is_as_severe_as_its_status(line, level):
+    """A server's access record names no error word: its HTTP status says how it went (a 5xx
+    answer failed, a 4xx was refused)."""
+    assert templates.severity(line) == level
+
+
+def test_a_servers_failed_answers_are_kept_among_its_records(counter):
+    """nginx's debug error log (real, 1,959 lines) holds its access records among thousands
+    of debug lines, a 502 among 200s and 404s: masking takes the statuses' digits, so all were
+    one template and the 502s no exemplar of their own. At 1000 tokens one is kept."""
+    text = (Path(__file__).resolve().parent / "corpus"
+            / "nginx-1.22-debug-error-log-upstream-refused-413-403" / "output.txt").read_text()
+    failed = [row for row in text.splitlines() if re.search(r'HTTP/1\.1" 5\d\d ', row)]
+    assert failed and len(failed) < 10
+    out = compress(text, tool="Bash", budget=1000, counter=counter).text
+    assert counter.count(out) <= 1000
+    assert any(row.split("  (×")[0] in failed for row in out.splitlines())

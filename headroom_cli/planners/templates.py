@@ -111,6 +111,11 @@ _SPREAD_BITS = 16
 FAILED_STATE = lazy(r"\b(?:CrashLoopBackOff|ImagePullBackOff|ErrImagePull|OOMKilled|Evicted"
                     r"|NotReady|Unhealthy|unhealthy|Degraded|degraded|Exited \([1-9]\d*\)"
                     r"|<defunct>)|\(deleted\)")
+# An HTTP access record's status (the combined log format's `"GET /a HTTP/1.1" 502 157`, as
+# nginx, Apache, gunicorn, uvicorn and Django's runserver write it; a JSON access log's
+# `"status":504`): masking takes its digits, so its class is put back into the record's key
+# (a server's 5xx answers are a template of their own among its 200s) and read by severity().
+_HTTP_STATUS = lazy(r'HTTP/[\d.]+" ([1-5])\d\d\b|"status": ?([1-5])\d\d\b')
 PENDING_STATE = lazy(r"\b(?:Pending|ContainerCreating|Terminating|Unknown|Restarting"
                      r"|SchedulingDisabled|outdated|upgradable)\b")
 _RARE_LINES = 0.01  # of the lines, the most a rare template (whose every line is offered) holds
@@ -496,7 +501,21 @@ def _keys(text: str, total: int) -> list[str]:
     table = _aligned(text.split("\n", _SAMPLE_LINES)[:_SAMPLE_LINES])
     masked = _MASK.sub(_HOLE, _SEPARATOR.sub(_RULE, text) if table else text)
     rows = masked.split("\n", total)[:total]
-    return _row_keys(rows) if table else [row[:_KEY_CHARS] for row in rows]
+    keys = _row_keys(rows) if table else [row[:_KEY_CHARS] for row in rows]
+    if "HTTP/" in text or '"status"' in text:
+        _keep_statuses(text, keys)
+    return keys
+
+
+def _keep_statuses(text: str, keys: list[str]) -> None:
+    """Each access record's key gets its status class back (_HTTP_STATUS), in one pass."""
+    line, at = 0, 0
+    for found in _HTTP_STATUS.finditer(text):
+        line += text.count("\n", at, found.start())
+        at = found.start()
+        if line >= len(keys):
+            break
+        keys[line] += "\x01" + (found[1] or found[2])
 
 
 def _aligned(sample: list[str]) -> bool:
@@ -648,7 +667,20 @@ def severity(line: str) -> int:
     verdict = _VERDICT.match(line)
     if verdict:
         return 0 if verdict["passed"] or verdict["bare_passed"] else 2
-    return 2 if _SEVERE.search(line) else 1 if _WARNING.search(line) else 0
+    if _SEVERE.search(line):
+        return 2
+    status = _status_class(line)
+    if status in ("5", "4"):
+        return 2 if status == "5" else 1
+    return 1 if _WARNING.search(line) else 0
+
+
+def _status_class(line: str) -> str | None:
+    """The first digit of an access record's HTTP status, if the line is one."""
+    if "HTTP/" not in line and '"status"' not in line:
+        return None
+    found = _HTTP_STATUS.search(line)
+    return (found[1] or found[2]) if found else None
 
 
 def _edge(indexes, share: int, cost, kept: set[int]) -> int:
