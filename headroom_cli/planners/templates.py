@@ -669,10 +669,10 @@ def severity(line: str) -> int:
         return 0 if verdict["passed"] or verdict["bare_passed"] else 2
     if _SEVERE.search(line):
         return 2
-    status = _status_class(line)
-    if status in ("5", "4"):
-        return 2 if status == "5" else 1
-    return 1 if _WARNING.search(line) else 0
+    status = _status_class(line)  # a server's answer: 5xx failed, 4xx refused
+    if status == "5":
+        return 2
+    return 1 if status == "4" or _WARNING.search(line) else 0
 
 
 def _status_class(line: str) -> str | None:

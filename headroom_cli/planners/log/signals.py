@@ -321,12 +321,12 @@ BUG_WORDS = lazy(r"""(?i)undefined|not\ defined|undeclared|unresolved|cannot\ fi
     |moved\ value|use\ of\ possibly|uninitiali[sz]ed|unbound|not\ callable|before\ assignment
     |already\ defined|segfault|SIGSEGV""", re.VERBOSE)
 BUG_WEIGHT = 0.25  # a bug-worded kind ranks as if it were this much rarer
-# Lines that carry no words: separators, bare gutters, the traceback banner.
 # A compiler's caret line, pointing into the source line quoted above it: clang's `    ^~~~~~`,
 # gcc's and rustc's under a gutter (`      |     ^~~~`, `  |  ^^^ expected u32`), shellcheck's
 # `  ^-- SC2086 (info): …`, Python's `~^~`. The quoted line is code, whatever its words say
 # (`snprintf(buf, …, "Query buffer during protocol error")`): no record of its own.
 CARET_LINE = lazy(r"[ \t]*+(?:\d++[ \t]*+)?\|?[ \t]*+[~^][~^ \t-]*+(?:$|\S)")
+# Lines that carry no words: separators, bare gutters, the traceback banner.
 UNINFORMATIVE = lazy(r"\s*+(?:[-=_~^|*#+]+|Traceback \(most recent call last\):)?\s*$")
 
 

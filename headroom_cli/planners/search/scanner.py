@@ -47,11 +47,10 @@ _DEF_LINE = (
     rf"|{_KEYWORD_DEF}")
 _TOP_DEF = rf"(?=[\w$.\[\]'\"])(?:{_DEF_LINE})"  # every definition starts so: a cheap test first
 # _priority's first two ranks: a top-level definition (rank 0), and inside one NESTED_SITE's
-# lines (rank 1: a method by its keyword, a line that raises).
-_NESTED = rf"{_SP}++(?:{_KEYWORD_DEF}|{RAISES})"
-_SITE = rf"(?:{_TOP_DEF}|{_NESTED})"
-_DEFS = lazy(rf"\n{_PATH}{_NUMBERS}({_SP}*+)(?:(?<=:){_TOP_DEF}|(?<!:)(?:{_KEYWORD_DEF}|{RAISES}))")
-# (group 1, the indent: "" for rank 0, else rank 1)
+# lines (rank 1: a method by its keyword, a line that raises), after their indent.
+_NESTED = rf"(?:{_KEYWORD_DEF}|{RAISES})"
+_SITE = rf"(?:{_TOP_DEF}|{_SP}++{_NESTED})"
+_DEFS = lazy(rf"\n{_PATH}{_NUMBERS}({_SP}*+)(?:(?<=:){_TOP_DEF}|(?<!:){_NESTED})")  # 1: indent
 _TOPS = lazy(rf"\n{_PATH}{_NUMBERS}{_TOP_DEF}")  # rank 0 only
 # A part read a run at a time: a run is one file's consecutive match lines, and one match of
 # _RUNS is a run and the other lines before it (or the lines after the last run).
