@@ -115,7 +115,7 @@ FAILED_STATE = lazy(r"\b(?:CrashLoopBackOff|ImagePullBackOff|ErrImagePull|OOMKil
 # nginx, Apache, gunicorn, uvicorn and Django's runserver write it; a JSON access log's
 # `"status":504`): masking takes its digits, so its class is put back into the record's key
 # (a server's 5xx answers are a template of their own among its 200s) and read by severity().
-_HTTP_STATUS = lazy(r'HTTP/[\d.]+" ([1-5])\d\d\b|"status": ?([1-5])\d\d\b')
+_HTTP_STATUS = lazy(r'(?:HTTP/[\d.]+" |"status": ?)([1-5])\d\d\b')  # 1: its class
 PENDING_STATE = lazy(r"\b(?:Pending|ContainerCreating|Terminating|Unknown|Restarting"
                      r"|SchedulingDisabled|outdated|upgradable)\b")
 _RARE_LINES = 0.01  # of the lines, the most a rare template (whose every line is offered) holds
@@ -515,7 +515,7 @@ def _keep_statuses(text: str, keys: list[str]) -> None:
         at = found.start()
         if line >= len(keys):
             break
-        keys[line] += "\x01" + (found[1] or found[2])
+        keys[line] += "\x01" + found[1]
 
 
 def _aligned(sample: list[str]) -> bool:
@@ -680,7 +680,7 @@ def _status_class(line: str) -> str | None:
     if "HTTP/" not in line and '"status"' not in line:
         return None
     found = _HTTP_STATUS.search(line)
-    return (found[1] or found[2]) if found else None
+    return found[1] if found else None
 
 
 def _edge(indexes, share: int, cost, kept: set[int]) -> int:
