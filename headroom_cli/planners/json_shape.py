@@ -59,6 +59,7 @@ _SNIFF_RECORDS = 20
 MAX_INPUT_CHARS = 16_000_000
 
 LINE_LIMIT = 200  # a longer printed line is cut inside, and says so
+SHORTEST_CUT = 80  # of a long line cut shorter to fit what is left of the budget
 STRING_PREVIEW = 100  # characters of a cut string that stay
 PREVIEW_CHARS = 40  # of a scalar shown inside a collapsed container's line
 PREVIEW_LINE = 120  # an entry written on one line in the input up to this long is shown whole
@@ -451,9 +452,14 @@ def _leaf_row(doc: Document, node: Node) -> Keep | Note:
         if isinstance(node.scalar, str) and node.start - start < LINE_LIMIT - STRING_PREVIEW:
             return Keep(start, _safe_cut(text, node.start + 1 + STRING_PREVIEW),
                         suffix=f'…" ({node.length:,} chars)')
-        cut = _safe_cut(text, start + LINE_LIMIT)
-        return Keep(start, cut, suffix=f" …(+{len(text[cut:end].rstrip()):,} chars)")
+        return cut_line(text, start, end, LINE_LIMIT)
     return Note(_indent(doc, node.row_start, node.depth) + _own_text(doc, node))
+
+
+def cut_line(text: str, start: int, end: int, chars: int) -> Keep:
+    """The line text[start:end] cut after about `chars` characters, saying how many follow."""
+    cut = _safe_cut(text, start + chars)
+    return Keep(start, cut, suffix=f" …(+{len(text[cut:end].rstrip()):,} chars)")
 
 
 def _own_text(doc: Document, node: Node) -> str:
@@ -624,9 +630,33 @@ class Layout:
         right = index + 1 < parent.count and index + 1 not in shown
         runs = 1 if left and right else -1 if not (left or right) else 0
         if not self.spend(self.cost(self.line_row(kid)) + runs * MARKER_COST, limit):
-            return None
+            shorter = self._shorter(kid.rows["line"], self.room - limit - runs * MARKER_COST)
+            if shorter is None or not self.spend(self.cost(shorter) + runs * MARKER_COST, limit):
+                return None
+            kid.rows["line"] = shorter
         shown.add(index)
         return kid
+
+    def _shorter(self, row: Keep | Note, room: int) -> Keep | None:
+        """A long line already cut, cut shorter to cost at most `room` (a JSON Lines record's
+        first keys say which request or event it is); None below SHORTEST_CUT characters."""
+        if not isinstance(row, Keep) or room <= 0:
+            return None
+        lines = self.doc.lines
+        line = lines.line_of(row.start)
+        end = lines.end(line)
+        if row.start != lines.start(line) or row.end >= end:
+            return None
+        chars, cost = row.end - row.start, self.cost(row)
+        for _ in range(3):  # tokens per character vary along a line: estimate, count, again
+            chars = min(chars - 1, chars * room // max(cost, 1))
+            if chars < SHORTEST_CUT:
+                return None
+            shorter = cut_line(self.doc.text, row.start, end, chars)
+            cost = self.cost(shorter)
+            if cost <= room:
+                return shorter
+        return None
 
     def expand(self, node: Node, limit: int = 0) -> bool:
         """Open a container: its opening and closing lines, the keys all its entries share, and
@@ -825,9 +855,9 @@ def _rare_entries(parent: Node) -> list[int]:
         if len(held) < 2 or len(held) > limit or total < 0.8 * parent.count:
             continue
         usual = max(count for count, _ in held.values())
-        found += [(count, first) for count, first in held.values()
+        found += [(count * len(held), count, first) for count, first in held.values()
                   if count <= _RARE_ENTRIES * total and 4 * count <= usual]
-    return list(dict.fromkeys(first for _, first in sorted(found)
+    return list(dict.fromkeys(first for *_, first in sorted(found)
                               if 0 < first < parent.count - 1))[:_KNOWN_ENTRIES]
 
 
@@ -1026,8 +1056,7 @@ def _line_with_bracket(doc: Document, node: Node, index: int, opening: bool) -> 
         return None
     if len(text[start:end].rstrip("\n")) <= LINE_LIMIT:
         return Keep(start, end)
-    cut = _safe_cut(text, start + LINE_LIMIT)
-    return Keep(start, cut, suffix=f" …(+{len(text[cut:end].rstrip()):,} chars)")
+    return cut_line(text, start, end, LINE_LIMIT)
 
 
 def _emit_hidden(layout: Layout, parent: Node, first: int, last: int, items: list) -> None:
