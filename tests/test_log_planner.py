@@ -544,3 +544,24 @@ def test_members_are_each_signatures_warnings_in_text_order(signatures):
         assert members[signature] == [index for index, other in zip(indexes, signatures)
                                       if other == signature]
     assert set(members) == set(signatures)
+
+
+def test_a_server_log_keeps_the_first_request_of_each_endpoint_that_stalled(cl100k):
+    """Tornado's console (real): a handler blocked the event loop, and requests that take a
+    millisecond took 2.5 s, one 5 s, among 21 tracebacks of bad ids. A duration that stands
+    apart from its template's (over three times the median) is a log's notable line; of the
+    slow rows of a template, the first says where the stall began."""
+    meta, text = corpus_case(GROWN_DIR, "tornado-6.6-console-blocking-handler-asyncio-debug")
+    request = re.compile(r"\] \d{3} [A-Z]+ (/api/[a-z]+)\S* \(127\.0\.0\.1\) ([\d.]+)ms$")
+    first_slow: dict[str, str] = {}
+    durations = []
+    for line in text.splitlines():
+        if found := request.search(line):
+            durations.append(float(found[2]))
+            if float(found[2]) >= 1000:
+                first_slow.setdefault(found[1], line)
+    assert len(first_slow) == 3 and sorted(durations)[len(durations) // 2] < 10
+    _, out = clip(text, 4000, cl100k)
+    assert cl100k.count(out) <= 4000
+    for line in first_slow.values():
+        assert line in out

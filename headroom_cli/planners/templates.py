@@ -122,6 +122,9 @@ _RARE_LINES = 0.01  # of the lines, the most a rare template (whose every line i
 _MIN_RARE = 4  # lines a rare template may hold however short the output
 # A number standing alone (not part of a name, a version or a hex id): a size, a count.
 _NUMBER = lazy(r"(?<![\w.:/+~-])\d+(?:\.\d+)?(?![\w.:/+~-])")
+# A duration (`2501.24ms`, `duration: 310.514 ms`, `1.2s`), read in milliseconds.
+_DURATION = lazy(r"(?<![\w.:/+~-])(\d+(?:\.\d+)?) ?(ns|us|µs|ms|s)(?![\w.:/+~-])")
+_MILLISECONDS = {"ns": 1e-6, "us": 1e-3, "µs": 1e-3, "ms": 1, "s": 1000}
 _MIN_EXTREME = 8  # lines a template needs for its largest value to stand apart
 _OUTLIER = 3  # times the median a largest value is
 _EXTREME_LINES = 50_000  # lines read for them (a bound on the time)
@@ -228,19 +231,22 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> 
     return _plan(lines, sorted(kept), notes)
 
 
-def rare_lines(text: str, lines: Lines, most: int = 2) -> list[int]:
-    """The first line of each template that occurs at most `most` times, ranked as the plan
-    offers exemplars: severe before the rest, rarer first, at the margin before indented,
-    spread over the output. A log's one-off records (a process killed, a recovery begun) are
-    what its many routine ones (a statement's duration, a connection) hide."""
+def notable_lines(text: str, lines: Lines, most: int = 2) -> list[int]:
+    """The rows whose duration stands apart from their template's (_extremes: a request that
+    took 2.5 s among a thousand of a millisecond), then the first line of each template that
+    occurs at most `most` times, ranked as the plan offers exemplars: severe before the rest,
+    rarer first, at the margin before indented, spread over the output. A log's one-off
+    records (a process killed, a recovery begun) and its slowest are what its many routine
+    ones (a statement's duration, a connection) hide."""
     total = len(lines)
     if total < _MIN_LINES:
         return []
     keys = _keys(text, total)
     templates, _ = _templates(keys, total)
     found = [(count, first) for count, first, _ in templates.values() if count <= most]
-    return [first for _, first in sorted(
+    rare = [first for _, first in sorted(
         found, key=lambda item: _rank(lines.get(item[1]), item[0], item[1], total))]
+    return list(dict.fromkeys(_extremes(lines, keys, templates, total, timed=True) + rare))
 
 
 def _orders(text: str, lines: Lines, templates: dict[str, list[int]],
@@ -298,18 +304,25 @@ def _state_members(lines: Lines, keys: list[str], templates: dict[str, list[int]
 
 
 def _extremes(lines: Lines, keys: list[str], templates: dict[str, list[int]],
-              total: int) -> list[int]:
+              total: int, timed: bool = False) -> list[int]:
     """The row holding the largest value of each number a template's lines spell in the same
     place (`Rss: 11944 kB` among 400 mappings, a 64 MB file among a data folder's pages), when
     it stands apart (over _OUTLIER times the place's median), the most outlying first: the
     heaviest row is what a reader of a long list of like rows looks for. Read over the first
-    _EXTREME_LINES lines of the templates of _MIN_EXTREME lines or more."""
+    _EXTREME_LINES lines of the templates of _MIN_EXTREME lines or more. `timed`: only
+    durations are read (a log's other numbers are counters, ids and line numbers), in
+    milliseconds, and of the rows within a factor of two of the slowest the first is taken
+    (the request where a stall began)."""
     wanted = {key for key, (count, _, _) in templates.items() if count >= _MIN_EXTREME}
     values: dict[tuple[str, int], list[tuple[float, int]]] = {}
     for index, key in enumerate(keys[:min(total, _EXTREME_LINES)]):
         if key in wanted:
-            for place, number in enumerate(_NUMBER.findall(lines.get(index), 0, _KEY_CHARS)):
-                values.setdefault((key, place), []).append((float(number), index))
+            line = lines.get(index)
+            numbers = ([float(number) * _MILLISECONDS[unit]
+                        for number, unit in _DURATION.findall(line, 0, _KEY_CHARS)] if timed
+                       else map(float, _NUMBER.findall(line, 0, _KEY_CHARS)))
+            for place, number in enumerate(numbers):
+                values.setdefault((key, place), []).append((number, index))
     found = []
     for (key, _), held in values.items():
         if len(held) < _MIN_EXTREME:
@@ -317,6 +330,8 @@ def _extremes(lines: Lines, keys: list[str], templates: dict[str, list[int]],
         median = sorted(n for n, _ in held)[len(held) // 2]
         most, index = max(held, key=lambda item: (item[0], -item[1]))
         if most > _OUTLIER * max(median, 1):
+            if timed:  # the first of the slowest: where a stall began, not its worst by a hair
+                index = next(index for number, index in held if 2 * number >= most)
             found.append((-most / max(median, 1), index))
     return list(dict.fromkeys(index for _, index in sorted(found)))
 

@@ -528,10 +528,11 @@ class _Picker:
 
 
 def _choose(scan: _Scan, picker: _Picker, budget: int, focus: frozenset[int],
-            folds: dict[int, int], rare: Callable[[], list[int]]) -> None:
+            folds: dict[int, int], notable: Callable[[], list[int]]) -> None:
     """Spend the budget tier by tier, most important first; what the signals leave goes to
-    each warning's other places, then to the log's one-off lines (`rare`: a killed process,
-    a recovery begun), before more head and tail."""
+    each warning's other places, then to the log's slowest and one-off lines (`notable`: a
+    request that took seconds, a killed process, a recovery begun), before more head and
+    tail."""
     total = scan.total
     picker.add_run(range(total - 1, -1, -1), int(budget * _TAIL_SHARE))
     picker.add_run(_head(picker), int(budget * _HEAD_SHARE))
@@ -550,7 +551,7 @@ def _choose(scan: _Scan, picker: _Picker, budget: int, focus: frozenset[int],
     if not picker.exhausted() and len(scan.text) <= _RARE_CHARS:
         # a one-off record is short; a long line (a task's JSON result) is kept by its ends
         short = max(_RARE_TOKENS, budget // 50)
-        _keep_each(picker, ((i,) for i in _deaths_first(picker.line, rare())
+        _keep_each(picker, ((i,) for i in _deaths_first(picker.line, notable())
                             if picker.tokens(i) <= short))
     _keep_cores(scan, picker, flood)
 
@@ -987,7 +988,7 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool,
             return found
     picker = _Picker(line, total, counter, budget)
     _choose(scan, picker, budget, focus, {} if folds is None else folds,
-            partial(templates.rare_lines, text, lines))
+            partial(templates.notable_lines, text, lines))
     _release_repeats(picker)
     note = _finish(scan, lines, picker, budget)
     if not any(picker.kept):
