@@ -565,3 +565,27 @@ def test_a_server_log_keeps_the_first_request_of_each_endpoint_that_stalled(cl10
     assert cl100k.count(out) <= 4000
     for line in first_slow.values():
         assert line in out
+
+
+@pytest.mark.parametrize("budget", [1000, 2000])
+def test_json_log_records_are_of_a_kind_by_their_logger_and_message(cl100k, budget):
+    """Caddy's JSON log (real): 640 error records, each carrying its request's port, URI and
+    headers. Their kind is their logger and message (`http.log.error`, `no upstreams
+    available`), not the record's start, so each kind's first record is shown (the rarest
+    first) and the note counts the rest by message."""
+    meta, text = corpus_case(GROWN_DIR, "caddy-2.6-json-logs-reverse-proxy-no-upstreams-503")
+    kinds: dict[tuple[str, str], int] = {}
+    for line in text.splitlines():
+        record = json.loads(line)
+        if record["level"] == "error":
+            key = record.get("logger", ""), record["msg"]
+            kinds[key] = kinds.get(key, 0) + 1
+    assert len(kinds) == 4 and sum(kinds.values()) > 600
+    _, out = clip(text, budget, cl100k)
+    assert cl100k.count(out) <= budget
+    rarest = sorted(kinds, key=kinds.get)[:3 if budget == 1000 else 4]
+    for logger, message in rarest:
+        assert f'"logger":"{logger}","msg":{json.dumps(message)}' in out, message
+    note = re.search(r"\[omitted errors by kind: (.*)\]", out)
+    assert note and note[1].startswith(
+        f"{' '.join(max(kinds, key=kinds.get))} ×"), note

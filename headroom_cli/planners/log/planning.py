@@ -24,7 +24,7 @@ from .signals import (BUG_WEIGHT, BUG_WORDS, CARET_LINE, CAUSE, classify_why,
                       ERROR_START, FAILING_SUMMARY, gravest, has_error_word, HEX_DIGITS,
                       is_progress, KIND_CODE, label_prefix, LINT_SIGNAL, LOCATED_SIGNAL,
                       LOCATION_PREFIX, LOG_RECORD, NOTHING_FAILED, PATH_TAIL, PY_EXCEPTION,
-                      RESULT_TAIL, RULE_HEADED, SELF_CONTAINED, SHAPE_CHARS, shape_of,
+                      record_message, RESULT_TAIL, RULE_HEADED, SELF_CONTAINED, SHAPE_CHARS, shape_of,
                       START_SIGNAL, SUMMARY, TRIGGER_PATTERNS, TRIGGERS, UNINFORMATIVE, WARNING)
 
 # Rendered sizes in tokens, measured on cl100k: an inline gap marker is 13-25 (an estimate while
@@ -377,9 +377,13 @@ def _rule_code(text: str) -> str | None:
 
 
 def _name_kinds(line, scan: _Scan) -> None:
-    """Kind of every error (its rule code, else its signature); signatures of all lines."""
+    """Kind of every error (its rule code, a JSON record's logger and message, else its
+    signature); signatures of all lines."""
     for group in (scan.errors, scan.warnings, scan.summaries):
         scan.signature.update(zip(group, _signatures(list(map(line, group)))))
+    messages = {index: "{" + message for index in scan.errors
+                if (message := record_message(line(index))) is not None}
+    record_kinds = dict(zip(messages, _signatures(list(messages.values()))))
     for index in scan.errors:
         text = line(index)
         code = _rule_code(text)
@@ -388,7 +392,7 @@ def _name_kinds(line, scan: _Scan) -> None:
         scan.kind[index] = code if code else bare.group(1) if bare else (
             # a linter's finding: its kind is its rule or its message's template
             diagnostics.kind(text) if diagnostics.is_finding(text[:JUDGED_CHARS])
-            else scan.signature[index])
+            else record_kinds.get(index, scan.signature[index]))
 
 
 # A failure word and one name after it, no message (ninja's `FAILED: run-scanner`, pytest's
@@ -1184,7 +1188,8 @@ def _label(kind: str | bytes, first_line: str) -> str:
     """A kind as a reader would name it: its rule code, or the start of its message."""
     if isinstance(kind, str):
         return kind
-    message = label_prefix().sub("", first_line.strip()) or first_line.strip()
+    message = record_message(first_line) or label_prefix().sub("", first_line.strip()) or (
+        first_line.strip())
     return message if len(message) <= 50 else message[:49].rstrip() + "…"
 
 

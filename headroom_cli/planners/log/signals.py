@@ -240,6 +240,22 @@ KIND_CODE = lazy(r"""
 LOCATION_PREFIX = lazy(rb"\n[ \t]*[^\s:(]+[:(]\d+(?:[:,]\d+)*\)?:?")
 PATH_TAIL = lazy(rb"/[^\s'\"`:,;)\]]*")
 HEX_DIGITS = b"0123456789abcdefABCDEF"
+# A structured (JSON) record's message and the logger that wrote it: what names its kind. The
+# rest of the record (the request, its headers, a port, a timestamp) varies between repeats.
+JSON_MESSAGE = lazy(r'"(?:msg|message)"\s*:\s*"((?:[^"\\\n]|\\.)*)"')
+_JSON_LOGGER = lazy(r'"(?:logger|logger_name|component|module)"\s*:\s*"([^"\n]*)"')
+
+
+def record_message(line: str) -> str | None:
+    """A JSON record's logger and message (`http.log.error no upstreams available`), or None
+    when the line is no JSON record or names no message."""
+    if not line.lstrip().startswith("{"):
+        return None
+    message = JSON_MESSAGE.search(line)
+    if message is None:
+        return None
+    logger = _JSON_LOGGER.search(line)
+    return f"{logger[1]} {message[1]}" if logger else message[1]
 
 
 @cache  # compiled on first use (~4 ms): most clips of a log name no omitted kinds
