@@ -589,3 +589,16 @@ def test_json_log_records_are_of_a_kind_by_their_logger_and_message(cl100k, budg
     note = re.search(r"\[omitted errors by kind: (.*)\]", out)
     assert note and note[1].startswith(
         f"{' '.join(max(kinds, key=kinds.get))} ×"), note
+
+
+def test_a_log_with_tracebacks_keeps_its_first_access_record_answering_5xx(cl100k):
+    """aiohttp's console (real): Redis is down, and 56 requests fail with a traceback each;
+    the client's view of them is an INFO access record ending `HTTP/1.1" 500`, a level no
+    error rule reads. The first record of each template answering 5xx is a notable line."""
+    meta, text = corpus_case(GROWN_DIR, "aiohttp-3.14-redis-down-connectionerror-500s")
+    failed = [line for line in text.splitlines()
+              if " INFO " in line and re.search(r'HTTP/1\.1" 5\d\d ', line)]
+    assert len(failed) > 50
+    _, out = clip(text, 4000, cl100k)
+    assert cl100k.count(out) <= 4000
+    assert failed[0] in out

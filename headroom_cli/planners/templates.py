@@ -233,20 +233,24 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> 
 
 def notable_lines(text: str, lines: Lines, most: int = 2) -> list[int]:
     """The rows whose duration stands apart from their template's (_extremes: a request that
-    took 2.5 s among a thousand of a millisecond), then the first line of each template that
-    occurs at most `most` times, ranked as the plan offers exemplars: severe before the rest,
-    rarer first, at the margin before indented, spread over the output. A log's one-off
-    records (a process killed, a recovery begun) and its slowest are what its many routine
-    ones (a statement's duration, a connection) hide."""
+    took 2.5 s among a thousand of a millisecond), then the first record of each template of
+    access records answering 5xx (an INFO record `"POST /api/shorten HTTP/1.1" 500` beside
+    its traceback: no error rule reads a status), then the first line of each template that
+    occurs at most `most` times; each ranked as the plan offers exemplars: severe before the
+    rest, rarer first, at the margin before indented, spread over the output. A log's
+    one-off records (a process killed, a recovery begun), its slowest and its failed answers
+    are what its many routine ones (a statement's duration, a connection) hide."""
     total = len(lines)
     if total < _MIN_LINES:
         return []
     keys = _keys(text, total)
     templates, _ = _templates(keys, total)
-    found = [(count, first) for count, first, _ in templates.values() if count <= most]
-    rare = [first for _, first in sorted(
-        found, key=lambda item: _rank(lines.get(item[1]), item[0], item[1], total))]
-    return list(dict.fromkeys(_extremes(lines, keys, templates, total, timed=True) + rare))
+    ranked = sorted(templates.values(), key=lambda t: _rank(lines.get(t[1]), t[0], t[1], total))
+    failed = [first for count, first, _ in ranked
+              if count > most and _status_class(lines.get(first)) == "5"]
+    rare = [first for count, first, _ in ranked if count <= most]
+    return list(dict.fromkeys(_extremes(lines, keys, templates, total, timed=True)
+                              + failed + rare))
 
 
 def _orders(text: str, lines: Lines, templates: dict[str, list[int]],
