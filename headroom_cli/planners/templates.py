@@ -116,6 +116,9 @@ FAILED_STATE = lazy(r"\b(?:CrashLoopBackOff|ImagePullBackOff|ErrImagePull|OOMKil
 # `"status":504`): masking takes its digits, so its class is put back into the record's key
 # (a server's 5xx answers are a template of their own among its 200s) and read by severity().
 _HTTP_STATUS = lazy(r'(?:HTTP/[\d.]+" |"status": ?)([1-5])\d\d\b')  # 1: its class
+# The request's method and its path's first part (`"GET /r`, `"POST /api`), put back into an
+# access record's key beside its status class: a route's failures are a template of their own.
+_ROUTE = lazy(r'"[A-Z]{3,7} /[^/?" ]*')
 PENDING_STATE = lazy(r"\b(?:Pending|ContainerCreating|Terminating|Unknown|Restarting"
                      r"|SchedulingDisabled|outdated|upgradable)\b")
 _RARE_LINES = 0.01  # of the lines, the most a rare template (whose every line is offered) holds
@@ -527,14 +530,16 @@ def _keys(text: str, total: int) -> list[str]:
 
 
 def _keep_statuses(text: str, keys: list[str]) -> None:
-    """Each access record's key gets its status class back (_HTTP_STATUS), in one pass."""
+    """Each access record's key gets its status class and its route back (_HTTP_STATUS,
+    _ROUTE), in one pass."""
     line, at = 0, 0
     for found in _HTTP_STATUS.finditer(text):
         line += text.count("\n", at, found.start())
         at = found.start()
         if line >= len(keys):
             break
-        keys[line] += "\x01" + found[1]
+        route = _ROUTE.search(text, text.rfind("\n", 0, at) + 1, at)
+        keys[line] += "\x01" + found[1] + (route[0] if route else "")
 
 
 def _aligned(sample: list[str]) -> bool:
