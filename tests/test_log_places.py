@@ -243,3 +243,24 @@ def test_gdb_s_crash_on_a_core_file_is_an_error(counter):
     frame = next(row for row in rows[crash:] if row.startswith("#0 "))
     out = compress(text, tool="Bash", budget=1000, counter=counter).text.splitlines()
     assert rows[crash] in out and frame in out
+
+
+def test_an_apache_error_log_record_is_of_the_level_its_module_bracket_names():
+    """Apache httpd 2.4's error log (real) writes each record's level after its module:
+    `[proxy_http:error]`, `[cgid:error]`, `[mpm_event:notice]`. Its 207 error records (a proxy
+    timeout, a refused backend, a CGI script that died) are errors; its notices (`caught
+    SIGTERM, shutting down`) are not, whatever their words."""
+    from headroom_cli.clean import clean
+    from headroom_cli.plan import Lines
+    from headroom_cli.planners.log.planning import signal_lines
+
+    text = clean((Path(__file__).resolve().parent / "corpus"
+                  / "apache-2.4.71-error-log-cgi-traceback-proxy-ah01102" / "output.txt"
+                  ).read_text())
+    rows = text.splitlines()
+    level = re.compile(r"^\[[^\]]+\] \[\w*:(\w+)\]")
+    levels = {i: m[1] for i, row in enumerate(rows) if (m := level.match(row))}
+    assert sum(value == "error" for value in levels.values()) > 200
+    errors, warnings = signal_lines(text, Lines(text))
+    assert {i for i, value in levels.items() if value == "error"} <= set(errors)
+    assert not {i for i, value in levels.items() if value == "notice"} & set(errors + warnings)

@@ -141,6 +141,8 @@ _GLOG = lazy(r"([EWIF])\d{4} \d\d:\d\d:\d\d")
 _LETTER_LEVEL = lazy(r"([EW]): (?=\S)")
 _RULE_SEVERITY = lazy(r"\b[A-Z]{1,4}\d{3,5} \((?:error|warning)\):")
 _BRACKET_LEVEL = lazy(r"\[(error|warn|warning|info|debug|fatal)\]", re.IGNORECASE)  # prettier
+# Apache httpd's `[proxy_http:error]` after its date: the module, then the record's level.
+_MODULE_LEVEL = lazy(r"\[\w*:(emerg|alert|crit|error|warn|notice|info|debug|trace\d)\]")
 _LEVEL_CLASS = {
     "ERROR": ERROR, "ERR!": ERROR, "FATAL": ERROR, "CRITICAL": ERROR, "SEVERE": ERROR,
     "EMERG": ERROR, "ALERT": ERROR, "PANIC": ERROR, "WARN": WARNING, "WARNING": WARNING,
@@ -541,6 +543,9 @@ def _level(line: str) -> str | None:
     bracketed = _BRACKET_LEVEL.match(line) if line[:1] == "[" else None
     if bracketed:
         return bracketed.group(1).upper()
+    module = _MODULE_LEVEL.search(line, 0, 80) if ":" in line[:80] else None
+    if module:
+        return module.group(1).upper()
     named = _NAMED_LEVEL.search(line, 0, 120) if "l" in line[:120] else None
     if named:
         return named.group(1).upper()
