@@ -608,3 +608,20 @@ def test_a_log_with_tracebacks_keeps_its_first_access_record_answering_5xx(cl100
     assert cl100k.count(out) <= 4000
     for line in first_failed.values():
         assert line in out
+
+
+def test_haproxy_s_status_after_its_timers_is_read(cl100k):
+    """HAProxy's HTTP log (real) writes the status after five timers, before the request:
+    `0/0/0/0/0 500 173 … "POST /api/orders HTTP/1.1"`. Its 5xx answers are templates of
+    their own, one a route, and each route's first is shown at 4000 tokens."""
+    meta, text = corpus_case(GROWN_DIR, "haproxy-2.6-httplog-stdout-server-down-504-sh")
+    first_failed: dict[str, str] = {}
+    for line in text.splitlines():
+        found = re.search(r' -?\d+/-?\d+/-?\d+/-?\d+/\+?\d+ 5\d\d .*"([A-Z]+ /[^/ ?]*)', line)
+        if found:
+            first_failed.setdefault(found[1], line)
+    assert len(first_failed) == 2
+    _, out = clip(text, 4000, cl100k)
+    assert cl100k.count(out) <= 4000
+    for line in first_failed.values():
+        assert line in out

@@ -113,9 +113,11 @@ FAILED_STATE = lazy(r"\b(?:CrashLoopBackOff|ImagePullBackOff|ErrImagePull|OOMKil
                     r"|<defunct>)|\(deleted\)")
 # An HTTP access record's status (the combined log format's `"GET /a HTTP/1.1" 502 157`, as
 # nginx, Apache, gunicorn, uvicorn and Django's runserver write it; a JSON access log's
-# `"status":504`): masking takes its digits, so its class is put back into the record's key
+# `"status":504`; HAProxy's after its five timers, `0/0/0/-1/1 502 209`): masking takes its
+# digits, so its class is put back into the record's key
 # (a server's 5xx answers are a template of their own among its 200s) and read by severity().
-_HTTP_STATUS = lazy(r'(?:HTTP/[\d.]+" |"status": ?)([1-5])\d\d\b')  # 1: its class
+_HTTP_STATUS = lazy(r'(?:HTTP/[\d.]+" |"status": ?|(?<= )-?\d+/-?\d+/-?\d+/-?\d+/\+?\d+ )'
+                    r'([1-5])\d\d\b')  # 1: its class
 # The request's method and its path's first part (`"GET /r`, `"POST /api`), put back into an
 # access record's key beside its status class: a route's failures are a template of their own.
 _ROUTE = lazy(r'"[A-Z]{3,7} /[^/?" ]*')
@@ -538,7 +540,8 @@ def _keep_statuses(text: str, keys: list[str]) -> None:
         at = found.start()
         if line >= len(keys):
             break
-        route = _ROUTE.search(text, text.rfind("\n", 0, at) + 1, at)
+        end = text.find("\n", at)
+        route = _ROUTE.search(text, text.rfind("\n", 0, at) + 1, len(text) if end < 0 else end)
         keys[line] += "\x01" + found[1] + (route[0] if route else "")
 
 
