@@ -29,7 +29,7 @@ _SPENT_ENOUGH = 0.97
 # planned again with a larger target, at most this many times (each a plan, a render and a
 # count): a clipped output should use what it is given. (A plan whose gaps it can re-word and
 # that leaves budget unspent has nothing left worth it: a flood's repeats, counted.)
-_WIDE_ENOUGH = 0.85
+_WIDE_ENOUGH = 0.95
 _WIDEN_ATTEMPTS = 3
 
 

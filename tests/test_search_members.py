@@ -74,12 +74,19 @@ def test_a_members_type_is_not_what_it_declares(line, name):
 
 def test_the_clipped_search_shows_the_declarations_first(counter):
     """At a budget too small for every match, the two declarations of the property are among
-    the lines kept, and no loop is kept as if it defined the name."""
+    the lines kept, and no loop is kept as if it defined the name: a loop shown is shown in
+    its turn, after every match above it in its file."""
     raw = REAL.read_text()
     out = compress(raw, tool="Grep", budget=500, counter=counter).text
     assert counter.count(out) <= 500
     assert "protected $children = array();" in out and "protected $children;" in out
-    assert "foreach (" not in out
+    shown = set(out.splitlines())
+    matches = raw.splitlines()
+    for index, line in enumerate(matches):
+        if "foreach (" in line and line in shown:
+            path = line.split(":", 1)[0]
+            above = [m for m in matches[:index] if m.startswith(path + ":")]
+            assert set(above) <= shown, line
 
 
 JAVA = Path(__file__).parent / "real" / "rg-n-hasArg-commons-cli-1.11.0-rc1.txt"
