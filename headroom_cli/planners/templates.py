@@ -250,12 +250,18 @@ def notable_lines(text: str, lines: Lines, most: int = 2) -> list[int]:
         return []
     keys = _keys(text, total)
     templates, _ = _templates(keys, total)
-    ranked = sorted(templates.values(), key=lambda t: _rank(lines.get(t[1]), t[0], t[1], total))
-    failed = [first for count, first, _ in ranked
-              if count > most and _status_class(lines.get(first)) == "5"]
-    rare = [first for count, first, _ in ranked if count <= most]
-    return list(dict.fromkeys(_extremes(lines, keys, templates, total, timed=True)
-                              + failed + rare))
+
+    def ranked(found) -> list[int]:
+        return [first for count, first, _ in sorted(
+            found, key=lambda t: _rank(lines.get(t[1]), t[0], t[1], total))]
+
+    failed = ranked(t for t in templates.values()
+                    if t[0] > most and _status_class(lines.get(t[1])) == "5")
+    rare = ranked(t for t in templates.values() if t[0] <= most)
+    # (durations are read line by line: a log that spells none is not read for them)
+    slowest = _extremes(lines, keys, templates, total, timed=True) if _DURATION.search(
+        text) else []
+    return list(dict.fromkeys(slowest + failed + rare))
 
 
 def _orders(text: str, lines: Lines, templates: dict[str, list[int]],
