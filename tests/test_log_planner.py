@@ -591,34 +591,29 @@ def test_json_log_records_are_of_a_kind_by_their_logger_and_message(cl100k, budg
         f"{' '.join(max(kinds, key=kinds.get))} ×"), note
 
 
-def test_a_log_with_tracebacks_keeps_its_first_access_record_answering_5xx(cl100k):
-    """aiohttp's console (real): Redis is down, and 56 requests fail with a traceback each;
-    the client's view of them is an INFO access record ending `HTTP/1.1" 500`, a level no
-    error rule reads. The first record of each template answering 5xx is a notable line, and
-    an access record's template keeps its method and its path's first part (`"GET /r`,
-    `"POST /api`): each route's first failure is shown."""
-    meta, text = corpus_case(GROWN_DIR, "aiohttp-3.14-redis-down-connectionerror-500s")
-    first_failed: dict[str, str] = {}
-    for line in text.splitlines():
-        found = re.search(r'"([A-Z]+ /[^/ ]*)[^"]* HTTP/1\.1" 5\d\d ', line)
-        if found and " INFO " in line:
-            first_failed.setdefault(found[1], line)
-    assert len(first_failed) == 2
-    _, out = clip(text, 4000, cl100k)
-    assert cl100k.count(out) <= 4000
-    for line in first_failed.values():
-        assert line in out
+# Each access record answering 5xx, with its route (method and the path's first part) as group 1.
+FAILED_ACCESS = [
+    # aiohttp's console: an INFO record ending `"POST /api/shorten HTTP/1.1" 500`
+    ("aiohttp-3.14-redis-down-connectionerror-500s",
+     r' INFO .*"([A-Z]+ /[^/ ]*)[^"]* HTTP/1\.1" 5\d\d '),
+    # HAProxy's HTTP log: the status after five timers, the request after it
+    ("haproxy-2.6-httplog-stdout-server-down-504-sh",
+     r' -?\d+/-?\d+/-?\d+/-?\d+/\+?\d+ 5\d\d .*"([A-Z]+ /[^/ ?]*)'),
+]
 
 
-def test_haproxy_s_status_after_its_timers_is_read(cl100k):
-    """HAProxy's HTTP log (real) writes the status after five timers, before the request:
-    `0/0/0/0/0 500 173 … "POST /api/orders HTTP/1.1"`. Its 5xx answers are templates of
-    their own, one a route, and each route's first is shown at 4000 tokens."""
-    meta, text = corpus_case(GROWN_DIR, "haproxy-2.6-httplog-stdout-server-down-504-sh")
+@pytest.mark.parametrize("case,failed", FAILED_ACCESS)
+def test_a_server_log_keeps_each_route_s_first_access_record_answering_5xx(cl100k, case, failed):
+    """A server's console (real) beside its tracebacks and health checks: the client's view
+    of each failure is an access record answering 5xx, at a level no error rule reads
+    (aiohttp's INFO; HAProxy's status after its timers, `0/0/0/0/0 500 173 … "POST
+    /api/orders HTTP/1.1"`). An access record's template keeps its status class, its method
+    and its path's first part (`"GET /r`, `"POST /api`), and the first record of each
+    template answering 5xx is a notable line: each route's first failure is shown."""
+    meta, text = corpus_case(GROWN_DIR, case)
     first_failed: dict[str, str] = {}
     for line in text.splitlines():
-        found = re.search(r' -?\d+/-?\d+/-?\d+/-?\d+/\+?\d+ 5\d\d .*"([A-Z]+ /[^/ ?]*)', line)
-        if found:
+        if found := re.search(failed, line):
             first_failed.setdefault(found[1], line)
     assert len(first_failed) == 2
     _, out = clip(text, 4000, cl100k)
