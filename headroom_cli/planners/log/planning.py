@@ -24,8 +24,9 @@ from .signals import (BUG_WEIGHT, BUG_WORDS, CARET_LINE, CAUSE, classify_why,
                       ERROR_START, FAILING_SUMMARY, gravest, has_error_word, HEX_DIGITS,
                       is_progress, KIND_CODE, label_prefix, LINT_SIGNAL, LOCATED_SIGNAL,
                       LOCATION_PREFIX, LOG_RECORD, NOTHING_FAILED, PATH_TAIL, PY_EXCEPTION,
-                      record_message, RESULT_TAIL, RULE_HEADED, SELF_CONTAINED, SHAPE_CHARS, shape_of,
-                      START_SIGNAL, SUMMARY, TRIGGER_PATTERNS, TRIGGERS, UNINFORMATIVE, WARNING)
+                      record_message, RESULT_TAIL, RULE_HEADED, SELF_CONTAINED, SHAPE_CHARS,
+                      shape_of, START_SIGNAL, SUMMARY, TRIGGER_PATTERNS, TRIGGERS,
+                      UNINFORMATIVE, WARNING)
 
 # Rendered sizes in tokens, measured on cl100k: an inline gap marker is 13-25 (an estimate while
 # choosing; counted exactly before the plan is returned); the closing marker's is render's.
@@ -1188,8 +1189,8 @@ def _label(kind: str | bytes, first_line: str) -> str:
     """A kind as a reader would name it: its rule code, or the start of its message."""
     if isinstance(kind, str):
         return kind
-    message = record_message(first_line) or label_prefix().sub("", first_line.strip()) or (
-        first_line.strip())
+    stripped = first_line.strip()
+    message = record_message(first_line) or label_prefix().sub("", stripped) or stripped
     return message if len(message) <= 50 else message[:49].rstrip() + "…"
 
 

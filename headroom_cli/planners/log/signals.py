@@ -244,7 +244,7 @@ PATH_TAIL = lazy(rb"/[^\s'\"`:,;)\]]*")
 HEX_DIGITS = b"0123456789abcdefABCDEF"
 # A structured (JSON) record's message and the logger that wrote it: what names its kind. The
 # rest of the record (the request, its headers, a port, a timestamp) varies between repeats.
-JSON_MESSAGE = lazy(r'"(?:msg|message)"\s*:\s*"((?:[^"\\\n]|\\.)*)"')
+_JSON_MESSAGE = lazy(r'"(?:msg|message)"\s*:\s*"((?:[^"\\\n]|\\.)*)"')
 _JSON_LOGGER = lazy(r'"(?:logger|logger_name|component|module)"\s*:\s*"([^"\n]*)"')
 
 
@@ -253,7 +253,7 @@ def record_message(line: str) -> str | None:
     when the line is no JSON record or names no message."""
     if not line.lstrip().startswith("{"):
         return None
-    message = JSON_MESSAGE.search(line)
+    message = _JSON_MESSAGE.search(line)
     if message is None:
         return None
     logger = _JSON_LOGGER.search(line)
