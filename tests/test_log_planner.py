@@ -620,3 +620,20 @@ def test_a_server_log_keeps_each_route_s_first_access_record_answering_5xx(cl100
     assert cl100k.count(out) <= 4000
     for line in first_failed.values():
         assert line in out
+
+
+def test_a_trace_that_repeats_a_kept_one_line_for_line_is_counted_not_shown(cl100k):
+    """valgrind on redis's GETDEL (real): eleven `Invalid read` reports, several the same
+    trace as the first (numbers and addresses aside). A report past each kind's first and
+    last whose trace repeats a kept one line for line says nothing new: it is counted in the
+    note, and the room goes to what is not shown yet (the server's own `User requested
+    shutdown...` line, interleaved with the reports)."""
+    meta, text = corpus_case(GROWN_DIR, "valgrind-redis-getdel-use-after-free")
+    reports = [line for line in text.splitlines() if "== Invalid read" in line]
+    assert len(reports) == 11
+    _, out = clip(text, 4000, cl100k)
+    assert cl100k.count(out) <= 4000
+    shown = [line for line in out.splitlines() if "== Invalid read" in line]
+    assert len(shown) < len(reports)
+    assert re.search(r"\[omitted errors by kind: .*Invalid read", out)
+    assert next(line for line in text.splitlines() if "User requested shutdown" in line) in out

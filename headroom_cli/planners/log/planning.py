@@ -51,6 +51,7 @@ _DIED = lazy(r"(?i)\b(?:killed|terminated by signal|(?:by|on|with) signal \d+"
 # Characters past which one-off lines are not looked for: their mask pass costs ~0.3 s a MB
 # (bench: the 1 MB log's start-up), and a streamed log's excerpt could not offer them either.
 _RARE_CHARS = 400_000
+_PRINT_LINES = 12  # of an error's block, the lines after its first that _unlike compares
 _RARE_TOKENS = 60  # a one-off line longer than this (or a 50th of the budget) waits for the ends
 _FLOOD = 20  # instances of one error kind that make a flood (pgbench's retried transactions)
 _SAME_MOMENT = 20  # records of one process at one moment that continue an error record
@@ -548,6 +549,7 @@ def _choose(scan: _Scan, picker: _Picker, budget: int, focus: frozenset[int],
     _keep_blocks(scan, picker, chosen, _NEAR)
     _keep_whole_blocks(scan, picker, chosen, int(budget * _WHOLE_BLOCK_SHARE))
     places = _keep_warnings(scan, picker, folds)
+    rest = _unlike(scan, chosen, rest)
     _keep_cores(scan, picker, rest)
     _keep_blocks(scan, picker, rest, _NEAR)
     _keep_each(picker, ((i,) for i in late_summaries))
@@ -559,6 +561,19 @@ def _choose(scan: _Scan, picker: _Picker, budget: int, focus: frozenset[int],
         _keep_each(picker, ((i,) for i in _deaths_first(picker.line, notable())
                             if picker.tokens(i) <= short))
     _keep_cores(scan, picker, flood)
+
+
+def _unlike(scan: _Scan, chosen: list[int], rest: list[int]) -> list[int]:
+    """The errors of `rest` whose block says something the chosen ones' do not: an instance
+    whose trace repeats a chosen one's line for line (numbers aside) is counted, not shown."""
+    def prints(key: int) -> tuple:
+        block = scan.block(key)
+        last = min(block.last, block.first + _PRINT_LINES)
+        return tuple(_signatures([scan.line(i) for i in range(block.first, last + 1)]))
+
+    seen = set(map(prints, chosen))
+    return [key for key in rest
+            if scan.block(key).last - scan.block(key).first < 2 or prints(key) not in seen]
 
 
 def _deaths_first(line, indexes: list[int]) -> list[int]:
