@@ -452,11 +452,11 @@ def _leaf_row(doc: Document, node: Node) -> Keep | Note:
         if isinstance(node.scalar, str) and node.start - start < LINE_LIMIT - STRING_PREVIEW:
             return Keep(start, _safe_cut(text, node.start + 1 + STRING_PREVIEW),
                         suffix=f'…" ({node.length:,} chars)')
-        return cut_line(text, start, end, LINE_LIMIT)
+        return _cut_line(text, start, end, LINE_LIMIT)
     return Note(_indent(doc, node.row_start, node.depth) + _own_text(doc, node))
 
 
-def cut_line(text: str, start: int, end: int, chars: int) -> Keep:
+def _cut_line(text: str, start: int, end: int, chars: int) -> Keep:
     """The line text[start:end] cut after about `chars` characters, saying how many follow."""
     cut = _safe_cut(text, start + chars)
     return Keep(start, cut, suffix=f" …(+{len(text[cut:end].rstrip()):,} chars)")
@@ -652,7 +652,7 @@ class Layout:
             chars = min(chars - 1, chars * room // max(cost, 1))
             if chars < SHORTEST_CUT:
                 return None
-            shorter = cut_line(self.doc.text, row.start, end, chars)
+            shorter = _cut_line(self.doc.text, row.start, end, chars)
             cost = self.cost(shorter)
             if cost <= room:
                 return shorter
@@ -1056,7 +1056,7 @@ def _line_with_bracket(doc: Document, node: Node, index: int, opening: bool) -> 
         return None
     if len(text[start:end].rstrip("\n")) <= LINE_LIMIT:
         return Keep(start, end)
-    return cut_line(text, start, end, LINE_LIMIT)
+    return _cut_line(text, start, end, LINE_LIMIT)
 
 
 def _emit_hidden(layout: Layout, parent: Node, first: int, last: int, items: list) -> None:

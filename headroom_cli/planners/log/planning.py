@@ -566,14 +566,14 @@ def _choose(scan: _Scan, picker: _Picker, budget: int, focus: frozenset[int],
 def _unlike(scan: _Scan, chosen: list[int], rest: list[int]) -> list[int]:
     """The errors of `rest` whose block says something the chosen ones' do not: an instance
     whose trace repeats a chosen one's line for line (numbers aside) is counted, not shown."""
-    def prints(key: int) -> tuple:
-        block = scan.block(key)
+    def prints(block: _Block) -> tuple:
         last = min(block.last, block.first + _PRINT_LINES)
         return tuple(_signatures([scan.line(i) for i in range(block.first, last + 1)]))
 
-    seen = set(map(prints, chosen))
-    return [key for key in rest
-            if scan.block(key).last - scan.block(key).first < 2 or prints(key) not in seen]
+    seen = {prints(scan.block(key)) for key in chosen}
+    blocks = map(scan.block, rest)  # a finding of a line or two (another file's) always tells
+    return [key for key, block in zip(rest, blocks)
+            if block.last - block.first < 2 or prints(block) not in seen]
 
 
 def _deaths_first(line, indexes: list[int]) -> list[int]:

@@ -251,7 +251,7 @@ _JSON_LOGGER = lazy(r'"(?:logger|logger_name|component|module)"\s*:\s*"([^"\n]*)
 def record_message(line: str) -> str | None:
     """A JSON record's logger and message (`http.log.error no upstreams available`), or None
     when the line is no JSON record or names no message."""
-    if not line.lstrip().startswith("{"):
+    if not line[:64].lstrip().startswith("{"):  # (a record's line can be megabytes long)
         return None
     message = _JSON_MESSAGE.search(line)
     if message is None:
