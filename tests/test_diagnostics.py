@@ -56,8 +56,21 @@ def _tuning_searches() -> list[str]:
                   and json.loads((case / "meta.json").read_text())["kind"] == "search")
 
 
-@pytest.mark.parametrize("folder, name", [(GROWN_DIR, name) for name in _tuning_searches()]
-                         + [(CORPUS_DIR, name) for name in corpus_cases("search")])
+# Searches whose rows hold no `path:line:` and no path alone: known gaps, each failing until
+# the sniffer reads its form (strict: one that starts passing is moved out of this list).
+_UNREAD_SEARCHES = {
+    # `dpkg -S`'s `package[:arch]: /path` rows: an owner, then the path it holds
+    "dpkg-search-pkgconfig-pc-files-debian12",
+    # ctags' cross-reference form (`global -x`, `ctags -x`): `symbol  line  path  text`
+    "global-rx-redis-7.2.6-dictfind-references",
+}
+
+
+@pytest.mark.parametrize("folder, name", [
+    pytest.param(GROWN_DIR, name, marks=pytest.mark.xfail(
+        strict=True, reason="a search form the sniffer does not read yet"))
+    if name in _UNREAD_SEARCHES else (GROWN_DIR, name) for name in _tuning_searches()]
+    + [(CORPUS_DIR, name) for name in corpus_cases("search")])
 def test_a_search_stays_a_search(folder, name):
     meta, text = corpus_case(folder, name)
     assert sniff(Lines(text), lookup(meta["tool"])) == "search"

@@ -236,7 +236,9 @@ def _whole_parse_says_search(sample: list[str]) -> bool:
         return len(parsed.files) >= search_signals.MIN_MATCH_LINES and len(
             parsed.files) >= 0.9 * filled
     matches = sum(len(f.matches) for f in parsed.files.values())
-    if matches < search_signals.MIN_MATCH_LINES or parsed.recognised < 0.75 * filled:
+    context = sum(len(f.context) for f in parsed.files.values())  # `git grep -W`'s functions
+    if not matches or matches + context < search_signals.MIN_MATCH_LINES or (
+            parsed.recognised < 0.75 * filled):
         return False
     diagnostics = sum(1 for f in parsed.files.values() for i in f.matches
                       if after_place(sample[i], f.text_start[i]))

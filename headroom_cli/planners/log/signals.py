@@ -439,6 +439,11 @@ def _judged_signals(sample: list[str]):
 _UNJUDGED = object()
 
 
+# A clock, then only numbers: a row of a sampling tool's table (pidstat's, sar's, `vmstat -t`'s
+# `12:09:13      101      5239    7.92    5.94 …`), no record, which says something after its time.
+_SAMPLED_ROW = lazy(r"[ \t]*+\d\d?:\d\d:\d\d(?:[ \t]++[AP]M)?(?:[ \t]++[-+]?[\d.,]++%?){4}")
+
+
 def _mostly_log_records(sample: list[str], shell: bool = False) -> bool:
     """Most lines are records; the lines that carry a record on (a trace, a wrapped message)
     are not counted either way."""
@@ -452,7 +457,9 @@ def _mostly_log_records(sample: list[str], shell: bool = False) -> bool:
         if others > most_others:
             return False
         line = _without_read_prefix(line)
-        if _is_record(line) or shell and SHELL_RECORD.match(line) or _opens_a_finding(
+        if _SAMPLED_ROW.match(line):
+            others += 1
+        elif _is_record(line) or shell and SHELL_RECORD.match(line) or _opens_a_finding(
                 line, sample[index + 1] if index + 1 < len(sample) else ""):
             records += 1
         elif not _CARRIED.match(line):
