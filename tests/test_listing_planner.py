@@ -565,3 +565,20 @@ def test_a_table_s_rows_that_differ_outrank_its_head_rows(counter):
     out = compress(text, tool="Bash", budget=1000, counter=counter).text
     assert counter.count(out) <= 1000
     assert all(row in out.splitlines() for row in waiting)
+
+
+def test_a_symbolic_links_row_is_counted_under_the_links_own_folder(counter):
+    """`fdfind -l` of a library folder (real, `ls -l` rows): its `libssl.so -> libssl.so.3`
+    rows name the link, not its target (`libz.so -> /lib/x86_64-linux-gnu/libz.so.1.2.13`
+    lies in another folder). Every omitted row is counted under the folder it is in."""
+    text = (Path(__file__).parent / "corpus" / "fdfind-l-e-so-usr-lib-multiarch-debian12"
+            / "output.txt").read_text()
+    rows = text.rstrip("\n").split("\n")
+    assert sum(" -> " in row for row in rows) > 50
+    result = clip(text, 1000, counter)
+    gaps = re.findall(r"^\[… lines ([\d,]+)(?:–([\d,]+))? omitted", result.text, re.M)
+    cut = [row for first, last in gaps for row in rows[number(first) - 1:number(last or first)]]
+    note = re.search(r"^\(omitted rows by directory: (.*)\)$", result.text, re.M)
+    groups = re.findall(r"(\S+) ([\d,]+)", note[1])
+    assert sum(number(n) for _, n in groups) == len(cut)
+    assert all(folder.startswith("/usr/lib/x86_64-linux-gnu/") for folder, _ in groups)

@@ -745,7 +745,10 @@ def _aligned(title: str, row: str) -> bool:
 
 
 def _last_field(row: str) -> str | None:
-    fields = row.split()
+    """The row's last field, or a symbolic link's own name (`ls -l`'s `libz.so ->
+    /lib/libz.so.1`: the row is the link's; its target may lie in any folder)."""
+    link = row.rfind(" -> ")
+    fields = (row[:link] if link >= 0 else row).split()
     return fields[-1] if fields else None
 
 
