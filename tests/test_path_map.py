@@ -292,6 +292,27 @@ def test_du_opens_the_biggest_folders_first(budget, counter):
         assert min(map(size, shown)) >= max(map(size, children - shown))
 
 
+@pytest.mark.parametrize("budget", [500, 1000, 2000])
+def test_du_sorted_by_size_shows_its_largest_rows_first_as_listed(budget, counter):
+    """`du --inodes -d 3 /usr/share | sort -rn` (real): the order is the reader's question.
+    Its first rows, the largest, open the clip as listed (a map would scatter them by path),
+    and the map of the others follows with exact counts."""
+    _, text = corpus_case(GROWN_DIR, "du-inodes-d3-usr-share-sort-rn-debian12")
+    rows = [row for row in text.split("\n") if row]
+    sizes = [int(row.split("\t")[0]) for row in rows]
+    assert sizes == sorted(sizes, reverse=True)
+    result = compress(text, tool="Bash", budget=budget, counter=counter)
+    assert counter.count(result.text) <= budget
+    out = result.text.split("\n")
+    lead = 0
+    while out[lead] == rows[lead]:
+        lead += 1
+    assert lead >= budget // 100  # about a quarter of the budget's rows at least
+    assert any(FOLDER.match(line.split("\t")[-1]) for line in out[lead:])
+    closing = CLOSING.search(result.text)
+    assert num(closing["total"]) == len(rows)
+
+
 def test_ls_r_is_a_map_of_whole_paths_with_exact_counts(counter):
     """`ls -R` (real, in this venv's site-packages): its `folder:` headers and bare names become
     the map of whole paths, every folder with its exact count of the files under it."""

@@ -21,6 +21,7 @@ _HEADER = lazy(r"\S.*:$")
 _LONG_ROW = lazy(r"total \d|[-dlcbps][-rwxsStT]{9}")
 _MIN_ROWS = 10
 _MIN_HEADERS = 2
+_RANKED_SHARE = 0.5  # of the budget, for a size-sorted list's largest rows, as listed
 
 
 def _sized(row: str):
@@ -79,10 +80,37 @@ def _du(rows: list[str], lines: Lines, budget: int, counter: Counter) -> Plan | 
              for i in mapped if paths[i] + "/" in folders}
     from .pathmap import Sized  # (as in _mapped)
 
+    costs = LineCosts(rows, counter)
+    first = _largest_first(mapped, [_bytes(matches[i][1], matches[i][2]) for i in mapped],
+                           costs, int(_RANKED_SHARE * budget))
+    mapped = [i for i in mapped if i not in first]
     sized = Sized([paths[i] for i in mapped], sizes)
     weights = [_bytes(matches[i][1], matches[i][2]) for i in mapped]
-    return _mapped(rows, lines, mapped, budget, counter, total, len(listed), sized=sized,
+    return _mapped(rows, lines, mapped, budget, costs, total, len(listed), first, sized=sized,
                    weights=weights)
+
+
+def _largest_first(mapped: list[int], weights: list[int], costs: LineCosts,
+                   room: int) -> set[int]:
+    """Of a list sorted by size (`du | sort -rn`, largest first; `sort -n`, last), the
+    largest rows that fit `room`: the order is the reader's question, and its first answers
+    are shown as listed, before the map of the others. None of a list in du's own order."""
+    pairs = list(zip(weights, weights[1:]))
+    if len(mapped) < _MIN_ROWS or weights[0] == weights[-1]:
+        return set()
+    if all(a >= b for a, b in pairs):
+        ranked = mapped
+    elif all(a <= b for a, b in pairs):
+        ranked = mapped[::-1]
+    else:
+        return set()
+    first, spent = set(), 0
+    for index in ranked:
+        spent += costs.line(index)
+        if spent > room:
+            break
+        first.add(index)
+    return first
 
 
 def _slashes(path: str):
@@ -107,25 +135,27 @@ def _ls_r(rows: list[str], lines: Lines, budget: int, counter: Counter) -> Plan 
     if not files:
         return None
     names = sum(1 for row in rows if row.strip()) - len(heads)
-    return _mapped(rows, lines, files, budget, counter, None, names, drawn=paths)
+    return _mapped(rows, lines, files, budget, LineCosts(rows, counter), None, names,
+                   drawn=paths)
 
 
-def _mapped(rows: list[str], lines: Lines, mapped: list[int], budget: int, counter: Counter,
-            total: int | None, listed: int, **how) -> Plan:
+def _mapped(rows: list[str], lines: Lines, mapped: list[int], budget: int, costs: LineCosts,
+            total: int | None, listed: int, first: set[int] = frozenset(), **how) -> Plan:
     """The map of rows `mapped` and `total`, du's last row, kept; `listed`: the paths the
-    output lists (its rows less `ls -R`'s headers)."""
-    costs = LineCosts(rows, counter)
-    reserve = search_marker_reserve(counter, len(rows), len(mapped), 0, MAX_LINE_CHARS)
+    output lists (its rows less `ls -R`'s headers); `first`: rows shown whole before the
+    map, in their order."""
+    reserve = search_marker_reserve(costs.counter, len(rows), len(mapped) + len(first), 0,
+                                    MAX_LINE_CHARS)
     room = budget - reserve - (costs.line(total) if total is not None else 0)
     # Here, not at the top: sniffing a large output of any shape asks looks_like, and the
     # map's module costs ~3 ms to load.
     from .pathmap import plan_paths
 
     found = plan_paths(rows, lines, mapped, room, costs, **how)
-    items = found.items
+    items = (*(Keep(lines.start(i), lines.end(i)) for i in sorted(first)), *found.items)
     if total is not None:
         items = (*items, Keep(lines.start(total), lines.end(total)))
-    shown = found.named + (total is not None)
+    shown = found.named + (total is not None) + len(first)
     summary = search_roll_up_summary(listed - shown, listed, found.files - found.named,
                                      found.groups, True)
     kept = sum(isinstance(item, Keep) for item in items)
