@@ -11,7 +11,7 @@ from ..patterns import lazy
 from ..plan import Keep, Lines, Plan
 from ..render import search_marker_reserve, search_roll_up_summary
 from ..tokens import Counter
-from .costs import MAX_LINE_CHARS, LineCosts
+from .costs import MAX_LINE_CHARS, LineCosts, fit_in_order
 
 # `du -a` (blocks), `du -ah` (4.0K, 1.8M), `du -ab` (bytes): a size, a tab, the path.
 _SIZED = lazy(r"(\d+(?:[.,]\d+)?)([KMGTPEZY]?)\t(\S.*)$")
@@ -104,13 +104,7 @@ def _largest_first(mapped: list[int], weights: list[int], costs: LineCosts,
         ranked = mapped[::-1]
     else:
         return set()
-    first, spent = set(), 0
-    for index in ranked:
-        spent += costs.line(index)
-        if spent > room:
-            break
-        first.add(index)
-    return first
+    return set(fit_in_order(ranked, room, costs))
 
 
 def _slashes(path: str):
