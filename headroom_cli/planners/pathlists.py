@@ -80,21 +80,22 @@ def _du(rows: list[str], lines: Lines, budget: int, counter: Counter) -> Plan | 
              for i in mapped if paths[i] + "/" in folders}
     from .pathmap import Sized  # (as in _mapped)
 
+    weight = {i: _bytes(matches[i][1], matches[i][2]) for i in mapped}
     costs = LineCosts(rows, counter)
-    first = _largest_first(mapped, [_bytes(matches[i][1], matches[i][2]) for i in mapped],
-                           costs, int(_RANKED_SHARE * budget))
+    first = _largest_first(mapped, [weight[i] for i in mapped], costs,
+                           int(_RANKED_SHARE * budget))
     mapped = [i for i in mapped if i not in first]
     sized = Sized([paths[i] for i in mapped], sizes)
-    weights = [_bytes(matches[i][1], matches[i][2]) for i in mapped]
     return _mapped(rows, lines, mapped, budget, costs, total, len(listed), first, sized=sized,
-                   weights=weights)
+                   weights=[weight[i] for i in mapped])
 
 
 def _largest_first(mapped: list[int], weights: list[int], costs: LineCosts,
                    room: int) -> set[int]:
     """Of a list sorted by size (`du | sort -rn`, largest first; `sort -n`, last), the
     largest rows that fit `room`: the order is the reader's question, and its first answers
-    are shown as listed, before the map of the others. None of a list in du's own order."""
+    are shown as listed, before the map of the others. None of a list in du's own order
+    (a folder's row after its contents)."""
     pairs = list(zip(weights, weights[1:]))
     if len(mapped) < _MIN_ROWS or weights[0] == weights[-1]:
         return set()
