@@ -61,8 +61,6 @@ def _tuning_searches() -> list[str]:
 _UNREAD_SEARCHES = {
     # `dpkg -S`'s `package[:arch]: /path` rows: an owner, then the path it holds
     "dpkg-search-pkgconfig-pc-files-debian12",
-    # ctags' cross-reference form (`global -x`, `ctags -x`): `symbol  line  path  text`
-    "global-rx-redis-7.2.6-dictfind-references",
 }
 
 

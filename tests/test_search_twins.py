@@ -55,6 +55,44 @@ def test_twins_rank_their_definition_sites_alike(rows):
     assert ranking([vimgrep(row) for row in rows]) == posix
 
 
+def cross_reference(row: str) -> str:
+    """The row as `ctags -x` and GNU GLOBAL's `global -x` print it: `%-16s %4d %-16s %s`."""
+    path, line, text = _ROW.match(row).groups()
+    return f"{'BaseModel':<16} {int(line):>4} {path:<16} {text}"
+
+
+_CROSS_ROW = re.compile(r"^\S+\s+(?P<line>\d+)\s+(?P<path>\S+) ")
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(windows_of_rows)
+def test_the_cross_reference_twin_ranks_its_definition_sites_alike(rows):
+    """A cross-reference row's path is padded to 16 characters: the padding is no indent of
+    its line's text (a top-level `class BaseModel(` stays a top-level definition)."""
+    twin = [cross_reference(row) for row in rows]
+    files = list(parse(twin).files.values())
+    found = [(files[position].path, int(_CROSS_ROW.match(twin[index])["line"]))
+             for position, index in definition_sites(files, twin)]
+    assert found == ranking(rows)
+
+
+def test_a_real_cross_reference_names_every_file_and_shows_its_declarations(counter):
+    """GNU GLOBAL's `global -rx dictFind` on redis 7.2.6 (real): a search whose every file is
+    named with its count, and whose declarations of the symbol (its vendored hiredis's and
+    the server's own `dictEntry * dictFind(…);`) come first, at 500 tokens."""
+    text = (Path(__file__).parent / "corpus" / "global-rx-redis-7.2.6-dictfind-references"
+            / "output.txt").read_text()
+    rows = text.splitlines()
+    result = compress(text, tool="Bash", budget=500, counter=counter)
+    assert result.kind == "search"
+    assert counter.count(result.text) <= 500
+    out = result.text.splitlines()
+    declarations = [row for row in rows if row.rstrip().endswith("const void *key);")]
+    assert len(declarations) == 2 and all(row in out for row in declarations)
+    paths = {row.split()[2] for row in rows}
+    assert all(any(path in line for line in out) for path in paths)
+
+
 def test_the_package_s_exports_and_a_documented_subclass_are_shown(counter):
     """`rg -n BaseModel` of pydantic at 4000 tokens: the definition, then where the package
     exports it and a document derives from it."""

@@ -27,6 +27,10 @@ _PLAIN_MATCH = lazy(r"(?P<path>[^:\n]*[^\s:]):(?P<line>\d+):(?:(?P<col>\d+):)?")
 # last character, else ("", "") — read in one pass over the rows' text.
 _PLAIN_ROWS = lazy(r"\n(([^:\n]*+):\d++:(?:\d++:)?+)?")
 _HEADING_ENTRY = lazy(r"\d+[:-]")
+# ctags' cross-reference form (`ctags -x`, GNU GLOBAL's `global -x`/`-rx`): the symbol, its
+# line number and its file, aligned by spaces, then the line's text.
+_XREF_WIDTH = 16
+_CROSS_REFERENCE = lazy(r"[A-Za-z_$~][\w$:.~<>-]*+[ \t]++\d++[ \t]++(?P<path>[^\s:]++)[ \t]")
 # A context line's separator: `path-12-text` (-A/-B/-C), `path=12=text` (the enclosing
 # function's line, git grep -p / --show-function).
 CONTEXT_SEP = lazy(r"-(\d+)-|=(\d+)=")
@@ -165,12 +169,14 @@ def parse(rows: list[str], hopeless: int | None = None,
             recognised += _rg_json_row(record, index, row, files)
             continue
         m = _PLAIN_MATCH.match(row) or _MATCH.match(row)
+        cross = None if m else _CROSS_REFERENCE.match(row)
+        m = m or cross
         if m and is_path(path := m["path"]):
             last, hits = path, files.get(path)
             if hits is None:  # a FileHits per file, not one built and dropped per match
                 hits = files[path] = FileHits(path)
             hits.matches.append(index)
-            hits.text_start[index] = m.end()
+            hits.text_start[index] = m.end() if cross is None else _cross_text(row, cross)
             recognised += 1
             if diagnostics is not None and after_place(row, m.end()):
                 diagnostics -= 1
@@ -300,6 +306,14 @@ def _rg_json_row(record: re.Match, index: int, row: str, files: dict[str, FileHi
             text = row.find(_RG_JSON_TEXT, record.end())
             hits.text_start[index] = text + len(_RG_JSON_TEXT) if text != -1 else record.end()
     return True
+
+
+def _cross_text(row: str, match: re.Match) -> int:
+    """Where a cross-reference row's text starts: its path is padded to _XREF_WIDTH
+    characters (`%-16s`), and the spaces of that padding are no indent of the line's."""
+    padded = match.start("path") + _XREF_WIDTH + 1
+    end = match.end()
+    return padded if end < padded and not row[end:padded].strip() else end
 
 
 def _add_heading_entry(hits: FileHits, index: int, row: str) -> None:
