@@ -390,6 +390,24 @@ def test_the_row_of_a_template_s_largest_value_is_kept(budget, counter):
     assert heaviest in out.splitlines()
 
 
+@pytest.mark.parametrize("budget", [500, 1000, 2000])
+def test_an_indented_field_number_is_part_of_its_rows_template(budget, counter):
+    """`redis-cli --no-raw SLOWLOG GET 128` (real): each entry's fields are numbered, `2)
+    (integer) 1795954138` its time and `3) (integer) 22839` its duration. The field's number
+    names which field a row is: with it masked, durations shared a template with timestamps
+    and the slowest entry never stood apart. Its duration row and its command are kept."""
+    meta, text = corpus_case(GROWN_DIR, "redis-cli-no-raw-slowlog-get-128-7.0-benchmark-bigkeys")
+    rows = text.splitlines()
+    durations = [(int(row.split()[-1]), at) for at, row in enumerate(rows)
+                 if row.startswith("    3) (integer) ")]
+    assert len(durations) > 50
+    slowest, at = max(durations)
+    out = compress(text, tool="Bash", budget=budget, counter=counter).text
+    assert counter.count(out) <= budget
+    kept = out.splitlines()
+    assert rows[at] in kept and rows[at + 1] in kept  # `4) 1) "KEYS"`: what ran that long
+
+
 @pytest.mark.parametrize("budget", [1000, 2000])
 def test_the_one_row_that_differs_where_the_others_agree_is_kept(budget, counter):
     """`stat /usr/sbin/*` (real, 174 files of 8 lines each): every ` Birth:` line says

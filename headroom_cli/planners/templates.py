@@ -53,7 +53,7 @@ from .wellknown import known_rows
 # identifiers like `BIO_ctrl@OPENSSL_3`). A token is tried only where one starts (the
 # lookbehind), so masking stays linear.
 _MASK = lazy(r"\"[^\"\n]*\"|'[^'\n]*'|`[^`\n]*`|[ \t]{2,}|[-=+─━┼┬┴├┤┌┐└┘╋]{3,}"
-                   r"|(?<![\w.~@+/\\:-])(?=[\w.~@+:-]*[\d/\\_])[\w.~@+/\\:-]+")
+                   r"|(?<![\w.~@+/\\:-])(?!(?<=[ \t]{2})\d{1,2}\)[ \t])(?=[\w.~@+:-]*[\d/\\_])[\w.~@+/\\:-]+")
 _HOLE = "\x00"
 _KEY_CHARS = 200  # of a masked line, what names its template (a long line's start)
 # Masked lines (not blank) more distinct than this have no pattern worth summarising (prose).
