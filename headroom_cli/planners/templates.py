@@ -51,9 +51,11 @@ from .wellknown import known_rows
 # template whatever their columns' widths), and every token holding a digit, a path
 # separator or an underscore (numbers, versions, hex ids, UUIDs, timestamps, paths,
 # identifiers like `BIO_ctrl@OPENSSL_3`). A token is tried only where one starts (the
-# lookbehind), so masking stays linear.
+# lookbehind), so masking stays linear. An indented field's number (redis-cli's `    3)
+# (integer) 22839`) is kept: it names which field the row is.
 _MASK = lazy(r"\"[^\"\n]*\"|'[^'\n]*'|`[^`\n]*`|[ \t]{2,}|[-=+─━┼┬┴├┤┌┐└┘╋]{3,}"
-                   r"|(?<![\w.~@+/\\:-])(?!(?<=[ \t]{2})\d{1,2}\)[ \t])(?=[\w.~@+:-]*[\d/\\_])[\w.~@+/\\:-]+")
+             r"|(?<![\w.~@+/\\:-])(?!(?<=[ \t]{2})\d{1,2}\)[ \t])"
+             r"(?=[\w.~@+:-]*[\d/\\_])[\w.~@+/\\:-]+")
 _HOLE = "\x00"
 _KEY_CHARS = 200  # of a masked line, what names its template (a long line's start)
 # Masked lines (not blank) more distinct than this have no pattern worth summarising (prose).

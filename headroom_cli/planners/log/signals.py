@@ -439,8 +439,8 @@ def _judged_signals(sample: list[str]):
 _UNJUDGED = object()
 
 
-# A clock, then only numbers: a row of a sampling tool's table (pidstat's, sar's, `vmstat -t`'s
-# `12:09:13      101      5239    7.92    5.94 …`), no record, which says something after its time.
+# A clock, then only numbers: a row of a sampling tool's table (pidstat's, sar's, `vmstat
+# -t`'s `12:09:13   101   5239   7.92   5.94 …`), no record, which says something after its time.
 _SAMPLED_ROW = lazy(r"[ \t]*+\d\d?:\d\d:\d\d(?:[ \t]++[AP]M)?(?:[ \t]++[-+]?[\d.,]++%?){4}")
 
 
