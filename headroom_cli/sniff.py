@@ -65,10 +65,11 @@ def _opens_history(sample: list[str]) -> bool:
 
 
 def _opens_a_path_list(sample: list[str]) -> bool:
-    """The first line is `du`'s (a size, a tab) or `ls -R`'s (a folder's header, `path:`)."""
+    """The first line is `du`'s (a size, a tab), `ls -R`'s (a folder's header, `path:`) or may
+    be a path's fields (a count, a digest, a mode)."""
     first = next((line for line in sample if line.strip()), "").rstrip("\r")
-    size = first.split("\t", 1)[0].rstrip("KMGTPEZY")
-    return "\t" in first and size[:1].isdigit() or first.endswith(":") and " " not in first
+    return (first.lstrip(" \t")[:1] in _HEX or first.startswith(("-", "blob", "tree"))
+            or first.endswith(":") and " " not in first)
 
 
 def _opens_a_symbol_table(sample: list[str]) -> bool:

@@ -373,18 +373,118 @@ def test_a_folder_s_entry_module_is_named_before_its_other_files(budget, counter
     assert asked >= 2
 
 
-def test_rows_that_hold_a_path_among_other_fields_are_no_path_list(counter):
-    """`sha256sum` (real, 80 files of hypothesis): a checksum, then a path. Its rows are not
-    paths, so no map of `9f86d0…  hypothesis/` folders sorted by checksum: its rows keep their
-    order."""
+def _fielded(text: str) -> dict[str, str]:
+    """A list of fields and paths: each row by the path at its end (after a tab, or after the
+    spaces that end its fields)."""
+    rows = {}
+    for row in text.rstrip("\n").split("\n"):
+        path = row.split("\t")[-1] if "\t" in row else row.split()[-1]
+        rows[path.lstrip("*")] = row
+    return rows
+
+
+def check_fielded_map(out: str, rows: dict[str, str]) -> list[str]:
+    """Every line of a fielded list's clip is one of its rows, whole, or a folder's line whose
+    count is the list's own; the closing note counts every row. The rows shown, in order."""
+    shown = []
+    body = [line for line in out.split("\n") if line and not line.startswith("[…headroom")]
+    for line in body:
+        if line in rows.values():
+            shown.append(line)
+            continue
+        m = OWN.match(line) or REST.match(line) or FOLDER.match(line)
+        assert m, f"neither a row nor a folder line: {line!r}"
+        folder = "" if m["folder"] == "./" else m["folder"]  # (the map's name for the top)
+        under = [path for path in rows if path.startswith(folder)]
+        if FOLDER.match(line):
+            assert num(m["files"]) == len(under), line
+        else:
+            assert num(m["files"]) <= len(under), line
+    closing = CLOSING.search(out)
+    assert closing and num(closing["total"]) == len(rows)
+    return shown
+
+
+@pytest.mark.parametrize("budget", [600, 1000])
+def test_rows_with_fields_before_their_path_are_a_map_of_their_paths(budget, counter):
+    """`sha256sum` (real, 80 files of hypothesis): a checksum, then a path. The map is of the
+    paths: no folder is named by a checksum (`9f86d0…  hypothesis/`), each row named is shown
+    whole, and every folder's count is the list's own."""
     text = (REAL / "sha256sum-hypothesis-6.170.17-py.txt").read_text()
-    rows = text.rstrip("\n").split("\n")
-    result = compress(text, tool="Bash", budget=600, counter=counter)
-    assert result.kind != "search"
-    kept = [row for row in result.text.split("\n") if row in rows]
-    assert len(kept) > 5
-    assert kept == sorted(kept, key=rows.index)
-    assert not re.search(r"\(\d+ (?:more )?files", result.text)
+    rows = _fielded(text)
+    result = compress(text, tool="Bash", budget=budget, counter=counter)
+    assert result.kind == "tree"
+    assert counter.count(result.text) <= budget
+    shown = check_fielded_map(result.text, rows)
+    assert len(shown) > 5
+    assert any(FOLDER.match(line) for line in result.text.split("\n"))
+
+
+@pytest.mark.parametrize("budget", [1000, 2000])
+def test_a_git_ls_files_s_shows_its_rare_modes_first_then_the_map(budget, counter):
+    """`git ls-files -s` of nlohmann/json (real, 1,090 rows `mode object stage<TAB>path`): the
+    few rows of a rare mode (`100755`: the tools that build the single header, and a PNG with
+    the executable bit) open the clip as listed; the map names the manifests at the top."""
+    _, text = corpus_case(GROWN_DIR, "git-ls-files-s-nlohmann-json-v3.11.3")
+    rows = _fielded(text)
+    executables = [row for row in rows.values() if row.startswith("100755 ")]
+    assert 0 < len(executables) <= 0.01 * len(rows)
+    manifests = [rows[path] for path in ("CMakeLists.txt", "meson.build", "Package.swift")]
+    result = compress(text, tool="Bash", budget=budget, counter=counter)
+    assert counter.count(result.text) <= budget
+    shown = check_fielded_map(result.text, rows)
+    opening = [line for line in result.text.split("\n")[:len(executables)]
+               if line in executables]
+    assert opening == executables[:len(opening)]  # as listed, from the top of the clip
+    assert len(opening) >= min(len(executables), budget // 200)
+    assert sum(row in shown for row in manifests) >= (1 if budget < 2000 else len(manifests))
+
+
+@pytest.mark.parametrize("budget", [500, 1000])
+def test_a_git_ls_tree_shows_its_one_link_its_submodule_and_its_largest_blobs(budget, counter):
+    """`git ls-tree -r -l` of jq (real): among 409 `100644 blob` rows, the one symbolic link
+    (`120000`) and the one submodule (`160000 commit`, size `-`) are shown, and the two
+    largest blobs (its sizes weigh the map's files)."""
+    _, text = corpus_case(GROWN_DIR, "git-ls-tree-r-l-jq-master")
+    rows = _fielded(text)
+    single = [row for row in rows.values()
+              if sum(other.split()[0] == row.split()[0] for other in rows.values()) == 1]
+    assert len(single) == 2
+    sized = [row for row in rows.values() if row.split("\t")[0].split()[3] != "-"]
+    largest = sorted(sized, key=lambda row: -int(row.split("\t")[0].split()[3]))[:2]
+    result = compress(text, tool="Bash", budget=budget, counter=counter)
+    assert counter.count(result.text) <= budget
+    shown = check_fielded_map(result.text, rows)
+    assert all(row in shown for row in single + largest)
+
+
+@pytest.mark.parametrize("budget", [300, 600])
+def test_wc_l_names_its_longest_files_and_keeps_its_total_last(budget, counter):
+    """`wc -l` of rich's modules (real): a count, then a path, and wc's own `total` row. The
+    longest files are named first and the total row, what the reader ran it for, is last."""
+    text = (REAL / "wc-l-rich-15.0.0-py.txt").read_text()
+    rows = _fielded(text)
+    total = rows.pop("total")
+    longest = sorted(rows.values(), key=lambda row: -int(row.split()[0]))[:3]
+    result = compress(text, tool="Bash", budget=budget, counter=counter)
+    assert counter.count(result.text) <= budget
+    body = [line for line in result.text.split("\n")
+            if line and not line.startswith("[…headroom")]
+    assert body[-1] == total
+    rows["total"] = total
+    shown = check_fielded_map(result.text, rows)
+    assert all(row in shown for row in longest)
+
+
+@settings(max_examples=60, deadline=None, phases=[Phase.generate])
+@given(rows=st.lists(st.tuples(st.integers(1, 10**6),
+                               st.from_regex(r"[a-z]{2,12}", fullmatch=True)),
+                     min_size=20, max_size=80))
+def test_counted_words_are_no_path_list(rows, counter):
+    """`sort | uniq -c` of words: a count, then a word that is no path. No map of folders."""
+    text = "".join(f"{count:7d} {word}\n" for count, word in rows)
+    result = compress(text, tool="Bash", budget=100, counter=counter)
+    assert result.kind != "tree"
 
 
 def _vite_ls_files() -> str:

@@ -1,11 +1,17 @@
 """Path lists that are not one path a line: `du -a` (a size in front of every path, a folder's
-row after its contents) and `ls -R` (a `folder:` header, then the bare names in it). Both
-become the path map (planners/pathmap.py) of the files they list: `du`'s rows are shown whole,
-its folder lines with the folder's size and the biggest folders opened first; `ls -R`'s names
-are named by their whole paths. `du`'s last row, the size of all it measured, is always kept.
+row after its contents), `ls -R` (a `folder:` header, then the bare names in it) and lists
+whose every row has the same fields in front of its path (`wc -l`'s count, `sha256sum`'s
+digest, `git ls-tree`'s mode, type and object, `git ls-files -s`'s stage, `git diff
+--numstat`'s counts). All become the path map (planners/pathmap.py) of the files they list:
+their rows are shown whole; `du`'s folder lines with the folder's size and the biggest folders
+opened first; `ls -R`'s names are named by their whole paths; a list whose field next to the
+path is a number (a count, a size) names its heaviest files first. A last row of all the list
+measured (`du`'s total, `wc`'s `total`) is always kept.
 """
 
 from __future__ import annotations
+
+import collections
 
 from ..patterns import lazy
 from ..plan import Keep, Lines, Plan
@@ -19,6 +25,17 @@ _UNITS = "KMGTPEZY"
 # `ls -R`'s header of a folder: its path and a colon. `ls -l`'s rows are a listing's.
 _HEADER = lazy(r"\S.*:$")
 _LONG_ROW = lazy(r"total \d|[-dlcbps][-rwxsStT]{9}")
+# A row of fields and a path: each field a number, a size, a hex digest or object id, git's
+# object type or a `-` (numstat's binary file); `sha256sum -b`'s `*` before the path.
+_FIELDED = lazy(r"[ \t]*+((?:(?:[0-9a-f]{7,64}|\d+(?:[.,]\d+)?[KMGTPEZY]?|-|blob|tree|commit)"
+                r"[ \t]+)+)\*?(\S[^\t]*)$")
+_PATH_LIKE = lazy(r"[/\\]|\.[A-Za-z][\w-]*$")  # a folder in it, or a file's extension
+_PATH_SHARE = 0.8  # of a fielded list's rows, those that look like a path
+_SPACED_SHARE = 0.1  # the most of them that hold a space (a command line's arguments do)
+_WEIGHT = lazy(r"\d{1,15}|-")  # (`-`: a submodule's size, a binary file's line count)
+_ODD_SHARE = 0.05  # of a fielded list's rows, the most a field's rare value is on
+_ODD_ROOM = 0.25  # of the budget, for the rows of rare values, shown first as listed
+_TOTAL = "total"  # `wc`'s last row
 _MIN_ROWS = 10
 _MIN_HEADERS = 2
 _RANKED_SHARE = 0.5  # of the budget, for a size-sorted list's largest rows, as listed
@@ -29,13 +46,32 @@ def _sized(row: str):
 
 
 def looks_like(sample: list[str]) -> bool:
-    """A `du -a` listing or an `ls -R` one."""
+    """A `du -a` listing, an `ls -R` one or a list of fields and paths."""
     rows = [row for row in sample if row.strip()]
     if len(rows) < _MIN_ROWS:
         return False
     if all(_sized(row) for row in rows):
         return True
-    return _headers(sample) is not None
+    return _headers(sample) is not None or _fielded(rows) is not None
+
+
+def _fielded(rows: list[str]) -> list[tuple[list[str], str]] | None:
+    """Each row's fields and path, when every row has as many fields in front of a path and
+    most paths look like one (`uniq -c`'s counted words do not; `ps`'s command lines hold
+    spaces); None otherwise."""
+    found = []
+    for row in rows:
+        match = _FIELDED.match(row.rstrip("\r"))
+        if match is None:
+            return None
+        found.append((match[1].split(), match[2]))
+    if len({len(fields) for fields, _ in found}) > 1:
+        return None
+    paths = [path for _, path in found]
+    if (sum(1 for path in paths if _PATH_LIKE.search(path)) < _PATH_SHARE * len(paths)
+            or sum(1 for path in paths if " " in path) > _SPACED_SHARE * len(paths)):
+        return None
+    return found
 
 
 def _headers(rows: list[str]) -> list[int] | None:
@@ -57,6 +93,10 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter) -> Plan | None:
     rows = [row.rstrip("\r") for row in lines]
     if all(_sized(row) for row in rows if row.strip()):
         return _du(rows, lines, budget, counter)
+    listed = [i for i, row in enumerate(rows) if row.strip()]
+    found = _fielded([rows[i] for i in listed])
+    if found is not None:
+        return _with_fields(rows, lines, listed, found, budget, counter)
     return _ls_r(rows, lines, budget, counter)
 
 
@@ -84,10 +124,47 @@ def _du(rows: list[str], lines: Lines, budget: int, counter: Counter) -> Plan | 
     costs = LineCosts(rows, counter)
     first = _largest_first(mapped, [weight[i] for i in mapped], costs,
                            int(_RANKED_SHARE * budget))
-    mapped = [i for i in mapped if i not in first]
-    sized = Sized([paths[i] for i in mapped], sizes)
-    return _mapped(rows, lines, mapped, budget, costs, total, len(listed), first, sized=sized,
+    return _mapped(rows, lines, mapped, budget, costs, total, len(listed), first,
+                   sized=Sized(sizes), paths=[paths[i] for i in mapped],
                    weights=[weight[i] for i in mapped])
+
+
+def _with_fields(rows: list[str], lines: Lines, listed: list[int],
+                 found: list[tuple[list[str], str]], budget: int, counter: Counter) -> Plan | None:
+    """The map of a list of fields and paths, after the rows of a field's rare values (_odd)
+    and, when the field next to the path is a number that is not the same on every row
+    (`wc -l`'s lines, `git ls-tree -l`'s sizes; not `git ls-files -s`'s stage), its weights:
+    the heaviest are named first, and a list sorted by them opens with its largest rows."""
+    total = listed[-1] if found[-1][1] == _TOTAL else None
+    mapped = [i for i in listed if i != total]
+    if not mapped:
+        return None
+    fields = [each for each, _ in found[:len(mapped)]]
+    near = [each[-1] for each in fields]
+    weights = ([0 if field == "-" else int(field) for field in near]
+               if all(_WEIGHT.fullmatch(f) for f in near) and len(set(near)) > 1 else None)
+    costs = LineCosts(rows, counter)
+    first = set(fit_in_order([mapped[at] for at in _odd(fields)], int(_ODD_ROOM * budget),
+                             costs))
+    if weights is not None:
+        first |= _largest_first(mapped, weights, costs, int(_RANKED_SHARE * budget))
+    return _mapped(rows, lines, mapped, budget, costs, total, len(listed), first,
+                   paths=[path for _, path in found[:len(mapped)]], weights=weights)
+
+
+def _odd(fields: list[list[str]]) -> list[int]:
+    """The rows (positions in `fields`) holding a field's rare value where most rows agree on
+    one (`git ls-tree`'s one symbolic link, `120000`, and its submodule, `160000 commit`,
+    among `100644 blob` rows; a PNG with the executable bit), the rarest values first."""
+    odd: dict[int, int] = {}
+    for column in zip(*fields):
+        counts = collections.Counter(column)
+        if counts.most_common(1)[0][1] * 2 < len(column):
+            continue  # no norm: a digest, a size
+        for at, value in enumerate(column):
+            if counts[value] <= _ODD_SHARE * len(column):
+                odd[at] = min(odd.get(at, counts[value]), counts[value])
+    return sorted(odd, key=lambda at: (odd[at], at))
 
 
 def _largest_first(mapped: list[int], weights: list[int], costs: LineCosts,
@@ -137,20 +214,21 @@ def _ls_r(rows: list[str], lines: Lines, budget: int, counter: Counter) -> Plan 
 def _mapped(rows: list[str], lines: Lines, mapped: list[int], budget: int, costs: LineCosts,
             total: int | None, listed: int, first: set[int] = frozenset(), **how) -> Plan:
     """The map of rows `mapped` and `total`, du's last row, kept; `listed`: the paths the
-    output lists (its rows less `ls -R`'s headers); `first`: rows shown whole before the
-    map, in their order."""
-    reserve = search_marker_reserve(costs.counter, len(rows), len(mapped) + len(first), 0,
-                                    MAX_LINE_CHARS)
-    room = budget - reserve - (costs.line(total) if total is not None else 0)
+    output lists (its rows less `ls -R`'s headers); `first`: rows of `mapped` shown whole
+    before the map, in their order (counted in their folders, not named again)."""
+    reserve = search_marker_reserve(costs.counter, len(rows), len(mapped), 0, MAX_LINE_CHARS)
+    room = budget - reserve - sum(costs.line(i) for i in first) - (
+        costs.line(total) if total is not None else 0)
     # Here, not at the top: sniffing a large output of any shape asks looks_like, and the
     # map's module costs ~3 ms to load.
     from .pathmap import plan_paths
 
-    found = plan_paths(rows, lines, mapped, room, costs, **how)
+    found = plan_paths(rows, lines, mapped, room, costs,
+                       shown={at for at, i in enumerate(mapped) if i in first}, **how)
     items = (*(Keep(lines.start(i), lines.end(i)) for i in sorted(first)), *found.items)
     if total is not None:
         items = (*items, Keep(lines.start(total), lines.end(total)))
-    shown = found.named + (total is not None) + len(first)
+    shown = found.named + (total is not None)
     summary = search_roll_up_summary(listed - shown, listed, found.files - found.named,
                                      found.groups, True)
     kept = sum(isinstance(item, Keep) for item in items)

@@ -168,27 +168,31 @@ def _count(folder: _Folder) -> int:
 
 @value
 class Sized:
-    """A list that sizes its paths (`du -a`): each row's path (the row shown is kept whole,
-    its size in front) and the size of each folder that has a row of its own, by its label
-    (`crypto/tls/`): (the size as the row spells it, in bytes). Folders open biggest first."""
-    paths: list[str]
+    """A list that sizes its paths (`du -a`): the size of each folder that has a row of its
+    own, by its label (`crypto/tls/`): (the size as the row spells it, in bytes). Folders open
+    biggest first."""
     folders: dict[str, tuple[str, int]]
 
 
 def plan_paths(rows: list[str], lines: Lines, indexes: list[int], room: int,
                costs: LineCosts, drawn: list[str] | None = None,
                weights: list[int] | None = None, sized: Sized | None = None,
-               folder_rows: dict[str, int] | None = None) -> PathMap:
+               folder_rows: dict[str, int] | None = None,
+               paths: list[str] | None = None, shown: set[int] = frozenset()) -> PathMap:
     """The map of the paths on rows `indexes` (in the list's order) in about `room` tokens.
     `drawn`: the paths of the rows (`ls -R`'s names), which the map names in full;
     `folder_rows`: with `drawn`, a drawn tree (`tree`): the row of each folder, by its label;
     its rows are shown as drawn (`├── pyproject.toml`), a folder's with its count after it;
     `weights`: each path's count (`rg -c`) or size (`du`): the heaviest are named first;
-    `sized`: the paths and folder sizes of a `du` listing."""
-    paths = (drawn if drawn is not None else sized.paths if sized is not None
-             else [listed_path(rows[i]) for i in indexes])
-    job = partial(_Spend, rows, indexes, costs, drawn=drawn, weights=weights, sized=sized,
-                  folder_rows=folder_rows)
+    `sized`: the folder sizes of a `du` listing; `paths`: the path of each row where the row
+    holds more than its path (fields in front: `du`'s size, `wc -l`'s count, `sha256sum`'s
+    digest, `git ls-tree`'s mode and object), which is shown whole; `shown`: the positions
+    of rows shown before the map (a sorted list's largest): named, counted in their folders,
+    not printed again."""
+    if paths is None:
+        paths = drawn if drawn is not None else [listed_path(rows[i]) for i in indexes]
+    job = partial(_Spend, rows, indexes, costs, paths=paths, drawn=drawn, weights=weights,
+                  sized=sized, folder_rows=folder_rows, shown=shown)
     found = _plan_once(job, lines, room, costs, paths)
     # The plan spends estimates (a folder whose files all end up named loses its line): what
     # the map left of its room is spent once more, planned afresh with that room added.
@@ -229,9 +233,10 @@ def _plan_once(make_job, lines: Lines, room: int, costs: LineCosts,
 
 
 class _Spend:
-    def __init__(self, rows, indexes, costs, owner, top, drawn, weights, sized,
-                 folder_rows) -> None:
+    def __init__(self, rows, indexes, costs, owner, top, paths, drawn, weights, sized,
+                 folder_rows, shown) -> None:
         self.rows, self.indexes, self.costs, self.owner = rows, indexes, costs, owner
+        self.paths, self.shown = paths, shown
         self.top = top  # the length of the folder every path shares (`./node_modules/`)
         self.entries: dict[int, bool] = {}  # position -> whether it is an entry module
         self.drawn, self.weights, self.sized = drawn, weights, sized
@@ -239,6 +244,9 @@ class _Spend:
         self.counts_matches = weights is not None and sized is None
         self.folder_rows = folder_rows
         self.named: set[int] = set()
+        for position in shown:
+            if position in owner:  # (a directory's own row has no folder of its own)
+                self._name(position)
         self.sampled: list[int] = []  # files named in turn from the folders (name_files)
 
     def _heaviest_first(self, positions: list[int]) -> list[int]:
@@ -267,16 +275,9 @@ class _Spend:
         folders' queues are sorted again each time files are named.)"""
         known = self.entries.get(position)
         if known is None:
-            path = self._path(position)[self.top:]
+            path = self.paths[position][self.top:]
             known = self.entries[position] = path_class(path).entry and not machine_made(path)
         return known
-
-    def _path(self, position: int) -> str:
-        if self.drawn is not None:
-            return self.drawn[position]
-        if self.sized is not None:
-            return self.sized.paths[position]
-        return listed_path(self.rows[self.indexes[position]])
 
     # ---- costs
 
@@ -347,7 +348,10 @@ class _Spend:
         a folder holds more than any folder inside it, so along a branch the shallowest
         comes first); of a vendored or built package only its manifest, after the project's
         own (`pip/_vendor/rich/__main__.py` is never pinned), while they fit in room."""
-        order = [p for p in (0, len(paths) - 1) if p in self.owner]  # not a directory
+        # a list that weighs its paths (`rg -c`, `wc -l`): its heaviest files, a few, first
+        order = ([] if self.weights is None else
+                 self._heaviest_first(list(self.owner))[:_HEAVIEST])
+        order += [p for p in (0, len(paths) - 1) if p in self.owner]  # not a directory
         keyed = []
         for position, path in enumerate(paths):
             name = path.rstrip("/\\")
@@ -365,11 +369,11 @@ class _Spend:
                 if not made or found == 0:
                     keyed.append((made, self._aside(folder), -folder.total, folder.depth,
                                   found, position))
-        if self.weights is not None:  # a count list: its heaviest files, a few
-            order += self._heaviest_first(list(self.owner))[:_HEAVIEST]
         order += [key[-1] for key in sorted(keyed)]
         used = 0
         for position in dict.fromkeys(order):
+            if position in self.named:  # (shown above the map)
+                continue
             cost = self._name_cost(position)
             if used + cost <= room:
                 used += cost
@@ -385,7 +389,7 @@ class _Spend:
         if self.counts_matches:
             return 0
         rest = [p for p in root.files if p not in self.named
-                and not machine_made(self._path(p)[self.top:])]
+                and not machine_made(self.paths[p][self.top:])]
         if not rest or not root.folders:
             return 0
         cost = sum(self._line(p) for p in rest)
@@ -621,13 +625,10 @@ class _Spend:
         return groups
 
     def _sorted(self, positions) -> list[int]:
+        positions = [p for p in positions if p not in self.shown]  # (printed above the map)
         if self.folder_rows is not None:  # a drawn tree: in its own order
             return sorted(positions, key=lambda p: self.indexes[p])
-        if self.drawn is not None:
-            return sorted(positions, key=lambda p: self.drawn[p])
-        if self.sized is not None:  # (its rows open with their sizes)
-            return sorted(positions, key=lambda p: self.sized.paths[p])
-        return sorted(positions, key=lambda p: self.rows[self.indexes[p]])
+        return sorted(positions, key=lambda p: self.paths[p])  # (a row may open with fields)
 
     def _head(self, folder: _Folder, counts: bool, lines: Lines | None) -> list:
         """A folder's line with its count; without a count only a drawn tree's row, which
