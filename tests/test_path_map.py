@@ -476,6 +476,25 @@ def test_wc_l_names_its_longest_files_and_keeps_its_total_last(budget, counter):
     assert all(row in shown for row in longest)
 
 
+@pytest.mark.parametrize("budget", [200, 300])
+def test_numstat_names_the_files_most_changed_first(budget, counter):
+    """`git diff --numstat` (real, express 4.21.2 to 5.0.0): lines added, lines deleted, the
+    path. The files with the most lines changed, added and deleted together, are named."""
+    text = (REAL / "git-diff-numstat-express-4.21.2-v5.0.0.txt").read_text()
+    rows = _fielded(text)
+
+    def changed(row: str) -> int:
+        added, deleted, _ = row.split("\t")
+        return int(added) + int(deleted)
+
+    most = sorted(rows.values(), key=lambda row: -changed(row))[:3]
+    result = compress(text, tool="Bash", budget=budget, counter=counter)
+    assert result.kind == "tree"
+    assert counter.count(result.text) <= budget
+    shown = check_fielded_map(result.text, rows)
+    assert all(row in shown for row in most)
+
+
 @settings(max_examples=60, deadline=None, phases=[Phase.generate])
 @given(rows=st.lists(st.tuples(st.integers(1, 10**6),
                                st.from_regex(r"[a-z]{2,12}", fullmatch=True)),

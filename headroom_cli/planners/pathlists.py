@@ -12,6 +12,7 @@ measured (`du`'s total, `wc`'s `total`) is always kept.
 from __future__ import annotations
 
 import collections
+import itertools
 
 from ..patterns import lazy
 from ..plan import Keep, Lines, Plan
@@ -20,7 +21,7 @@ from ..tokens import Counter
 from .costs import MAX_LINE_CHARS, LineCosts, fit_in_order
 
 # `du -a` (blocks), `du -ah` (4.0K, 1.8M), `du -ab` (bytes): a size, a tab, the path.
-_SIZED = lazy(r"(\d+(?:[.,]\d+)?)([KMGTPEZY]?)\t(\S.*)$")
+_SIZED = lazy(r"(\d+(?:[.,]\d+)?)([KMGTPEZY]?)\t(\S[^\t]*)$")  # (a tab more: numstat)
 _UNITS = "KMGTPEZY"
 # `ls -R`'s header of a folder: its path and a colon. `ls -l`'s rows are a listing's.
 _HEADER = lazy(r"\S.*:$")
@@ -132,17 +133,17 @@ def _du(rows: list[str], lines: Lines, budget: int, counter: Counter) -> Plan | 
 def _with_fields(rows: list[str], lines: Lines, listed: list[int],
                  found: list[tuple[list[str], str]], budget: int, counter: Counter) -> Plan | None:
     """The map of a list of fields and paths, after the rows of a field's rare values (_odd)
-    and, when the field next to the path is a number that is not the same on every row
-    (`wc -l`'s lines, `git ls-tree -l`'s sizes; not `git ls-files -s`'s stage), its weights:
-    the heaviest are named first, and a list sorted by them opens with its largest rows."""
+    and, when the numbers next to the path (_weight) are not the same on every row, its
+    weights: the heaviest are named first, and a list sorted by them opens with its largest
+    rows (not `git ls-files -s`, whose stage is 0 on every row outside a merge)."""
     total = listed[-1] if found[-1][1] == _TOTAL else None
     mapped = [i for i in listed if i != total]
     if not mapped:
         return None
     fields = [each for each, _ in found[:len(mapped)]]
-    near = [each[-1] for each in fields]
-    weights = ([0 if field == "-" else int(field) for field in near]
-               if all(_WEIGHT.fullmatch(f) for f in near) and len(set(near)) > 1 else None)
+    weights = [_weight(each) for each in fields]
+    if None in weights or len(set(weights)) < 2:
+        weights = None
     costs = LineCosts(rows, counter)
     first = set(fit_in_order([mapped[at] for at in _odd(fields)], int(_ODD_ROOM * budget),
                              costs))
@@ -152,12 +153,27 @@ def _with_fields(rows: list[str], lines: Lines, listed: list[int],
                    paths=[path for _, path in found[:len(mapped)]], weights=weights)
 
 
+def _measures(fields: list[str]) -> list[str]:
+    """The numbers next to a row's path (`wc -l`'s count, `git ls-tree -l`'s size, `git diff
+    --numstat`'s lines added and deleted, `git ls-files -s`'s stage)."""
+    return list(itertools.takewhile(_WEIGHT.fullmatch, reversed(fields)))
+
+
+def _weight(fields: list[str]) -> int | None:
+    """The sum of the numbers next to a row's path; None when the field next to it is none."""
+    numbers = _measures(fields)
+    return sum(int(n) for n in numbers if n != "-") if numbers else None
+
+
 def _odd(fields: list[list[str]]) -> list[int]:
     """The rows (positions in `fields`) holding a field's rare value where most rows agree on
     one (`git ls-tree`'s one symbolic link, `120000`, and its submodule, `160000 commit`,
-    among `100644 blob` rows; a PNG with the executable bit), the rarest values first."""
+    among `100644 blob` rows; a PNG with the executable bit), the rarest values first. Not
+    of the numbers next to the path: a measure, not a kind (numstat's files that lost lines
+    among files only added)."""
     odd: dict[int, int] = {}
-    for column in zip(*fields):
+    kinds = len(fields[0]) - min(len(_measures(each)) for each in fields)
+    for column in itertools.islice(zip(*fields), kinds):
         counts = collections.Counter(column)
         if counts.most_common(1)[0][1] * 2 < len(column):
             continue  # no norm: a digest, a size
