@@ -215,8 +215,9 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> 
     reserve = min(reserve, room // 2)
     room -= reserve
     kept: set[int] = set()
-    room -= _edge(range(total), int(head_share * room), cost, kept)
-    room -= _edge(range(total - 1, -1, -1), int(tail_share * room), cost, kept) + _GAP_TOKENS
+    room -= _edge(range(total), int(head_share * room), cost, kept, lines)
+    room -= _edge(range(total - 1, -1, -1), int(tail_share * room), cost, kept,
+                  lines) + _GAP_TOKENS
     room += reserve
     notes: dict[int, str] = {}  # the exemplars between head and tail, with their counts
     for order in orders + (rare,):
@@ -725,16 +726,18 @@ def _status_class(line: str) -> str | None:
     return found[1] if found else None
 
 
-def _edge(indexes, share: int, cost, kept: set[int]) -> int:
-    """Lines from one end while they cost at most `share` (the end line itself always);
-    returns what they cost."""
-    used = 0
+def _edge(indexes, share: int, cost, kept: set[int], lines: Lines) -> int:
+    """Lines from one end while they cost at most `share` (the end line itself always, past
+    the blank lines an output may end with: cProfile's report ends with two); returns what
+    they cost."""
+    used, shown = 0, False
     for index in indexes:
         price = cost(index)
-        if used + price > share and used:
+        if used + price > share and shown:
             break
         kept.add(index)
         used += price
+        shown = shown or bool(lines.get(index).strip())
     return used
 
 
