@@ -517,3 +517,32 @@ def test_a_servers_failed_answers_are_kept_among_its_records(counter):
     out = compress(text, tool="Bash", budget=1000, counter=counter).text
     assert counter.count(out) <= 1000
     assert any(row.split("  (×")[0] in failed for row in out.splitlines())
+
+
+_PROFILE_ROW = re.compile(r" *\d+(?:/\d+)? +\d+\.\d+ +\d+\.\d+ +(?P<cumtime>\d+\.\d+) ")
+
+
+@pytest.mark.parametrize("budget", [1000, 2000])
+def test_a_table_ranked_by_a_measure_opens_with_its_first_rows(budget, counter):
+    """`python -m cProfile -s cumulative` (real, mistune rendering Node's fs.md): 569 rows
+    ranked by cumulative time. Its first rows, as listed, are what the reader ran it for (the
+    parser's block parse, half the run, is its ninth row); a dozen of them at least are shown,
+    each in its place."""
+    _, text = corpus_case(GROWN_DIR, "python-cprofile-cumulative-mistune-fs-md")
+    rows = [row for row in text.split("\n") if _PROFILE_ROW.match(row)]
+    times = [float(_PROFILE_ROW.match(row)["cumtime"]) for row in rows]
+    assert times == sorted(times, reverse=True) and len(rows) > 500
+    result = compress(text, tool="Bash", budget=budget, counter=counter)
+    assert result.kind == "other" and counter.count(result.text) <= budget
+    shown = result.text.split("\n")
+    first = next(i for i, line in enumerate(shown) if line == rows[0])
+    assert shown[first:first + 12] == rows[:12]
+
+
+def test_a_rising_number_is_no_ranking(counter):
+    """`readelf -V` (real): 255 rows of version indexes, mostly 3s that fall to 2 now and then,
+    are no ranking: the room a ranking's first rows would take stays with the version needs
+    (`Name: GLIBC_2.33`, the newest glibc it needs)."""
+    _, text = corpus_case(GROWN_DIR, "readelf-V-libssl3-version-needs")
+    result = compress(text, tool="Bash", budget=2000, counter=counter)
+    assert "Name: GLIBC_2.33" in result.text

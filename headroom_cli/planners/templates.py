@@ -35,6 +35,8 @@ exact masked keys over one text.
 
 from __future__ import annotations
 
+import collections
+
 import itertools
 import re
 from functools import cache, partial
@@ -132,6 +134,10 @@ _NUMBER = lazy(r"(?<![\w.:/+~-])\d+(?:\.\d+)?(?![\w.:/+~-])")
 # A duration (`2501.24ms`, `duration: 310.514 ms`, `1.2s`), read in milliseconds.
 _DURATION = lazy(r"(?<![\w.:/+~-])(\d+(?:\.\d+)?) ?(ns|us|µs|ms|s)(?![\w.:/+~-])")
 _MILLISECONDS = {"ns": 1e-6, "us": 1e-3, "µs": 1e-3, "ms": 1, "s": 1000}
+_MIN_RANKED = 10  # rows a ranked table needs
+_IN_ORDER = 0.95  # of its rows' neighbours, those in order
+_TOP_ROWS = 20  # of its first rows' neighbours, at least half strictly in order
+_RANKED_SHARE = 0.4  # of the room, for a ranked table's first rows, as listed
 _MIN_EXTREME = 8  # lines a template needs for its largest value to stand apart
 _OUTLIER = 3  # times the median a largest value is
 _EXTREME_LINES = 50_000  # lines read for them (a bound on the time)
@@ -215,6 +221,9 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> 
     reserve = min(reserve, room // 2)
     room -= reserve
     kept: set[int] = set()
+    if not prose:  # a table ranked by a measure: its first rows answer the reader's question
+        room -= _edge(_ranked(lines, keys, templates, total), int(_RANKED_SHARE * room), cost,
+                      kept, lines)
     room -= _edge(range(total), int(head_share * room), cost, kept, lines)
     room -= _edge(range(total - 1, -1, -1), int(tail_share * room), cost, kept,
                   lines) + _GAP_TOKENS
@@ -352,6 +361,36 @@ def _extremes(lines: Lines, keys: list[str], templates: dict[str, list[int]],
                 index = next(index for number, index in held if 2 * number >= most)
             found.append((-most / max(median, 1), index))
     return list(dict.fromkeys(index for _, index in sorted(found)))
+
+
+def _ranked(lines: Lines, keys: list[str], templates: dict[str, list[int]],
+            total: int) -> list[int]:
+    """The rows of the biggest template, when a number of theirs ranks them from the largest
+    down (a profile sorted by cumulative time, a class histogram, `sort -rn`, a query's `ORDER
+    BY … DESC`): a ranking's first rows are its answer. None when no number is in that order
+    (a rising one is a clock or an offset, a log's or a dump's), or when its first rows tie (a
+    column of 3s that falls to 2 once ranks nothing)."""
+    key, (count, _, _) = max(templates.items(), key=lambda item: item[1][0],
+                             default=("", (0, 0, 0)))
+    if count < _MIN_RANKED:
+        return []
+    rows = [i for i in range(min(total, _EXTREME_LINES)) if keys[i] == key]
+    numbers = [[float(n) for n in _NUMBER.findall(lines.get(i), 0, _KEY_CHARS)] for i in rows]
+    width = collections.Counter(len(each) for each in numbers).most_common(1)[0][0]
+    kept = [(i, each) for i, each in zip(rows, numbers) if len(each) == width]
+    if len(kept) < _MIN_RANKED:
+        return []
+    rows, numbers = [i for i, _ in kept], [each for _, each in kept]
+    for place in range(width):
+        column = [each[place] for each in numbers]
+        if column[0] == column[-1]:
+            continue
+        pairs = list(zip(column, column[1:]))
+        top = pairs[:_TOP_ROWS]  # a ranking's first rows differ (a column of ties is no order)
+        if (sum(a >= b for a, b in pairs) >= _IN_ORDER * len(pairs)
+                and 2 * sum(a > b for a, b in top) >= len(top)):
+            return rows
+    return []
 
 
 def _odd_ones(lines: Lines, keys: list[str], templates: dict[str, list[int]],
