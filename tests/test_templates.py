@@ -546,3 +546,16 @@ def test_a_rising_number_is_no_ranking(counter):
     _, text = corpus_case(GROWN_DIR, "readelf-V-libssl3-version-needs")
     result = compress(text, tool="Bash", budget=2000, counter=counter)
     assert "Name: GLIBC_2.33" in result.text
+
+
+@pytest.mark.parametrize("budget", [500, 1000, 2000])
+def test_a_benchmark_s_slowest_row_is_kept(budget, counter):
+    """`go test -bench . -benchmem strings` (real): 200 benchmark rows, each a time per
+    operation (`53904590 ns/op`). That is a duration like any other: the slowest row stands
+    apart and is kept."""
+    _, text = corpus_case(GROWN_DIR, "go-test-bench-benchmem-strings-stdlib")
+    rows = [row for row in text.split("\n") if row.startswith("Benchmark") and " ns/op" in row]
+    slowest = max(rows, key=lambda row: float(row.split(" ns/op")[0].split()[-1]))
+    result = compress(text, tool="Bash", budget=budget, counter=counter)
+    assert counter.count(result.text) <= budget
+    assert slowest in result.text.split("\n")

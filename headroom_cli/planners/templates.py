@@ -131,8 +131,9 @@ _RARE_LINES = 0.01  # of the lines, the most a rare template (whose every line i
 _MIN_RARE = 4  # lines a rare template may hold however short the output
 # A number standing alone (not part of a name, a version or a hex id): a size, a count.
 _NUMBER = lazy(r"(?<![\w.:/+~-])\d+(?:\.\d+)?(?![\w.:/+~-])")
-# A duration (`2501.24ms`, `duration: 310.514 ms`, `1.2s`), read in milliseconds.
-_DURATION = lazy(r"(?<![\w.:/+~-])(\d+(?:\.\d+)?) ?(ns|us|µs|ms|s)(?![\w.:/+~-])")
+# A duration (`2501.24ms`, `duration: 310.514 ms`, `1.2s`), read in milliseconds; one per
+# unit of work too (a benchmark's `53904590 ns/op`, `ns/iter`, a training loop's `s/it`).
+_DURATION = lazy(r"(?<![\w.:/+~-])(\d+(?:\.\d+)?) ?(ns|us|µs|ms|s)(?:/[a-z]+)?(?![\w.:/+~-])")
 _MILLISECONDS = {"ns": 1e-6, "us": 1e-3, "µs": 1e-3, "ms": 1, "s": 1000}
 _MIN_RANKED = 10  # rows a ranked table needs
 _IN_ORDER = 0.95  # of its rows' neighbours, those in order
