@@ -656,3 +656,13 @@ def test_a_bigger_budget_names_every_path_a_smaller_one_named(counter):
         named = {row for row in out.split("\n") if row in rows}
         assert named_before <= named, (budget, sorted(named_before - named)[:3])
         named_before = named
+
+
+def test_rows_of_many_fields_and_no_path_are_refused_at_once(counter):
+    """A row of 60 fields that ends in a tab, no path: each field reads as a digest or as a
+    number, and a repeat that could give fields back would try every way of reading them (2⁶⁰)
+    before refusing the row. It is refused at once (this test would not end otherwise)."""
+    text = ("1234567 " * 60 + "\t\n") * 30
+    result = compress(text, tool="Bash", budget=200, counter=counter)
+    assert result.kind != "tree"
+    assert counter.count(result.text) <= 200

@@ -27,9 +27,11 @@ _UNITS = "KMGTPEZY"
 _HEADER = lazy(r"\S.*:$")
 _LONG_ROW = lazy(r"total \d|[-dlcbps][-rwxsStT]{9}")
 # A row of fields and a path: each field a number, a size, a hex digest or object id, git's
-# object type or a `-` (numstat's binary file); `sha256sum -b`'s `*` before the path.
+# object type or a `-` (numstat's binary file); `sha256sum -b`'s `*` before the path. The
+# fields' repeat is possessive: a field may read as a digest or a number, and a row of many
+# that ends in no path would otherwise be tried every way (2ⁿ) before it is refused.
 _FIELDED = lazy(r"[ \t]*+((?:(?:[0-9a-f]{7,64}|\d+(?:[.,]\d+)?[KMGTPEZY]?|-|blob|tree|commit)"
-                r"[ \t]+)+)\*?(\S[^\t]*)$")
+                r"[ \t]++)++)\*?(\S[^\t]*)$")
 _PATH_LIKE = lazy(r"[/\\]|\.[A-Za-z][\w-]*$")  # a folder in it, or a file's extension
 _PATH_SHARE = 0.8  # of a fielded list's rows, those that look like a path
 _SPACED_SHARE = 0.1  # the most of them that hold a space (a command line's arguments do)
