@@ -68,7 +68,7 @@ def _opens_a_path_list(sample: list[str]) -> bool:
     """The first line is `du`'s (a size, a tab), `ls -R`'s (a folder's header, `path:`) or may
     be a path's fields (a count, a digest, a mode)."""
     first = next((line for line in sample if line.strip()), "").rstrip("\r")
-    return (first.lstrip(" \t")[:1] in _HEX or first.startswith(("-", "blob", "tree"))
+    return (first.lstrip(" \t")[:1] in _HEX or first[:1] == "-"
             or first.endswith(":") and " " not in first)
 
 

@@ -191,7 +191,7 @@ def _largest_first(mapped: list[int], weights: list[int], costs: LineCosts,
     largest rows that fit `room`: the order is the reader's question, and its first answers
     are shown as listed, before the map of the others. None of a list in du's own order
     (a folder's row after its contents)."""
-    pairs = list(zip(weights, weights[1:]))
+    pairs = list(itertools.pairwise(weights))
     if len(mapped) < _MIN_ROWS or weights[0] == weights[-1]:
         return set()
     if all(a >= b for a, b in pairs):

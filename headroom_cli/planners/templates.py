@@ -36,7 +36,6 @@ exact masked keys over one text.
 from __future__ import annotations
 
 import collections
-
 import itertools
 import re
 from functools import cache, partial
@@ -386,7 +385,7 @@ def _ranked(lines: Lines, keys: list[str], templates: dict[str, list[int]],
         column = [each[place] for each in numbers]
         if column[0] == column[-1]:
             continue
-        pairs = list(zip(column, column[1:]))
+        pairs = list(itertools.pairwise(column))
         top = pairs[:_TOP_ROWS]  # a ranking's first rows differ (a column of ties is no order)
         if (sum(a >= b for a, b in pairs) >= _IN_ORDER * len(pairs)
                 and 2 * sum(a > b for a, b in top) >= len(top)):
