@@ -637,3 +637,21 @@ def test_a_trace_that_repeats_a_kept_one_line_for_line_is_counted_not_shown(cl10
     assert len(shown) < len(reports)
     assert re.search(r"\[omitted errors by kind: .*Invalid read", out)
     assert next(line for line in text.splitlines() if "User requested shutdown" in line) in out
+
+
+@pytest.mark.parametrize("budget", [1000, 2000])
+def test_an_error_s_quoted_name_is_followed_back_to_what_befell_it(budget, counter):
+    """`tsc --traceResolution` (real): 1,600 lines of module resolution, then `error TS2307:
+    Cannot find module '@app/lib/money'`. The last line before the error that names
+    `'@app/lib/money'` is the trace's verdict on it (`Module name '@app/lib/money' was not
+    resolved.`): it is kept with the error."""
+    _, text = corpus_case(GROWN_DIR, "tsc-traceresolution-paths-baseurl-mismatch")
+    rows = text.split("\n")
+    error = next(i for i, row in enumerate(rows)
+                 if "error TS2307: Cannot find module '@app/lib/money'" in row)
+    verdict = next(row for row in reversed(rows[:error]) if "'@app/lib/money'" in row)
+    assert "was not resolved" in verdict
+    _, out = clip(text, budget, counter)
+    assert counter.count(out) <= budget
+    shown = out.split("\n")
+    assert rows[error] in shown and verdict in shown

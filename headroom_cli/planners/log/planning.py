@@ -549,8 +549,10 @@ def _choose(scan: _Scan, picker: _Picker, budget: int, focus: frozenset[int],
     _keep_blocks(scan, picker, chosen, _NEAR)
     _keep_whole_blocks(scan, picker, chosen, int(budget * _WHOLE_BLOCK_SHARE))
     places = _keep_warnings(scan, picker, folds)
+    _keep_subjects(scan, picker, chosen)
     rest = _unlike(scan, chosen, rest)
     _keep_cores(scan, picker, rest)
+    _keep_subjects(scan, picker, rest)
     _keep_blocks(scan, picker, rest, _NEAR)
     _keep_each(picker, ((i,) for i in late_summaries))
     _keep_blocks(scan, picker, chosen + rest, _FAR)
@@ -743,7 +745,28 @@ _PLACE_IN_LINE = lazy(r"(?<![\w.])[\w@+~-][\w./\\@+~-]*\.[a-z][a-z\d]{0,4}"
 # `internal/` packages are the project's.)
 _DEPENDENCY = lazy(r"site-packages|dist-packages|node_modules|/rustc/|/usr/(?:lib|include)/"
                    r"|<frozen |\(node:|\(internal/")
+# A quoted name in an error (a module, a key, a file), as a whole quoted token.
+_QUOTED = lazy(r"""'[^'\s][^'\n]{1,78}[^'\s]'|"[^"\s][^"\n]{1,78}[^"\s]"|‘[^’\n]{3,80}’""")
+_SUBJECT_ERRORS = 12  # errors whose quoted names are looked for before them
+_SUBJECT_REACH = 200_000  # characters before an error looked through for its names
 _PLACE_REACH = 40  # lines after an error line its place is looked for in (past a test's diff)
+
+
+def _keep_subjects(scan: _Scan, picker: _Picker, keys: list[int]) -> None:
+    """For each of the first errors of `keys`, the last line before it that names what it
+    quotes: what happened to the thing it failed on just before (`Cannot find module '@app/lib/money'` after
+    a resolution trace's `Module name '@app/lib/money' was not resolved.`). Looked for within
+    _SUBJECT_REACH characters before the error, by a search in C."""
+    found = []
+    for key in keys[:_SUBJECT_ERRORS]:
+        start = scan.starts[key]
+        for quoted in _QUOTED.finditer(scan.line(key), 0, JUDGED_CHARS):
+            subject = quoted[0]
+            if any(char.isalpha() for char in subject):
+                at = scan.text.rfind(subject, max(0, start - _SUBJECT_REACH), start)
+                if at != -1:
+                    found.append(bisect_right(scan.starts, at) - 1)
+    _keep_each(picker, ((i,) for i in dict.fromkeys(found)))
 
 
 def _keep_places(scan: _Scan, picker: _Picker, keys: list[int]) -> None:
