@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import collections
 import itertools
+from functools import partial
 
 from ..patterns import lazy
 from ..plan import Keep, Lines, Plan
@@ -50,12 +51,23 @@ def _sized(row: str):
 
 def looks_like(sample: list[str]) -> bool:
     """A `du -a` listing, an `ls -R` one or a list of fields and paths."""
-    rows = [row for row in sample if row.strip()]
-    if len(rows) < _MIN_ROWS:
-        return False
-    if all(_sized(row) for row in rows):
-        return True
-    return _headers(sample) is not None or _fielded(rows) is not None
+    return reader(sample) is not None
+
+
+def reader(rows: list[str]):
+    """The planner of these rows, `(lines, budget, counter) -> Plan | None`, holding what
+    reading them found (`ls -R`'s headers, each fielded row's fields and path), when they are
+    a path list of one of the three kinds; None when they are none."""
+    filled = [row for row in rows if row.strip()]
+    if len(filled) < _MIN_ROWS:
+        return None
+    if all(_sized(row) for row in filled):
+        return _du
+    heads = _headers(rows)
+    if heads is not None:
+        return partial(_ls_r, heads=heads)
+    found = _fielded(filled)
+    return None if found is None else partial(_with_fields, found=found)
 
 
 def _fielded(rows: list[str]) -> list[tuple[list[str], str]] | None:
@@ -92,22 +104,16 @@ def _headers(rows: list[str]) -> list[int] | None:
     return heads if 2 * inside >= len(heads) - 1 else None
 
 
-def plan(text: str, lines: Lines, budget: int, counter: Counter) -> Plan | None:
-    rows = [row.rstrip("\r") for row in lines]
-    if all(_sized(row) for row in rows if row.strip()):
-        return _du(rows, lines, budget, counter)
-    listed = [i for i, row in enumerate(rows) if row.strip()]
-    found = _fielded([rows[i] for i in listed])
-    if found is not None:
-        return _with_fields(rows, lines, listed, found, budget, counter)
-    return _ls_r(rows, lines, budget, counter)
+def _rows(lines: Lines) -> list[str]:
+    return [row.rstrip("\r") for row in lines]
 
 
 def _bytes(number: str, unit: str) -> int:
     return int(float(number.replace(",", ".")) * 1024 ** (_UNITS.find(unit) + 1))
 
 
-def _du(rows: list[str], lines: Lines, budget: int, counter: Counter) -> Plan | None:
+def _du(lines: Lines, budget: int, counter: Counter) -> Plan | None:
+    rows = _rows(lines)
     listed = [i for i, row in enumerate(rows) if row.strip()]
     matches = {i: _sized(rows[i]) for i in listed}
     paths = {i: matches[i][3].rstrip("/") for i in listed}
@@ -123,21 +129,22 @@ def _du(rows: list[str], lines: Lines, budget: int, counter: Counter) -> Plan | 
              for i in mapped if paths[i] + "/" in folders}
     from .pathmap import Sized  # (as in _mapped)
 
-    weight = {i: _bytes(matches[i][1], matches[i][2]) for i in mapped}
+    weights = [_bytes(matches[i][1], matches[i][2]) for i in mapped]
     costs = LineCosts(rows, counter)
-    first = _largest_first(mapped, [weight[i] for i in mapped], costs,
-                           int(_RANKED_SHARE * budget))
+    first = _largest_first(mapped, weights, costs, int(_RANKED_SHARE * budget))
     return _mapped(rows, lines, mapped, budget, costs, total, len(listed), first,
-                   sized=Sized(sizes), paths=[paths[i] for i in mapped],
-                   weights=[weight[i] for i in mapped])
+                   sized=Sized(sizes), paths=[paths[i] for i in mapped], weights=weights)
 
 
-def _with_fields(rows: list[str], lines: Lines, listed: list[int],
-                 found: list[tuple[list[str], str]], budget: int, counter: Counter) -> Plan | None:
+def _with_fields(lines: Lines, budget: int, counter: Counter,
+                 found: list[tuple[list[str], str]]) -> Plan | None:
     """The map of a list of fields and paths, after the rows of a field's rare values (_odd)
     and, when the numbers next to the path (_weight) are not the same on every row, its
     weights: the heaviest are named first, and a list sorted by them opens with its largest
-    rows (not `git ls-files -s`, whose stage is 0 on every row outside a merge)."""
+    rows (not `git ls-files -s`, whose stage is 0 on every row outside a merge). `found`:
+    each listed row's fields and path (_fielded)."""
+    rows = _rows(lines)
+    listed = [i for i, row in enumerate(rows) if row.strip()]
     total = listed[-1] if found[-1][1] == _TOTAL else None
     mapped = [i for i in listed if i != total]
     if not mapped:
@@ -191,9 +198,9 @@ def _largest_first(mapped: list[int], weights: list[int], costs: LineCosts,
     largest rows that fit `room`: the order is the reader's question, and its first answers
     are shown as listed, before the map of the others. None of a list in du's own order
     (a folder's row after its contents)."""
-    pairs = list(itertools.pairwise(weights))
     if len(mapped) < _MIN_ROWS or weights[0] == weights[-1]:
         return set()
+    pairs = list(itertools.pairwise(weights))
     if all(a >= b for a, b in pairs):
         ranked = mapped
     elif all(a <= b for a, b in pairs):
@@ -207,10 +214,9 @@ def _slashes(path: str):
     return (at for at, char in enumerate(path) if char == "/")
 
 
-def _ls_r(rows: list[str], lines: Lines, budget: int, counter: Counter) -> Plan | None:
-    heads = _headers(rows)
-    if heads is None:
-        return None
+def _ls_r(lines: Lines, budget: int, counter: Counter, heads: list[int]) -> Plan | None:
+    """`heads`: the rows of its folders' headers (_headers)."""
+    rows = _rows(lines)
     folders = {rows[i][:-1].rstrip("/") for i in heads}
     files, paths = [], []
     for at, head in enumerate(heads):

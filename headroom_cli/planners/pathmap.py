@@ -341,14 +341,14 @@ class _Spend:
     # ---- spending
 
     def pin(self, paths: list[str], room: int) -> int:
-        """The first and last paths (and a count list's heaviest), then the files a reader
-        looks for first (rank()'s, then a package's namesake module), those of the folders
+        """A list's heaviest (a count list's, a size list's), the first and last paths, then
+        the files a reader looks for first (rank()'s, then a package's namesake module), those
+        of the folders
         that hold the most files first (the root's, then the biggest package's:
         `packages/vite/package.json` before a test fixture's `playground/css/package.json`;
         a folder holds more than any folder inside it, so along a branch the shallowest
         comes first); of a vendored or built package only its manifest, after the project's
         own (`pip/_vendor/rich/__main__.py` is never pinned), while they fit in room."""
-        # a list that weighs its paths (`rg -c`, `wc -l`): its heaviest files, a few, first
         order = ([] if self.weights is None else
                  self._heaviest_first(list(self.owner))[:_HEAVIEST])
         order += [p for p in (0, len(paths) - 1) if p in self.owner]  # not a directory

@@ -222,8 +222,8 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> 
     room -= reserve
     kept: set[int] = set()
     if not prose:  # a table ranked by a measure: its first rows answer the reader's question
-        room -= _edge(_ranked(lines, keys, templates, total), int(_RANKED_SHARE * room), cost,
-                      kept, lines)
+        room -= _edge(_ranked(lines, keys, templates), int(_RANKED_SHARE * room), cost, kept,
+                      lines)
     room -= _edge(range(total), int(head_share * room), cost, kept, lines)
     room -= _edge(range(total - 1, -1, -1), int(tail_share * room), cost, kept,
                   lines) + _GAP_TOKENS
@@ -363,18 +363,17 @@ def _extremes(lines: Lines, keys: list[str], templates: dict[str, list[int]],
     return list(dict.fromkeys(index for _, index in sorted(found)))
 
 
-def _ranked(lines: Lines, keys: list[str], templates: dict[str, list[int]],
-            total: int) -> list[int]:
+def _ranked(lines: Lines, keys: list[str], templates: dict[str, list[int]]) -> list[int]:
     """The rows of the biggest template, when a number of theirs ranks them from the largest
     down (a profile sorted by cumulative time, a class histogram, `sort -rn`, a query's `ORDER
     BY … DESC`): a ranking's first rows are its answer. None when no number is in that order
     (a rising one is a clock or an offset, a log's or a dump's), or when its first rows tie (a
     column of 3s that falls to 2 once ranks nothing)."""
-    key, (count, _, _) = max(templates.items(), key=lambda item: item[1][0],
-                             default=("", (0, 0, 0)))
+    key, (count, first, last) = max(templates.items(), key=lambda item: item[1][0],
+                                    default=("", (0, 0, 0)))
     if count < _MIN_RANKED:
         return []
-    rows = [i for i in range(min(total, _EXTREME_LINES)) if keys[i] == key]
+    rows = [i for i in range(first, min(last + 1, _EXTREME_LINES)) if keys[i] == key]
     numbers = [[float(n) for n in _NUMBER.findall(lines.get(i), 0, _KEY_CHARS)] for i in rows]
     width = collections.Counter(len(each) for each in numbers).most_common(1)[0][0]
     kept = [(i, each) for i, each in zip(rows, numbers) if len(each) == width]

@@ -63,8 +63,9 @@ def looks_like_a_path_list(sample: list[str], tool: Tool) -> bool:
 
 
 def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> Plan | None:
-    if pathlists.looks_like(list(lines)):
-        return pathlists.plan(text, lines, budget, counter)
+    listed = pathlists.reader(list(lines))
+    if listed is not None:
+        return listed(lines, budget, counter)
     rows = outline.bodies(list(lines))
     found = entries(rows)
     count = next((i for i in range(len(rows) - 1, max(-1, len(rows) - 4), -1)

@@ -754,9 +754,10 @@ _PLACE_REACH = 40  # lines after an error line its place is looked for in (past 
 
 def _keep_subjects(scan: _Scan, picker: _Picker, keys: list[int]) -> None:
     """For each of the first errors of `keys`, the last line before it that names what it
-    quotes: what happened to the thing it failed on just before (`Cannot find module '@app/lib/money'` after
-    a resolution trace's `Module name '@app/lib/money' was not resolved.`). Looked for within
-    _SUBJECT_REACH characters before the error, by a search in C."""
+    quotes: what happened to the thing it failed on just before (`Cannot find module
+    '@app/lib/money'` after a resolution trace's `Module name '@app/lib/money' was not
+    resolved.`). Looked for within _SUBJECT_REACH characters before the error, by a search
+    in C."""
     found = []
     for key in keys[:_SUBJECT_ERRORS]:
         start = scan.starts[key]
