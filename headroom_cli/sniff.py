@@ -98,6 +98,13 @@ def _names_an_api_version(sample: list[str]) -> bool:
     return any(line.startswith("apiVersion:") for line in sample)
 
 
+def _names_a_definition(sample: list[str]) -> bool:
+    """A line opens with `CREATE` near its start (past a Read's line number): a SQL script of
+    definitions may be (sql.looks_like, asked before code: `CREATE FUNCTION f(x)` reads as a C
+    function). A string test only."""
+    return any("CREATE " in line[:24].upper() for line in sample)
+
+
 def _opens_a_document(sample: list[str]) -> bool:
     """The first line is a top-level YAML key, `---` or a `# comment`: a document may follow,
     asked for before a shell output's error words make it a log (ansible-config's settings
@@ -137,6 +144,7 @@ _ASKED = (
     ("log", "looks_like_a_failed_run", None),
     ("other", "looks_like_a_config", _mostly_comments),
     ("yaml", "looks_like", _opens_a_document),
+    ("other", "looks_like_a_sql_script", _names_a_definition),
     ("code", "looks_like", None),
     ("markdown", "looks_like_a_document", None),
     ("log", "looks_like", None),

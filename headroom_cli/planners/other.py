@@ -10,7 +10,7 @@ from ..numbered import numbered
 from ..plan import Gap, Keep, Lines, Plan, gap
 from ..tokens import Counter
 from ..tools import Tool, lookup
-from . import certificates, config, manual, psql, rst, symbols, templates
+from . import certificates, config, manual, psql, rst, sql, symbols, templates
 from .costs import MAX_LINE_CHARS, beginning_pays
 
 READS_NUMBERED = True  # plans numbered lines (`cat -n`, a Read) itself
@@ -29,6 +29,12 @@ def looks_like_a_config(sample: list[str], tool: Tool) -> bool:
     return config.looks_like(sample, tool)
 
 
+def looks_like_a_sql_script(sample: list[str], tool: Tool) -> bool:
+    """SQL definitions (a schema's dump, a migration): asked before code, whose C patterns
+    take `CREATE FUNCTION f(x)` for a function."""
+    return sql.looks_like(sample, tool)
+
+
 def looks_like_a_symbol_table(sample: list[str], tool: Tool) -> bool:
     """nm's or readelf's symbols, objdump's disassembly: asked before a history (nm's
     addresses read as commit hashes) and a listing."""
@@ -44,10 +50,10 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool,
 def _structured(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> Plan | None:
     """A format whose structure says what a reader looks for, by its outline: a document laid
     out by indentation (a man page, pydoc), certificates printed as text, psql's descriptions
-    of relations, reStructuredText, symbol tables and disassembly, a configuration file; else
-    lines grouped by template."""
+    of relations, SQL definitions (a schema's dump), reStructuredText, symbol tables and
+    disassembly, a configuration file; else lines grouped by template."""
     sample = [lines.get(i) for i in range(min(len(lines), manual.JUDGED_LINES))]
-    for planner in (manual, certificates, psql, rst, symbols, config):
+    for planner in (manual, certificates, psql, sql, rst, symbols, config):
         found = (planner.looks_like(sample, tool)
                  and planner.plan(text, lines, budget, counter, tool))
         if found:
