@@ -61,6 +61,8 @@ def _tuning_searches() -> list[str]:
 _UNREAD_SEARCHES = {
     # `dpkg -S`'s `package[:arch]: /path` rows: an owner, then the path it holds
     "dpkg-search-pkgconfig-pc-files-debian12",
+    # `git grep -z`'s `path\0line\0text` rows: a NUL takes an output for binary (intake.py)
+    "git-grep-z-todo-fixme-xxx-redis-7-4-1",
 }
 
 
@@ -155,3 +157,22 @@ def test_a_timestamp_is_no_place():
     assert diagnostics.SIGNAL.match("\n2024-05-01T00:00:00.000Z WARN  x  [-Wunused]") is None
     assert diagnostics.PLACE.match("src/a.c:12:5: warning: x")["path"] == "src/a.c"
     assert diagnostics.PLACE.match(r"C:\src\a.c(12,5): error C2065")["path"] == r"C:\src\a.c"
+
+
+def test_an_optimizers_remarks_are_no_findings(cl100k):
+    """gcc -fopt-info-vec-all on Lua's lstrlib.c: 1,134 located lines, `missed:` (448),
+    `note:` and `optimized:` (9), none of them a failure. Read as findings, the 448 misses
+    were "errors" whose kinds filled the clip and its markers; they are an optimizer's report,
+    like a note."""
+    from headroom_cli.planners import diagnostics
+    from headroom_cli.planners.log import signals
+
+    _, text = corpus_case(GROWN_DIR, "gcc-fopt-info-vec-all-lua-lstrlib")
+    remarks = [line for line in text.splitlines()
+               if re.search(r":\d+:\d+: (?:missed|optimized):", line)]
+    assert len(remarks) == 457
+    assert not any(diagnostics.is_finding(line) or signals.LOCATED_MESSAGE.match(line)
+                   or signals.classify_why(line, "")[0] for line in remarks)
+    out = clipped(text, 2000, cl100k)
+    assert not re.search(r"\d errors?\b", out)
+    assert diagnostics.is_finding("src/a.c:12:5: warning: unused variable 'x'")

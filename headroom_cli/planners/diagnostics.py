@@ -52,7 +52,10 @@ SPELLED_PLACE = lazy(r"[^\s:]++:\ line\ \d++,\ col(?:umn)?\ \d++,")
 INDENTED_CODE = lazy(rf"[ \t]++{_CODE}:\ (?![0-9A-Fa-f]{{2}}:)\S")
 # A traceback frame's place (pytest --tb=short: `tests/a.py:12: in test_x`): no finding.
 _FRAME = lazy(r"\ in\ \S")
-_LOWER = lazy(r"[ \t]*+(?:\d++\ )?(?:-\ )?[\[(]?(?:note|info|hint|remark)\b")
+# A located line below a finding: a note carrying an error on, a hint, or an optimizer's remark
+# (gcc -fopt-info's `missed:` and `optimized:`, clang -Rpass's `remark:`): a report, no failure.
+LOWER_WORDS = r"note|info|hint|remark|missed|optimized"
+_LOWER = lazy(rf"[ \t]*+(?:\d++\ )?(?:-\ )?[\[(]?(?:{LOWER_WORDS})\b")
 # For the log planner's search through a whole text, from the newline before a line: a
 # located diagnostic with its evidence at the message's start, or an indented coded line.
 SIGNAL = lazy(rf"\n(?:{_PLACE}(?:{_OPENING}|(?=[^\n]*?{_ENDING}))|{INDENTED_CODE.pattern})")

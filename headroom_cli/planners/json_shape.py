@@ -425,10 +425,14 @@ def _key_part(node: Node) -> str:
 
 
 def line_row(doc: Document, node: Node) -> Keep | Note:
-    """An entry on one line: a container collapsed to its preview, or a scalar."""
-    if node.is_container and _verbatim(doc, node.row_start) and expandable(doc, node):
-        return Keep(doc.lines.start(doc.lines.line_of(node.row_start)), _opened_end(doc, node),
-                    suffix=" " + node.preview[2:])
+    """An entry on one line: a container collapsed to its preview (an empty one written over
+    lines, psql's `"Triggers": [` then `],`, by its opening line and its bracket), or a scalar."""
+    lines = doc.lines
+    if node.is_container and _verbatim(doc, node.row_start) and (
+            expandable(doc, node) or lines.line_of(node.end - 1) > lines.line_of(node.start)):
+        rest = node.preview[2:] if node.count else node.preview[1:]  # `[ ]` when empty
+        return Keep(lines.start(lines.line_of(node.row_start)), _opened_end(doc, node),
+                    suffix=" " + rest)
     return _leaf_row(doc, node)
 
 
@@ -733,6 +737,33 @@ class Layout:
                     self._enqueue_expand(node.kids[index])
                 self._enqueue_child(node)
 
+    def edges(self, node: Node) -> None:
+        """What breadth_first left, spent on the entries next to those shown, shallowest
+        container first: each closes in on a run left out without a marker more (a list's next
+        row after the rows shown, where the entries picked by name were scattered)."""
+        for container in self._opened(node):
+            for first, last in self._hidden(container):
+                for index in (first, last) if first < last else (first,):
+                    if self.show(container, index) is None:
+                        break
+
+    def _opened(self, node: Node) -> list[Node]:
+        """The opened containers under `node` (and it), shallowest first, in document order."""
+        found, level = [], [node]
+        while level:
+            found += level
+            level = [kid for parent in level for index, kid in sorted(parent.kids.items())
+                     if kid.expanded and index in parent.shown]
+        return found
+
+    @staticmethod
+    def _hidden(container: Node) -> list[tuple[int, int]]:
+        """The runs of entries left out, (first, last) of each (from the shown ones: a list of
+        millions is not walked)."""
+        edges = [-1, *sorted(container.shown), container.count]
+        return [(before + 1, after - 1) for before, after in itertools.pairwise(edges)
+                if after - before > 1]
+
     def _enqueue_tree(self, node: Node) -> None:
         self._enqueue_child(node)
         for index in sorted(node.shown):
@@ -954,6 +985,7 @@ def _laid_out(doc: Document, budget: int, counter: Counter, extra: int):
         return None
     layout.head(root, max(0, layout.room - _head_tokens(doc, budget, counter)))
     layout.breadth_first()
+    layout.edges(root)
     lead = strays[:1] if doc.before else []
     items: list = []
     _emit(layout, root, items)

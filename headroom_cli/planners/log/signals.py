@@ -9,7 +9,8 @@ from functools import cache
 from ...patterns import lazy
 from ...tools import Tool
 from ..costs import JUDGED_CHARS
-from ..diagnostics import INDENTED_CODE, SIGNAL as DIAGNOSTIC_SIGNAL, SPELLED_PLACE, is_finding, located
+from ..diagnostics import (INDENTED_CODE, LOWER_WORDS, SIGNAL as DIAGNOSTIC_SIGNAL, SPELLED_PLACE,
+                           is_finding, located)
 
 SUMMARY, ERROR, WARNING = "summary", "error", "warning"
 
@@ -68,7 +69,7 @@ LINT_SIGNAL = lazy(r"\n[\w./\\-]++:\d+:\d+:?\ [A-Z]{1,5}\d{2,4}\b")  # ++: no re
 # Go's compiler and vet say what is wrong after a location, with no word for it
 # (./flag.go:1103:12: not enough return values): looked for like lint output.
 LOCATED_SIGNAL = lazy(r"\n[\w./\\-]++:\d++:\d++:\ \S")
-LOCATED_MESSAGE = lazy(r"[\w./\\-]+\.[A-Za-z]\w*:\d+:\d+:\ (?!(?:note|info|hint|remark)\b)\S")
+LOCATED_MESSAGE = lazy(rf"[\w./\\-]+\.[A-Za-z]\w*:\d+:\d+:\ (?!(?:{LOWER_WORDS})\b)\S")
 # Test results that passed, whatever their names say (test_error_message PASSED): searched in
 # a line's last RESULT_TAIL characters (pytest pads results to column 80), or at its start.
 RESULT_TAIL = 100
