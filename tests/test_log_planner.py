@@ -655,3 +655,19 @@ def test_an_error_s_quoted_name_is_followed_back_to_what_befell_it(budget, count
     assert counter.count(out) <= budget
     shown = out.split("\n")
     assert rows[error] in shown and verdict in shown
+
+
+def test_an_overall_verdict_is_a_summary(counter):
+    """`systemd-analyze security` of four units (real): 330 `✗`/`✓` rows read as findings, and
+    after each unit's table its verdict, `→ Overall exposure level for nginx.service: 9.6
+    UNSAFE`. No trigger word named the verdicts: the findings filled 1,000 tokens and only the
+    last verdict, in the tail, was shown. A line that opens with `Overall …:` is a summary."""
+    _, text = corpus_case(GROWN_DIR,
+                          "systemd-analyze-security-offline-nginx-redis-memcached-haproxy-252")
+    verdicts = [row for row in text.split("\n") if row.startswith("→ Overall exposure level")]
+    assert len(verdicts) == 4
+    assert all(log.signals.classify_why(row, "")[0] == log.signals.SUMMARY for row in verdicts)
+    _, out = clip(text, 1000, counter)
+    assert counter.count(out) <= 1000
+    shown = out.split("\n")
+    assert verdicts[0] in shown and verdicts[-1] in shown

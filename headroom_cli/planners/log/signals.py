@@ -43,6 +43,9 @@ START_SIGNAL = lazy(r"""\n(?=[ \tETpftn=\[●✕✗✘×!⚠>A-Z0-9])(?:
   | [EW]:\ (?![\ \t\n])                                              # apt, lintian: "E: …"
   | """ + _MEMCHECK + r"""
 )""", re.VERBOSE)
+# A verdict over what came before: `→ Overall exposure level for nginx.service: 9.6 UNSAFE`
+# (systemd-analyze security, one a unit), lcov's `Overall coverage rate:`.
+_OVERALL = r"(?:[→⇒]\ )?Overall\ [\w\ .-]*+:\ *+\S"
 # Runner summaries sit at the ends of an output: only the first and last ENDS_CHARS are searched
 # for these (a failing summary says FAIL or error, which the triggers find anywhere). Tried at
 # every line start there, so a branch does not walk a line and back: a repeat that a failed
@@ -61,6 +64,7 @@ END_SIGNAL = lazy(r"""\n(?:
   | ==\d+==\ +(?:in\ use\ at\ exit|ERROR\ SUMMARY):                   # valgrind
   | ninja:\ build\ stopped | Process\ finished\ with | exit\ status\ \d | [ \t]*+ELIFECYCLE
   | Command\ exited\ with | \d++\ examples?,\ \d                        # a process's verdict, rspec
+  | """ + _OVERALL + r"""
 )""", re.VERBOSE)
 ENDS_CHARS = 256 * 1024
 # Lint output without a trigger word (ruff/flake8/pylint concise: path:12:5: F821 message) is
@@ -105,7 +109,7 @@ _SUMMARY = lazy(r"""[ \t]*+(?:\[(?:INFO|ERROR|WARNING)\]\ *)?(?:
   | Total\ (?:[a-z]+\ )?(?:errors|warnings|problems|issues)(?:\ found)?\ *[:=]\ *\d+\s*$
   | \S*\ *\d+\ problems?\ \(\d+\ errors?,\ \d+\ warnings?\)
   | \d+\ errors?\ and\ \d+\ warnings?\ potentially\ fixable | \[\*\]\ \d+\ fixable
-  | Success:\ no\ issues\ found | All\ checks\ passed
+  | Success:\ no\ issues\ found | All\ checks\ passed | """ + _OVERALL + r"""
   | error:\ (?:could\ not\ compile|aborting\ due\ to|test\ failed) | Some\ errors\ have\ detailed
   | For\ more\ information\ about\ (?:this|an)\ error | warning:\ .*generated\ \d+\ warnings?
   | warning:\ \d+\ warnings?\ emitted | \d+\ (?:errors?|warnings?)\ generated\.
