@@ -192,3 +192,22 @@ def test_a_merged_release_tag_is_a_release():
     branches = [i for i, row in enumerate(rows) if "Merge branch " in row]
     assert len(tags) > 10 and branches
     assert max(levels[i] for i in tags) < min(levels[i] for i in branches)
+
+
+def test_a_fix_cherry_picked_to_each_branch_is_listed_once_before_any_twice(counter):
+    """`git log --all --grep=CVE-…` of redis (real, tuning corpus): each security fix is a
+    commit on every release branch, the same subject the same day by the same hand (`Prevent
+    pattern matching abuse (CVE-2024-31228)` three times). The outline named two fixes twice
+    and left `sdsResize`'s CVE-2023-41056 out; a subject said before waits behind every
+    other of its level."""
+    from conftest import GROWN_DIR, corpus_case
+
+    _, text = corpus_case(GROWN_DIR, "git-log-grep-cve-redis-all-branches")
+    rows = text.split("\n")
+    said = [row.split(" ", 1)[1] for row in rows if row]
+    assert len(set(said)) < len(said)  # the same subject on several branches
+    out = compress(text, tool="Bash", budget=1000, counter=counter).text
+    assert counter.count(out) <= 1000
+    listed = [row.split("\t", 1)[1].split(" ", 1)[1] for row in out.split("\n")
+              if re.match(r" *\d+\t[0-9a-f]{9} ", row)]
+    assert listed and len(set(listed)) == len(listed)

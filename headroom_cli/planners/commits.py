@@ -77,6 +77,7 @@ def _subject_level(subject: str, merge: bool, tagged: bool) -> int:
 
 # the levels of commits' rows, after releases (1) and urgent subjects (2)
 _BRANCH, _LARGEST, _SUBJECT, _COMMIT_LINE, _SIZE, _MOST = 3, 3, 4, 5, 6, 7
+_COPY = 0.5  # a subject said before waits this far behind its level (_copies_after)
 
 
 def landmarks(rows: list[str]) -> list[tuple[int, int]]:
@@ -101,10 +102,28 @@ def landmarks(rows: list[str]) -> list[tuple[int, int]]:
             level = _subject_level(subject, bool(_MERGE.match(subject)), tagged)
             found.append((start, min(level, _ref_level(refs)) if refs else level))
         found += _commit_rows(rows, start, end, sizes)
+    found = _copies_after(rows, found)
     if sizes:
         largest = max(sizes, key=lambda size: (size[0], -size[1]))[1]
         found = [(i, _LARGEST if i == largest else level) for i, level in found]
     return sorted(found)
+
+
+def _copies_after(rows: list[str], found: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """A subject said before, word for word (a fix cherry-picked to each release branch of a
+    `git log --all`, the same day by the same hand), half a level after the first of it: the
+    outline names every fix once before any twice. Only subjects and one-line rows repeat so;
+    a commit's hash line never does."""
+    seen: set[str] = set()
+    marked = []
+    for index, level in found:
+        said = rows[index].split(" ", 1)[-1].strip()
+        if not _COMMIT.match(rows[index]) and said:
+            if said in seen and level < _COMMIT_LINE:
+                level += _COPY
+            seen.add(said)
+        marked.append((index, level))
+    return marked
 
 
 def _full_commit(rows: list[str], start: int, end: int, refs: str | None,
