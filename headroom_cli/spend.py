@@ -7,7 +7,8 @@ above it and its line before the part kept below it, in turn; a line that repeat
 waits until no edge has one that does not (a repeat says nothing the first did not). A line
 too long for what is left is cut inside (its start after a kept part, its end before one), and
 its marker names the exact characters left out: nothing is dropped whole while budget is left
-for part of it.
+for part of it. A line past MAX_LINE_CHARS is cut so whenever it does not fit; a shorter one
+(from LINE_START_CHARS) only when no edge can take its next line whole (_last_cut).
 
 A long line inside a gap (minified code, an unwrapped paragraph, a reference page's markup) shows
 its beginning, with a marker of its own for the rest, before the spending goes on to the next
@@ -78,11 +79,26 @@ def fill(plan: Plan, text: str, lines: Lines, room: int, counter: Counter) -> Pl
                 left = _close_if_one_line(edge, text, lines, left, counter, plan)
                 still.append((edge, top))
             turn = still
+    if left >= MIN_CUT_TOKENS:
+        left = _last_cut(edges, text, lines, left, counter, plan)
     if left > 0:
         left = _lengthen(edges, text, left, counter)
     if left == room:
         return plan
     return _rebuilt(plan, edges, text, lines)
+
+
+def _last_cut(edges: list[_Edge], text: str, lines: Lines, left: int, counter: Counter,
+              plan: Plan) -> int:
+    """When no edge can take its next line whole, the first edge whose next line is at least
+    LINE_START_CHARS long shows what fits of it (a table's row of 220 characters, 95 tokens,
+    with 94 left): a run is not left a tenth under its budget for want of a few tokens."""
+    for edge in edges:
+        for top in (True, False):
+            if edge.closed or left < MIN_CUT_TOKENS:
+                return left
+            left = _take(edge, top, text, lines, left, counter, plan, cut_from=LINE_START_CHARS)
+    return left
 
 
 def _shown_texts(plan: Plan, lines: Lines) -> set[str]:
@@ -107,8 +123,9 @@ def _compared(lines: Lines, index: int) -> str:
 
 
 def _take(edge: _Edge, top: bool, text: str, lines: Lines, left: int, counter: Counter,
-          plan: Plan) -> int:
-    """One more line (or what fits of it) at an edge; returns what is left of the room."""
+          plan: Plan, cut_from: int = MAX_LINE_CHARS) -> int:
+    """One more line (or what fits of it, when it is longer than `cut_from` characters) at an
+    edge; returns what is left of the room."""
     index = lines.line_of(edge.start if top else edge.end - 1)
     if index in plan.counted:  # a note counts this line as omitted: it stays so
         return _done(edge, top, left)
@@ -134,7 +151,7 @@ def _take(edge: _Edge, top: bool, text: str, lines: Lines, left: int, counter: C
         else:
             edge.end = begin
         return room - cost
-    if len(body) > MAX_LINE_CHARS and left >= MIN_CUT_TOKENS:
+    if len(body) > cut_from and left >= MIN_CUT_TOKENS:
         shown = left - 1 - _cut_detail_cost(plan, edge, top, len(piece) - 1, text, lines, counter)
         if shown >= MIN_CUT_TOKENS:
             if top:
