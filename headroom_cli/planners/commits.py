@@ -117,9 +117,9 @@ def _copies_after(rows: list[str], found: list[tuple[int, int]]) -> list[tuple[i
     seen: set[str] = set()
     marked = []
     for index, level in found:
-        said = rows[index].split(" ", 1)[-1].strip()
-        if not _COMMIT.match(rows[index]) and said:
-            if said in seen and level < _COMMIT_LINE:
+        if level < _COMMIT_LINE and not _COMMIT.match(rows[index]):
+            said = rows[index].split(" ", 1)[-1].strip()
+            if said and said in seen:
                 level += _COPY
             seen.add(said)
         marked.append((index, level))

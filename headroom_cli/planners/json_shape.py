@@ -674,7 +674,7 @@ class Layout:
             rows += [self.row(node, "open", open_row), self.row(node, "close", close_row)]
         ends = _ends(doc, node)
         rows += [self.line_row(doc.child(node, index)) for index in ends]
-        runs = _hidden_runs(node.count, ends)
+        runs = len(_left_out(node.count, ends))
         on_its_line = node.parent is not None and node.index in node.parent.shown
         before = self.cost(node.rows["line"]) if on_its_line else 0
         if not self.spend(sum(self.cost(r) for r in rows) + runs * MARKER_COST - before, limit):
@@ -742,7 +742,7 @@ class Layout:
         container first: each closes in on a run left out without a marker more (a list's next
         row after the rows shown, where the entries picked by name were scattered)."""
         for container in self._opened(node):
-            for first, last in self._hidden(container):
+            for first, last in _left_out(container.count, sorted(container.shown)):
                 for index in (first, last) if first < last else (first,):
                     if self.show(container, index) is None:
                         break
@@ -755,14 +755,6 @@ class Layout:
             level = [kid for parent in level for index, kid in sorted(parent.kids.items())
                      if kid.expanded and index in parent.shown]
         return found
-
-    @staticmethod
-    def _hidden(container: Node) -> list[tuple[int, int]]:
-        """The runs of entries left out, (first, last) of each (from the shown ones: a list of
-        millions is not walked)."""
-        edges = [-1, *sorted(container.shown), container.count]
-        return [(before + 1, after - 1) for before, after in itertools.pairwise(edges)
-                if after - before > 1]
 
     def _enqueue_tree(self, node: Node) -> None:
         self._enqueue_child(node)
@@ -926,10 +918,12 @@ def _ends(doc: Document, node: Node) -> list[int]:
     return sorted(indexes)
 
 
-def _hidden_runs(total: int, shown: list[int]) -> int:
-    """How many stretches of entries are left out between the sorted shown ones."""
+def _left_out(total: int, shown: list[int]) -> list[tuple[int, int]]:
+    """The stretches of entries left out between the sorted shown ones, (first, last) of each
+    (from the shown ones: a list of millions is not walked)."""
     edges = [-1, *shown, total]
-    return sum(1 for before, after in zip(edges, edges[1:]) if after - before > 1)
+    return [(before + 1, after - 1) for before, after in itertools.pairwise(edges)
+            if after - before > 1]
 
 
 def _from_both_ends(first: int, last: int):
