@@ -95,9 +95,11 @@ def _last_cut(edges: list[_Edge], text: str, lines: Lines, left: int, counter: C
     with 94 left): a run is not left a tenth under its budget for want of a few tokens."""
     for edge in edges:
         for top in (True, False):
-            if edge.closed or left < MIN_CUT_TOKENS:
+            if left < MIN_CUT_TOKENS:
                 return left
-            left = _take(edge, top, text, lines, left, counter, plan, cut_from=LINE_START_CHARS)
+            if not edge.closed:
+                left = _take(edge, top, text, lines, left, counter, plan,
+                             cut_from=LINE_START_CHARS)
     return left
 
 

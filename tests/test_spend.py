@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from headroom_cli.api import compress
 from headroom_cli.clean import clean
 from headroom_cli.plan import Gap, Keep, Lines, Plan, gap
-from headroom_cli.planners.costs import LINE_START_CHARS
+from headroom_cli.planners.costs import LINE_START_CHARS, MAX_LINE_CHARS
 from headroom_cli.render import inline_marker
 from headroom_cli.spend import fill
 
@@ -211,3 +211,23 @@ def test_a_line_shown_already_waits_while_another_edge_has_news(counter):
     assert shrunk.last_line - 1 < last - 2  # ...while the bottom edge shows the last file's times
     everything = fill(plan, text, lines, 10**6, counter)
     assert not any(isinstance(i, Gap) for i in everything.items)  # repeats are spent in the end
+
+
+def test_the_last_resort_passes_over_an_edge_that_closed(counter):
+    """The last resort (a line of LINE_START_CHARS or more cut inside when nothing whole fits)
+    looks past a gap closed already: it once stopped at the first closed edge, and a later gap's
+    long row stayed a marker while a fifth of the room was left unused."""
+    row = " ".join(_PROSE[200:205])  # 269 characters: under MAX_LINE_CHARS, over 150
+    rows = _PROSE[:6] + [row, _PROSE[6]] + _PROSE[7:12]
+    text = "\n".join(rows) + "\n"
+    lines = Lines(text)
+    plan = Plan("other", (Keep(0, lines.start(2)), gap(lines, 2, 2), Keep(lines.end(2),
+                                                                        lines.start(6)),
+                          gap(lines, 6, 7), Keep(lines.end(7), len(text))),
+                len(lines), 3, regap=lambda a, b: gap(lines, a, b))
+    assert LINE_START_CHARS < len(row) < MAX_LINE_CHARS and counter.count(row) > 45
+    grown = fill(plan, text, lines, 45, counter)
+    gaps = [i for i in grown.items if isinstance(i, Gap)]
+    assert len(gaps) == 1  # the one-line gap closed ...
+    (cut,) = gaps
+    assert cut.start > lines.start(6)  # ... and the long row shows its beginning
