@@ -110,3 +110,16 @@ def test_an_outline_lists_only_lines_it_omits(counter, name, budget):
     count = re.match(r"\[outline of the omitted lines: ([\d,]+) of [\d,]+ \w+(?: and ([\d,]+) "
                      r"lines? naming)?", rows[header])
     assert sum(int(n.replace(",", "")) for n in count.groups() if n) == len(listed)
+
+
+@pytest.mark.parametrize("budget", [1000, 2000])
+def test_a_changelog_entry_repeated_under_two_releases_is_listed_once(counter, budget):
+    """google-auth's changelog lists `* drop support for Python 2.7` under 2.0.0b1 and again
+    under 2.0.0: listed twice, the second copy took the room of the next deprecation
+    (`* Deprecate UserAccessTokenCredentials`)."""
+    text = _read("cat-google-auth-2.24-changelog-md")
+    out = compress(text, tool="Bash", budget=budget, counter=counter).text
+    words = [row.split("\t", 1)[1] for row in _outline_rows(out)]
+    assert len(words) == len(set(words))
+    assert "drop support for Python 2.7" in out
+    assert "* Deprecate UserAccessTokenCredentials" in out

@@ -229,8 +229,9 @@ def plan(kind: str, noun: str, text: str, lines: Lines, budget: int, counter: Co
     # A line of prose is named by its beginning (the rest is a retrieval away): many of them
     # before a few whole.
     prose = lambda i: row_of(i, rows, is_numbered, 0, ENTRY_CHARS)  # noqa: E731
+    said: set[str] = set()  # the notable prose listed: a line repeated (a backport's entry) once
     urgent = _notable([i for i in notable.urgent if head_end <= i < tail_start], prose,
-                      int(room * URGENT_SHARE), counter, costs)
+                      int(room * URGENT_SHARE), counter, costs, said)
     room -= sum(costs[i] for i in urgent)
     order = document_order(rows, headings, notable) if document else None
     shown = _fit(inside, costs, room, deeper_after_a_miss, order)
@@ -240,7 +241,7 @@ def plan(kind: str, noun: str, text: str, lines: Lines, budget: int, counter: Co
     taken = set(urgent)  # the urgent lines its own room left out come first in what is left
     extra = _notable([i for i in [*notable.urgent, *notable.other]
                       if head_end <= i < tail_start and i not in taken], prose,
-                     int(left * NOTABLE_SHARE), counter, costs)
+                     int(left * NOTABLE_SHARE), counter, costs, said)
     left -= sum(costs[i] for i in extra)
     extra += urgent
     notes = set(extra)
@@ -324,14 +325,21 @@ def _header(shown: int, total: int, noun: str, notable: int = 0) -> str:
 
 
 def _notable(candidates: list[int], show, room: int, counter: Counter,
-             costs: dict[int, int]) -> list[int]:
+             costs: dict[int, int], said: set[str]) -> list[int]:
     """The notable lines that fit in `room`, in the order offered (`show`: a line's outline
-    row); their costs go in `costs`."""
+    row), but for a line whose words are `said` already (a changelog repeats an entry under
+    each release it went into); their costs go in `costs`, their words in `said`."""
     chosen, used = [], 0
     for i in candidates:
-        cost = costs[i] = counter.count(show(i) + "\n")
+        row = show(i)
+        number = NUMBERED.match(row)
+        words = row[number.end() if number else 0:].strip()
+        if words in said:
+            continue
+        cost = costs[i] = counter.count(row + "\n")
         if used + cost <= room:
             chosen.append(i)
+            said.add(words)
             used += cost
     return chosen
 
