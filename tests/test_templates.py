@@ -559,3 +559,19 @@ def test_a_benchmark_s_slowest_row_is_kept(budget, counter):
     result = compress(text, tool="Bash", budget=budget, counter=counter)
     assert counter.count(result.text) <= budget
     assert slowest in result.text.split("\n")
+
+
+@pytest.mark.parametrize("budget", [1000, 2000, 4000])
+def test_a_traced_runs_one_slow_call_is_kept(budget, counter):
+    """`strace -tt -T psql … -c 'select …'` (real): 1,041 calls, each with the seconds it took
+    at its end (`<0.000083>`). The one call that took 104 ms (a `poll` of the server's socket,
+    one of only six polls) stands apart from every other call, whatever its form; a binary
+    read's escaped bytes (`\\270s`) are no duration."""
+    _, text = corpus_case(GROWN_DIR, "strace-tt-t-psql-query-tcp-sslmode-prefer")
+    timed = [(float(row[row.rindex("<") + 1:-1]), row) for row in text.split("\n")
+             if row.endswith(">") and "<" in row]
+    (took, slowest), (next_took, _) = sorted(timed, reverse=True)[:2]
+    assert took > 10 * next_took  # it stands apart
+    result = compress(text, tool="Bash", budget=budget, counter=counter)
+    assert counter.count(result.text) <= budget
+    assert slowest in result.text.split("\n")

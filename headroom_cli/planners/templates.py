@@ -131,8 +131,11 @@ _MIN_RARE = 4  # lines a rare template may hold however short the output
 # A number standing alone (not part of a name, a version or a hex id): a size, a count.
 _NUMBER = lazy(r"(?<![\w.:/+~-])\d+(?:\.\d+)?(?![\w.:/+~-])")
 # A duration (`2501.24ms`, `duration: 310.514 ms`, `1.2s`), read in milliseconds; one per
-# unit of work too (a benchmark's `53904590 ns/op`, `ns/iter`, a training loop's `s/it`).
-_DURATION = lazy(r"(?<![\w.:/+~-])(\d+(?:\.\d+)?) ?(ns|us|µs|ms|s)(?:/[a-z]+)?(?![\w.:/+~-])")
+# unit of work too (a benchmark's `53904590 ns/op`, `ns/iter`, a training loop's `s/it`), but
+# never an escape's digits (a traced read's `\270s`); or the seconds a traced call took, at
+# its line's end (`strace -T`'s `= 1 <0.103621>`).
+_DURATION = lazy(r"(?<![\w.:/+~\\-])(\d+(?:\.\d+)?) ?(ns|us|µs|ms|s)(?:/[a-z]+)?(?![\w.:/+~-])"
+                 r"|<(\d+\.\d+)>$", re.M)
 _MILLISECONDS = {"ns": 1e-6, "us": 1e-3, "µs": 1e-3, "ms": 1, "s": 1000}
 _MIN_RANKED = 10  # rows a ranked table needs
 _IN_ORDER = 0.95  # of its rows' neighbours, those in order
@@ -210,8 +213,12 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> 
     # then the outliers (a template's largest values, its rare words), no room set aside
     extremes = [] if prose else (_extremes(lines, keys, templates, total)
                                  + _odd_ones(lines, keys, templates, total))
+    # the one slowest call or request, when it stands apart (a traced call's `<0.103621>`
+    # among thousands of a tenth of a millisecond), with the warnings
+    slowest = [] if prose or not _DURATION.search(text) else _extremes(
+        lines, keys, templates, total, timed=True)[:1]
     orders = _orders(text, lines, templates, heads, prose, named, records, versioned, known,
-                     states + extremes)
+                     states + extremes, slowest)
     rare = [] if prose else _rare_members(keys, templates, total, ranked_known)
     reserve = 0
     for index in states:
@@ -279,9 +286,9 @@ def notable_lines(text: str, lines: Lines, most: int = 2) -> list[int]:
 def _orders(text: str, lines: Lines, templates: dict[str, list[int]],
             heads: list[int], prose: bool, named: tuple[list[int], list[int]],
             records: list[int], versioned: list[int], known: list[int],
-            states: list[int]) -> tuple[list[int], ...]:
+            states: list[int], slowest: list[int]) -> tuple[list[int], ...]:
     """The lines to keep, in the order they are offered: the severe templates' exemplars,
-    the warnings', the lines naming a version, then the first line of every record (_records:
+    the warnings', the slowest of like rows (_extremes, timed), the lines naming a version, then the first line of every record (_records:
     what names it, after what names a failure) and each record's version line, then one
     exemplar of every template at the margin before any template's second line, in turn with
     the rows of well-known names (`known`: a list of one form has few exemplars, a dump of
@@ -302,7 +309,7 @@ def _orders(text: str, lines: Lines, templates: dict[str, list[int]],
     margin = [first for _, first, _ in ranked if lines.get(first)[:1] not in " \t"]
     indented = [first for _, first, _ in ranked if lines.get(first)[:1] in " \t"]
     turns = itertools.zip_longest(margin, known, fillvalue=-1)
-    return (severe, warned, versioned, records,
+    return (severe, warned + slowest, versioned, records,
             _record_versions(text, lines, records), [i for pair in turns for i in pair if i >= 0],
             states, heads, indented)
 
@@ -339,15 +346,18 @@ def _extremes(lines: Lines, keys: list[str], templates: dict[str, list[int]],
     _EXTREME_LINES lines of the templates of _MIN_EXTREME lines or more. `timed`: only
     durations are read (a log's other numbers are counters, ids and line numbers), in
     milliseconds, and of the rows within a factor of two of the slowest the first is taken
-    (the request where a stall began)."""
+    (the request where a stall began); each row's longest is also weighed against every
+    other row's (a trace's one slow call is often of a form that occurs only a few times)."""
     wanted = {key for key, (count, _, _) in templates.items() if count >= _MIN_EXTREME}
     values: dict[tuple[str, int], list[tuple[float, int]]] = {}
     for index, key in enumerate(keys[:min(total, _EXTREME_LINES)]):
+        if timed:
+            numbers = _milliseconds(lines.get(index))
+            if numbers:
+                values.setdefault(("", 0), []).append((max(numbers), index))
+        elif key in wanted:
+            numbers = list(map(float, _NUMBER.findall(lines.get(index), 0, _KEY_CHARS)))
         if key in wanted:
-            line = lines.get(index)
-            numbers = ([float(number) * _MILLISECONDS[unit]
-                        for number, unit in _DURATION.findall(line, 0, _KEY_CHARS)] if timed
-                       else map(float, _NUMBER.findall(line, 0, _KEY_CHARS)))
             for place, number in enumerate(numbers):
                 values.setdefault((key, place), []).append((number, index))
     found = []
@@ -361,6 +371,12 @@ def _extremes(lines: Lines, keys: list[str], templates: dict[str, list[int]],
                 index = next(index for number, index in held if 2 * number >= most)
             found.append((-most / max(median, 1), index))
     return list(dict.fromkeys(index for _, index in sorted(found)))
+
+
+def _milliseconds(line: str) -> list[float]:
+    """The durations a line spells (_DURATION), in milliseconds."""
+    return [float(number or traced) * _MILLISECONDS[unit or "s"]
+            for number, unit, traced in _DURATION.findall(line, 0, _KEY_CHARS)]
 
 
 def _ranked(lines: Lines, keys: list[str], templates: dict[str, list[int]]) -> list[int]:
