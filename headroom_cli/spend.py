@@ -79,8 +79,7 @@ def fill(plan: Plan, text: str, lines: Lines, room: int, counter: Counter) -> Pl
                 left = _close_if_one_line(edge, text, lines, left, counter, plan)
                 still.append((edge, top))
             turn = still
-    if left >= MIN_CUT_TOKENS:
-        left = _last_cut(edges, text, lines, left, counter, plan)
+    left = _last_cut(edges, text, lines, left, counter, plan)
     if left > 0:
         left = _lengthen(edges, text, left, counter)
     if left == room:

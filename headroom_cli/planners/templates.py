@@ -288,8 +288,9 @@ def _orders(text: str, lines: Lines, templates: dict[str, list[int]],
             records: list[int], versioned: list[int], known: list[int],
             states: list[int], slowest: list[int]) -> tuple[list[int], ...]:
     """The lines to keep, in the order they are offered: the severe templates' exemplars,
-    the warnings', the slowest of like rows (_extremes, timed), the lines naming a version, then the first line of every record (_records:
-    what names it, after what names a failure) and each record's version line, then one
+    the warnings' with the one slowest row (`slowest`), the lines naming a version, then the
+    first line of every record (_records: what names it, after what names a failure) and each
+    record's version line, then one
     exemplar of every template at the margin before any template's second line, in turn with
     the rows of well-known names (`known`: a list of one form has few exemplars, a dump of
     many forms its rarest first), then the other rows in a failed or pending state
@@ -349,14 +350,16 @@ def _extremes(lines: Lines, keys: list[str], templates: dict[str, list[int]],
     (the request where a stall began); each row's longest is also weighed against every
     other row's (a trace's one slow call is often of a form that occurs only a few times)."""
     wanted = {key for key, (count, _, _) in templates.items() if count >= _MIN_EXTREME}
-    values: dict[tuple[str, int], list[tuple[float, int]]] = {}
+    values: dict[tuple[str | None, int], list[tuple[float, int]]] = {}
     for index, key in enumerate(keys[:min(total, _EXTREME_LINES)]):
-        if timed:
+        if timed:  # every row is read: its longest joins the rows of every form (key None)
             numbers = _milliseconds(lines.get(index))
             if numbers:
-                values.setdefault(("", 0), []).append((max(numbers), index))
+                values.setdefault((None, 0), []).append((max(numbers), index))
         elif key in wanted:
             numbers = list(map(float, _NUMBER.findall(lines.get(index), 0, _KEY_CHARS)))
+        else:
+            continue
         if key in wanted:
             for place, number in enumerate(numbers):
                 values.setdefault((key, place), []).append((number, index))
