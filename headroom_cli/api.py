@@ -8,10 +8,11 @@ Reading the input and writing the output, the store and the ledger belong to the
 
 from __future__ import annotations
 
-from functools import cached_property, lru_cache
+from functools import cached_property, lru_cache, partial
 
 from . import tools
-from .clean import clean
+from .clean import binary as is_binary
+from .clean import clean, fields
 from .config import DEFAULTS
 from .large_counts import count_large, count_spans
 from .tokens import DEFAULT_ENCODING, Counter, LazyCounter, load_counter
@@ -78,6 +79,11 @@ def compress(text: str, *, tool: str | tools.Tool | None = "Bash", budget: int =
                 focus, followed)
 
 
+def _planned_on(planner, read: str, _printed: str, lines, budget, counter, tool):
+    """The plan of `read` (clean.fields: the same length and lines as the printed text)."""
+    return planner(read, lines, budget, counter, tool)
+
+
 def _fits_by_size(text: str, budget: int) -> bool:
     # Every cl100k/o200k token covers at least one byte (and `estimate` is chars/4), so
     # output of at most `budget` bytes fits without loading a tokenizer at all.
@@ -94,15 +100,16 @@ def clip(text: str, tool: tools.Tool, budget: int, kind: str, counter: Counter,
     from .render import Context
     from .sniff import planner, sniff
 
-    binary = "\x00" in text
+    binary = is_binary(text)
     cleaned = text if binary else clean(text)
-    lines = Lines(cleaned)
+    read = fields(cleaned)  # what the shape is told from and planned on: NULs as `:`
+    lines = Lines(read)
     shape = "other" if binary else (sniff(lines, tool) if kind == "auto" else kind)
     plans = planner(shape, lines)
     if focus and shape == "log":
-        from functools import partial
-
         plans = partial(plans, focus=focus)
+    if read is not cleaned:
+        plans = partial(_planned_on, plans, read)
     plan, out = fit(cleaned, lines, plans, budget, counter,
                     Context(tool, store_id, exit_status, digest, lost,
                             ByteMap.of_cleaning(text, cleaned), program, followed),
@@ -117,7 +124,6 @@ def compress_streamed(excerpt, *, kind: str, planner=None, tool: str | tools.Too
                       lost=None, program: str = "headroom") -> Result:
     """compress() for an output too large to hold: plan its excerpt (head, tail and what the
     shape's scanner picked; see intake.py), then render the plan of the whole output."""
-    from functools import partial
 
     from .excerpt import omitted_ranges, translate
     from .fit import fit

@@ -26,6 +26,31 @@ _ANSI = lazy(
 _REDRAWN = lazy(r"^[^\n]*\r(?=[^\r\n])", re.MULTILINE)
 
 
+# Beside a NUL, what only binary data holds: C0 controls that no text output prints (tab,
+# newline, form feed, carriage return, backspace and escape are text's), DEL, and the lone
+# surrogates that stand for bytes that are not UTF-8 (decoded with surrogateescape).
+_BINARY_COMPANY = lazy("[\x01-\x07\x0e-\x1a\x1c-\x1f\x7f\udc80-\udcff]")
+_MOST_NULS = 0.25  # of the characters: more is UTF-16 text or padding, not separators
+
+
+def binary(text: str) -> bool:
+    """Whether output holding a NUL is binary data, cut at its ends by bytes; otherwise it is
+    text whose NULs separate fields (`git grep -z`, `grep -Z`: `path\0NN\0text`), planned
+    as that text (fields). NUL-ended records without a newline (`find -print0`, `env -0`) are
+    one giant line, so are cut by bytes as binary data is."""
+    if "\x00" not in text:
+        return False
+    return ("\n" not in text or text.count("\x00") > _MOST_NULS * len(text)
+            or _BINARY_COMPANY.search(text) is not None)
+
+
+def fields(text: str) -> str:
+    """Text with NUL field separators as `:` (a `git grep -z` line then reads as grep's
+    `path:NN:text`): what its shape is told from and its planner reads. The same length and
+    the same lines, so a plan of it is a plan of `text`, which is what is printed."""
+    return text.replace("\x00", ":") if "\x00" in text else text
+
+
 def strip_ansi(text: str) -> str:
     if "\x1b" not in text and "\x9b" not in text and "\x9d" not in text:
         return text

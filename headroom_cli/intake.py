@@ -19,7 +19,7 @@ from collections import deque
 from operator import add, itemgetter
 from typing import Callable
 
-from .clean import ByteMap, clean
+from .clean import ByteMap, binary, clean
 from .excerpt import Excerpt, Piece
 from .values import value
 
@@ -66,7 +66,7 @@ class Held:
     def rest(self) -> Excerpt:
         """What --live did not print, as an excerpt of the whole output (held whole)."""
         original = decode(self.data[self.live_bytes:])
-        text = original if "\x00" in original else clean(original)
+        text = original if binary(original) else clean(original)
         size = len(text.encode("utf-8", "surrogateescape"))
         ends_open = bool(text) and not text.endswith("\n")
         return Excerpt(text, (Piece(0, self.live_chars, self.live_lines, len(text), True,
@@ -74,7 +74,7 @@ class Held:
                        self.live_chars + len(text), self.live_out_bytes + size,
                        self.live_lines + text.count("\n") + ends_open,
                        domain_start=self.live_chars, domain_line=self.live_lines,
-                       binary="\x00" in text,
+                       binary=binary(text),
                        byte_map=ByteMap.of_cleaning(original, text, self.live_bytes))
 
 
@@ -190,7 +190,7 @@ class Intake:
     def _clean(self, raw: bytes) -> tuple[str | None, str]:
         """A part's text as read, and as cleaned; binary output is not cleaned (read: None)."""
         original = decode(raw)
-        if not self.binary and "\x00" in original:
+        if not self.binary and binary(original):
             self.binary = True
             self.scanner = None  # binary output is cut at its ends only
         if self.binary:

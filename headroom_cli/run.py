@@ -25,6 +25,7 @@ from __future__ import annotations
 import sys
 from typing import Callable
 
+from .clean import binary
 from .settings import Settings
 from .tools import Tool
 from .values import replace, value
@@ -342,7 +343,7 @@ class Run:
         room, leaves the plain marker.
         """
         digest = self.settings.digest
-        if digest is None or not result.clipped or "\x00" in text:
+        if digest is None or not result.clipped or binary(text):
             return result
         from . import digest as summarizer
 

@@ -31,6 +31,7 @@ import json
 import os
 from typing import Callable
 
+from .clean import binary
 from .store import SESSIONS_DIR
 from .values import field, value
 
@@ -102,7 +103,7 @@ def observe(data: bytes, text: str, *, tool, kind: str, command: str | None, cwd
     large = dedup_over is not None and len(data) >= dedup_over and \
         counter.prefix_chars(text, max(0, dedup_over - 1)) < len(text)
     reading = None
-    if (large or (since and command)) and "\x00" not in text:
+    if (large or (since and command)) and not binary(text):
         reading = _log_reading(text, tool, kind)
     identity = None
     if large:

@@ -204,7 +204,7 @@ def scanner(sample: str, tool: Tool, kind: str, limit: int) -> tuple[str, object
     """The shape of an output too large to hold, judged on its first part, and the scanner
     that indexes the rest for its planner. A shape with no scanner (or one that does not take
     this output) is planned from its head and tail, as `other`."""
-    if "\x00" in sample:
+    if "\x00" in sample:  # binary, or NUL-separated fields, which no scanner reads
         return "other", None
     lines = Lines(_first_lines(sample, 2 * _SAMPLE_LINES))
     shape = sniff(lines, tool) if kind == "auto" else kind

@@ -65,7 +65,7 @@ def check_named_bytes(run_cli, data: bytes, budget: int, binary: bool) -> bool:
 @settings(max_examples=80, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(data=st.lists(st.sampled_from(TEXT + [b"\x00", b"\n"]), min_size=1, max_size=600)
-       .map(lambda parts: b"\x00" + b"".join(parts)), budget=st.integers(70, 160))
+       .map(lambda parts: b"\x00\x01" + b"".join(parts)), budget=st.integers(70, 160))
 @pytest.mark.parametrize("mode", HOLD_MODES)
 def test_binary_markers_name_the_stored_bytes(run_cli, request, mode, data, budget):
     if mode == "streamed":

@@ -6,8 +6,8 @@ before fewer files; when even one line per file does not fit, files roll up unde
 directories with counts, so no part of the tree silently vanishes.
 
 Understands `path:NN:text` (grep -n, rg -n), `path:NN:CC:text` (vimgrep), context lines
-`path-NN-text` with `--` separators, `rg --heading` groups, Windows paths, and plain file lists
-(`rg -l`, Glob).
+`path-NN-text` with `--` separators, `rg --heading` groups, Windows paths, plain file lists
+(`rg -l`, Glob), and `git grep -z`'s NUL-separated fields (read as colons: clean.fields).
 
 An output too large to hold is read once by a `Scanner` (the flat formats only): it counts every
 file's matches exactly and keeps a few whole lines per file, and the planner then runs on those
