@@ -351,3 +351,26 @@ def test_records_of_a_field_s_rarest_values_come_before_merely_unique_measuremen
     assert counter.count(out) <= 1000
     for status in once:
         assert f'"status":{status},' in out, status
+
+
+@pytest.mark.parametrize("budget", [1000, 4000])
+def test_records_of_a_failed_rare_value_come_before_other_rare_ones(counter, budget):
+    """The same log: its 10 answers 500 and 25 answers 502 are rare too, but one request time
+    seen once outranked them by rarity, so an application's first 500 (what a reader
+    correlates with its own log) and the first 502 were not shown even at 4000. A rare value
+    that reads as a failure (templates.severity of `"key": value`: a 5xx status, a level
+    `error`) comes first, then a warning's (4xx), then the others."""
+    text = (Path(__file__).parent / "corpus" / "nginx-1.22-json-access-log-upstream-timings"
+            / "output.txt").read_text()
+    rows = text.splitlines()
+    first = {}
+    for row in rows:
+        first.setdefault(json.loads(row)["status"], row)
+    failed = [status for status in first if status >= 500]
+    assert len(failed) >= 3
+    out = compress(text, tool="Bash", budget=budget, counter=counter).text
+    assert counter.count(out) <= budget
+    shown = [line for line in out.splitlines() if line.startswith("{")]
+    for status in failed:  # the first record of each, if cut then by its own start
+        start = first[status][:150]
+        assert any(line.startswith(start) for line in shown), status

@@ -32,7 +32,7 @@ from ..plan import Keep, Lines, Note, Plan
 from ..render import counted, json_marker_reserve, json_summary
 from ..tokens import Counter
 from ..tools import Tool
-from .templates import few_values
+from .templates import few_values, severity
 from .wellknown import known_rows
 
 _DECODER = json.JSONDecoder()
@@ -855,7 +855,9 @@ def _rare_entries(parent: Node) -> list[int]:
     """Entries between the first and the last of an array of objects holding a rare value of
     a field whose values repeat (a finding's `"code": "UP042"` among 200 `E501`, a pod's
     `"phase": "Failed"`, a package `"requested": true`): the first entry of each such value,
-    rarest first, at most _KNOWN_ENTRIES of them. A field is one most entries have, of a few
+    those whose `"key": value` reads as a failure first (templates.severity: a `"status": 500`
+    among request times seen once), then as a warning, each rarest first, at most
+    _KNOWN_ENTRIES of them. A field is one most entries have, of a few
     scalar values (at most templates.few_values of them); a value is rare on at most
     _RARE_ENTRIES of the entries and a quarter of its field's commonest value's."""
     values = parent.values
@@ -873,12 +875,13 @@ def _rare_entries(parent: Node) -> list[int]:
                     count, first = held.get(inner, (0, index))
                     held[inner] = count + 1, first
     found = []
-    for held in seen.values():
+    for key, held in seen.items():
         total = sum(count for count, _ in held.values())
         if len(held) < 2 or len(held) > limit or total < 0.8 * parent.count:
             continue
         usual = max(count for count, _ in held.values())
-        found += [(count * len(held), count, first) for count, first in held.values()
+        found += [(-severity(f"{json.dumps(key)}: {json.dumps(value)}"), count * len(held),
+                   count, first) for value, (count, first) in held.items()
                   if count <= _RARE_ENTRIES * total and 4 * count <= usual]
     return list(dict.fromkeys(first for *_, first in sorted(found)
                               if 0 < first < parent.count - 1))[:_KNOWN_ENTRIES]
