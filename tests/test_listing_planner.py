@@ -582,3 +582,25 @@ def test_a_symbolic_links_row_is_counted_under_the_links_own_folder(counter):
     groups = re.findall(r"(\S+) ([\d,]+)", note[1])
     assert sum(number(n) for _, n in groups) == len(cut)
     assert all(folder.startswith("/usr/lib/x86_64-linux-gnu/") for folder, _ in groups)
+
+
+@pytest.mark.parametrize("budget", [1000, 2000])
+def test_a_column_that_goes_below_zero_keeps_its_extremes_at_both_ends_first(counter, budget):
+    """`column -s, -t` of the US employment series (real, in the corpus: 120 months by 24
+    columns): its last column is the month's change, negative in a recession. Its lowest and
+    its highest month (the worst loss and the largest gain) are what a reader scans it for;
+    only largest values were kept, and those of the first columns first, so neither showed.
+    A signed column's extremes come first, lowest and highest in turn: at 1000 tokens (eight
+    of these wide rows) the worst month, at 2000 the best one too."""
+    corpus = Path(__file__).parent / "corpus" / "column-employment" / "output.txt"
+    rows = corpus.read_text().splitlines()
+    change = {row: int(row.split()[-1]) for row in rows[1:]}
+    assert min(change.values()) < 0 < max(change.values())
+    worst = min(change, key=change.get)
+    best = max(change, key=change.get)
+    result = clip(corpus.read_text(), budget, counter)
+    assert result.kind == "listing"
+    starts = [line[:60] for line in result.text.splitlines()]  # a wide row is cut, not dropped
+    assert worst[:60] in starts
+    if budget >= 2000:
+        assert best[:60] in starts

@@ -18,7 +18,8 @@
   (1), `<defunct>`, an error word in a status or a message), one row of each rare value of a
   column whose values repeat (the zombie's `Z`, the one IPv4 socket of an lsof, the settings
   whose source is not `default`) with the largest values of the columns that measure in turn
-  (%CPU, RSS, SIZE with its unit, TIME; not a PID or a column the table is sorted by), where
+  (%CPU, RSS, SIZE with its unit, TIME; not a PID or a column the table is sorted by; a column
+  that goes below zero, a change, first and from both ends: the worst month and the best), where
   each value of a few-valued column first shows (a table grouped by it), then every other
   row of a rare value. The rows whose own name is a well-known one (wellknown.py: libc6,
   openssl, pip among hundreds of packages) take turns with the rare values and the largest
@@ -944,14 +945,22 @@ def _distinct(job: _Job, table: Table, body: list[int], middle: set[int],
                 holders.setdefault((column, value), []).append(i)
     exemplars = [holders.get((column, value), [-1])[0] for _, column, value in rare]
     measures, rest = [], []  # each measure column's outlying rows of the middle, largest first
-    for column, numbers in enumerate(measured):
-        if numbers:  # one row a value: eight backends holding one file are one row
-            largest = list(dict(sorted(((n, i) for i, n in zip(rows, numbers)
-                                        if i in middle and n is not None),
-                                       key=lambda p: -p[0])).items())
-            far = _outlying([n for n in numbers if n is not None], [n for n, _ in largest])
-            measures.append([i for _, i in largest[:far]])
-            rest.append([i for _, i in largest[far:]])
+    # A column that goes below zero (a change, a balance) first: its extremes either way are
+    # the events a reader looks for (the month of the worst loss and of the largest gain).
+    signed = sorted((numbers for numbers in measured if numbers),
+                    key=lambda numbers: not any(n is not None and n < 0 for n in numbers))
+    for numbers in signed:
+        # one row a value: eight backends holding one file are one row
+        held = dict(sorted(((n, i) for i, n in zip(rows, numbers)
+                            if i in middle and n is not None), key=lambda p: -p[0]))
+        values = [n for n in numbers if n is not None]
+        if min(values) < 0:
+            ordered, far = _both_ends(values, list(held.items()))
+        else:
+            ordered = list(held.items())
+            far = _outlying(values, [n for n, _ in ordered])
+        measures.append([i for _, i in ordered[:far]])
+        rest.append([i for _, i in ordered[far:]])
     dated = [i for dates in _dated(job, table, rows, columns, middle) for i in dates]
     for k, tier in enumerate(itertools.zip_longest(exemplars, known, *measures, fillvalue=-1)):
         order += tier  # a rare value, a well-known name, then each measure's next outlier
@@ -1009,6 +1018,23 @@ def _outlying(values: list[float], largest: list[float]) -> int:
     far = next((k for k, n in enumerate(largest) if n <= 3 * typical or k >= most),
                len(largest))
     return max(1, far)
+
+
+def _both_ends(values: list[float], held: list[tuple[float, int]]
+               ) -> tuple[list[tuple[float, int]], int]:
+    """A signed column's rows (`held`: value and row, largest first) from both ends in turn,
+    the farthest from its median of each side first, and how many of them stand apart: over
+    three times the column's median distance from its median, at most a _RARE_SHARE of the
+    column and at least the extreme of each side."""
+    typical = sorted(values)[len(values) // 2]
+    spread = sorted(abs(n - typical) for n in values)[len(values) // 2]
+    highs = [p for p in held if p[0] > typical]
+    lows = [p for p in reversed(held) if p[0] < typical]
+    ordered = [p for pair in itertools.zip_longest(lows, highs) for p in pair if p is not None]
+    most = max(2, int(_RARE_SHARE * len(values)))
+    far = next((k for k, (n, _) in enumerate(ordered)
+                if abs(n - typical) <= 3 * spread or k >= most), len(ordered))
+    return ordered, max(min(2, len(ordered)), far)
 
 
 def _value_counts(values: list[str], rows: int) -> dict[str, int] | None:
