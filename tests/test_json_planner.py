@@ -374,3 +374,19 @@ def test_records_of_a_failed_rare_value_come_before_other_rare_ones(counter, bud
     for status in failed:  # the first record of each, if cut then by its own start
         start = first[status][:150]
         assert any(line.startswith(start) for line in shown), status
+
+
+def test_a_larger_budget_cuts_a_long_record_later(counter):
+    """The same log's records run 300-370 characters; cut at 200, the one 504 (the request
+    that timed out on both upstreams) lost the upstream addresses that say so. A line is cut
+    at LINE_LIMIT characters or at a fifth of the budget, whichever is more: at 1000 tokens
+    the record is cut, at 2000 it is whole."""
+    text = (Path(__file__).parent / "corpus" / "nginx-1.22-json-access-log-upstream-timings"
+            / "output.txt").read_text()
+    timed_out = next(row for row in text.splitlines() if json.loads(row)["status"] == 504)
+    assert len(timed_out) > 1000 // json_shape._LINE_SHARE
+    lines = {budget: compress(text, tool="Bash", budget=budget, counter=counter).text.splitlines()
+             for budget in (1000, 2000)}
+    assert timed_out not in lines[1000]
+    assert any(line.startswith(timed_out[:150]) for line in lines[1000])
+    assert timed_out in lines[2000]

@@ -59,6 +59,7 @@ _SNIFF_RECORDS = 20
 MAX_INPUT_CHARS = 16_000_000
 
 LINE_LIMIT = 200  # a longer printed line is cut inside, and says so
+_LINE_SHARE = 5  # or at a budget's fifth in characters, when longer (a record's last fields)
 SHORTEST_CUT = 80  # of a long line cut shorter to fit what is left of the budget
 STRING_PREVIEW = 100  # characters of a cut string that stay
 PREVIEW_CHARS = 40  # of a scalar shown inside a collapsed container's line
@@ -261,6 +262,7 @@ class Document:
         self.pretty = records or _pretty(self, root)
         # Stray lines around the document: text[:before] and text[after:], kept as they are.
         self.before, self.after = before, len(text) if after is None else after
+        self.line_limit = LINE_LIMIT  # (plan: more with a larger budget)
 
     def open(self, node: Node) -> None:
         """Find where each entry of a container sits (once)."""
@@ -451,12 +453,12 @@ def _leaf_row(doc: Document, node: Node) -> Keep | Note:
             lines.line_of(node.end - 1) == lines.line_of(node.row_start)):
         line = lines.line_of(node.row_start)
         start, end = lines.start(line), lines.end(line)
-        if len(text[start:end].rstrip("\n")) <= LINE_LIMIT:
+        if len(text[start:end].rstrip("\n")) <= doc.line_limit:
             return Keep(start, end)
-        if isinstance(node.scalar, str) and node.start - start < LINE_LIMIT - STRING_PREVIEW:
+        if isinstance(node.scalar, str) and node.start - start < doc.line_limit - STRING_PREVIEW:
             return Keep(start, _safe_cut(text, node.start + 1 + STRING_PREVIEW),
                         suffix=f'…" ({node.length:,} chars)')
-        return _cut_line(text, start, end, LINE_LIMIT)
+        return _cut_line(text, start, end, doc.line_limit)
     return Note(_indent(doc, node.row_start, node.depth) + _own_text(doc, node))
 
 
@@ -949,6 +951,8 @@ def _from_both_ends(first: int, last: int):
 def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> Plan | None:
     try:
         doc = parse(text, lines)
+        if doc:
+            doc.line_limit = max(LINE_LIMIT, budget // _LINE_SHARE)
         items = _layout(doc, budget, counter) if doc and doc.root.count else None
     except RecursionError:
         return None  # nested deeper than the stack: the head/tail clip takes it
@@ -966,7 +970,9 @@ def _layout(doc: Document, budget: int, counter: Counter) -> list | None:
     found = _laid_out(doc, budget, counter, -marker)
     if found is None or found[1] <= budget * SAVED_SHARE:
         return None if found is None else found[0]
-    again = _laid_out(parse(doc.text, doc.lines), budget, counter, found[1] - marker)
+    fresh = parse(doc.text, doc.lines)
+    fresh.line_limit = doc.line_limit
+    again = _laid_out(fresh, budget, counter, found[1] - marker)
     return found[0] if again is None else again[0]
 
 
@@ -1083,9 +1089,9 @@ def _line_with_bracket(doc: Document, node: Node, index: int, opening: bool) -> 
     elif text[start:kid.row_start].strip() or text[kid.end:end].strip() != (
             "}" if node.kind == "{" else "]"):
         return None
-    if len(text[start:end].rstrip("\n")) <= LINE_LIMIT:
+    if len(text[start:end].rstrip("\n")) <= doc.line_limit:
         return Keep(start, end)
-    return _cut_line(text, start, end, LINE_LIMIT)
+    return _cut_line(text, start, end, doc.line_limit)
 
 
 def _emit_hidden(layout: Layout, parent: Node, first: int, last: int, items: list) -> None:
