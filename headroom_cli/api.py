@@ -124,7 +124,6 @@ def compress_streamed(excerpt, *, kind: str, planner=None, tool: str | tools.Too
                       lost=None, program: str = "headroom") -> Result:
     """compress() for an output too large to hold: plan its excerpt (head, tail and what the
     shape's scanner picked; see intake.py), then render the plan of the whole output."""
-
     from .excerpt import omitted_ranges, translate
     from .fit import fit
     from .plan import Lines

@@ -87,6 +87,28 @@ def test_a_cut_inside_a_line_with_colour_codes_names_the_stored_bytes(run_cli, r
     check_named_bytes(run_cli, data, budget, binary=False)
 
 
+# Lines of text whose first field a NUL ends, as `grep -Z` prints them: text, not binary data
+# (no byte outside UTF-8, no BEL: TEXT's others, escapes and CRs included).
+FIELD_TEXT = [part for part in TEXT if part not in (b"\xff", b"\x1b]0;t\x07")]
+nul_lines = st.lists(st.lists(st.sampled_from(FIELD_TEXT), min_size=3, max_size=10)
+                      .map(lambda parts: b"f.c\x00" + b"".join(parts) + b"\n"),
+                      min_size=20, max_size=200).map(b"".join)
+
+
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(data=nul_lines, budget=st.integers(70, 160))
+@pytest.mark.parametrize("mode", HOLD_MODES)
+def test_nul_separated_text_is_cleaned_and_never_cut_as_binary(run_cli, request, mode, data,
+                                                               budget):
+    if mode == "streamed":
+        request.getfixturevalue("streaming")
+    run = run_cli(["--budget", str(budget), "--encoding", "estimate"], data)
+    assert run.exit_code == 0
+    assert b"binary output" not in run.stdout
+    check_named_bytes(run_cli, data, budget, binary=False)
+
+
 def test_dev_urandom_like_output_names_its_bytes_from_the_start(run_cli, streaming):
     """The first cleaned-away bytes are named: binary output is never cleaned."""
     data = bytes(range(256)) * 40  # NUL, ESC, CR and every other byte

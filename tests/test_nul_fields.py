@@ -11,13 +11,10 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from conftest import GROWN_DIR, corpus_case
 from headroom_cli.api import compress
 from headroom_cli.clean import binary, fields
-from test_byte_offsets import TEXT, check_named_bytes, streaming  # noqa: F401 (a fixture)
 
 GIT_GREP_Z = "git-grep-z-todo-fixme-xxx-redis-7-4-1"  # `git grep -z -n -w -e TODO …`, redis
 
@@ -64,25 +61,3 @@ def test_git_grep_z_is_planned_as_a_search_and_prints_its_lines_as_they_came(cou
     if budget == 1000:
         found = [n["text"] for n in meta["needles"] if n["text"] in result.text]
         assert len(found) >= 3, found
-
-
-# Lines of text whose first field a NUL ends, as `grep -Z` prints them: text, not binary data
-# (no byte outside UTF-8, no BEL: TEXT's others, escapes and CRs included).
-_FIELD_TEXT = [part for part in TEXT if part not in (b"\xff", b"\x1b]0;t\x07")]
-_nul_lines = st.lists(st.lists(st.sampled_from(_FIELD_TEXT), min_size=3, max_size=10)
-                      .map(lambda parts: b"f.c\x00" + b"".join(parts) + b"\n"),
-                      min_size=20, max_size=200).map(b"".join)
-
-
-@settings(max_examples=60, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
-@given(data=_nul_lines, budget=st.integers(70, 160))
-@pytest.mark.parametrize("mode", ["held", "streamed"])
-def test_nul_separated_text_is_cleaned_and_never_cut_as_binary(run_cli, request, mode, data,
-                                                               budget):
-    if mode == "streamed":
-        request.getfixturevalue("streaming")
-    run = run_cli(["--budget", str(budget), "--encoding", "estimate"], data)
-    assert run.exit_code == 0
-    assert b"binary output" not in run.stdout
-    check_named_bytes(run_cli, data, budget, binary=False)

@@ -262,7 +262,7 @@ class Document:
         self.pretty = records or _pretty(self, root)
         # Stray lines around the document: text[:before] and text[after:], kept as they are.
         self.before, self.after = before, len(text) if after is None else after
-        self.line_limit = LINE_LIMIT  # (plan: more with a larger budget)
+        self.line_limit = LINE_LIMIT  # where a long line is cut (plan() sets it by the budget)
 
     def open(self, node: Node) -> None:
         """Find where each entry of a container sits (once)."""

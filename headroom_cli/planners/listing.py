@@ -947,9 +947,10 @@ def _distinct(job: _Job, table: Table, body: list[int], middle: set[int],
     measures, rest = [], []  # each measure column's outlying rows of the middle, largest first
     # A column that goes below zero (a change, a balance) first: its extremes either way are
     # the events a reader looks for (the month of the worst loss and of the largest gain).
-    signed = sorted((numbers for numbers in measured if numbers),
-                    key=lambda numbers: not any(n is not None and n < 0 for n in numbers))
-    for numbers in signed:
+    columns_in_turn = sorted((numbers for numbers in measured if numbers),
+                             key=lambda numbers: not any(n is not None and n < 0
+                                                         for n in numbers))
+    for numbers in columns_in_turn:
         # one row a value: eight backends holding one file are one row
         held = dict(sorted(((n, i) for i, n in zip(rows, numbers)
                             if i in middle and n is not None), key=lambda p: -p[0]))
