@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from headroom_cli.api import compress
 from headroom_cli.plan import Lines
 from headroom_cli.planners import json_shape
+from headroom_cli.planners.costs import line_limit
 from headroom_cli.tools import lookup
 
 CASES_DIR = Path(__file__).resolve().parent / "cases"
@@ -384,7 +385,7 @@ def test_a_larger_budget_cuts_a_long_record_later(counter):
     text = (Path(__file__).parent / "corpus" / "nginx-1.22-json-access-log-upstream-timings"
             / "output.txt").read_text()
     timed_out = next(row for row in text.splitlines() if json.loads(row)["status"] == 504)
-    assert len(timed_out) > 1000 // json_shape._LINE_SHARE
+    assert len(timed_out) > line_limit(1000, json_shape.LINE_LIMIT)
     lines = {budget: compress(text, tool="Bash", budget=budget, counter=counter).text.splitlines()
              for budget in (1000, 2000)}
     assert timed_out not in lines[1000]

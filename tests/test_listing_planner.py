@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from headroom_cli.api import compress
 from headroom_cli.planners import listing
+from headroom_cli.planners.costs import MAX_LINE_CHARS, line_limit
 from headroom_cli.tools import lookup
 
 CASES = Path(__file__).parent / "cases"
@@ -220,8 +221,12 @@ def test_omitted_rows_that_name_paths_are_counted_by_directory(counter):
         assert len(inside) >= number(n)
 
 
-def test_overlong_rows_keep_their_start_and_say_how_much_is_cut(counter):
-    result = clip(PS, 4700, counter)
+@pytest.mark.parametrize("budget", [1500, 4700])
+def test_overlong_rows_keep_their_start_and_say_how_much_is_cut(counter, budget):
+    """`ps u`'s command lines run to 369 characters: cut at 300 at 1500 tokens, and shown
+    whole at 4700, where a row is cut only past a fifth of the budget (costs.line_limit)."""
+    limit = line_limit(budget)
+    result = clip(PS, budget, counter)
     rows = PS.rstrip("\n").split("\n")
     long_rows = [row for row in rows if len(row) > 300]
     assert long_rows
@@ -230,8 +235,8 @@ def test_overlong_rows_keep_their_start_and_say_how_much_is_cut(counter):
     assert shown
     for line in shown:  # cut by the planner, or shown whole with what the plan left over
         row = next(r for r in long_rows if line.startswith(r[:300]))
-        assert line in (row[:300] + f" …[+{len(row) - 300:,} chars]", row)
-    assert any(line.endswith(" chars]") for line in shown)
+        assert line in (row[:limit] + f" …[+{len(row) - limit:,} chars]", row)
+    assert any(line.endswith(" chars]") for line in shown) == (limit < max(map(len, rows)))
 
 
 def test_pip_list_keeps_its_title_and_underline(counter):
@@ -604,3 +609,18 @@ def test_a_column_that_goes_below_zero_keeps_its_extremes_at_both_ends_first(cou
     assert worst[:60] in starts
     if budget >= 2000:
         assert best[:60] in starts
+
+
+def test_a_wide_table_s_rows_are_cut_later_with_a_larger_budget(counter):
+    """The employment series' rows run 437 characters, its change in the last column: cut at
+    MAX_LINE_CHARS, the rows kept for that column lost it at every budget. A row is cut at
+    MAX_LINE_CHARS or a fifth of the budget (costs.line_limit), whichever is more: at 4000
+    tokens the worst and the best month are shown whole."""
+    corpus = Path(__file__).parent / "corpus" / "column-employment" / "output.txt"
+    rows = corpus.read_text().splitlines()
+    change = {row: int(row.split()[-1]) for row in rows[1:]}
+    assert min(len(row) for row in change) > MAX_LINE_CHARS
+    result = clip(corpus.read_text(), 4000, counter)
+    shown = result.text.splitlines()
+    assert min(change, key=change.get) in shown and max(change, key=change.get) in shown
+    assert rows[0] in shown  # the title names every column

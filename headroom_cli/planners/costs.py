@@ -42,25 +42,37 @@ def repeat_key(row: str) -> str:
     return row if len(row) >= _REPEAT_CHARS else ""
 
 
-def cut_note(row: str) -> str:
-    return f" …[+{len(row) - MAX_LINE_CHARS:,} chars]"
+# With a larger budget a long line is cut later: at a fifth of the budget in characters when
+# that is more (a wide table's last columns, a JSON record's last fields).
+_BUDGET_SHARE = 5
 
 
-def shown(row: str) -> str:
+def line_limit(budget: int, least: int = MAX_LINE_CHARS) -> int:
+    """Where a long line is cut at this budget: `least` characters, or more with the budget."""
+    return max(least, budget // _BUDGET_SHARE)
+
+
+def cut_note(row: str, longest: int = MAX_LINE_CHARS) -> str:
+    return f" …[+{len(row) - longest:,} chars]"
+
+
+def shown(row: str, longest: int = MAX_LINE_CHARS) -> str:
     """A row as a planner prints it: whole, or its start and how much was cut."""
-    return row if len(row) <= MAX_LINE_CHARS else row[:MAX_LINE_CHARS] + cut_note(row)
+    return row if len(row) <= longest else row[:longest] + cut_note(row, longest)
 
 
 class LineCosts:
     """Token costs of input rows (as shown) and of lines a planner writes, each counted once."""
 
-    def __init__(self, rows: list[str], counter: Counter, cut_long: bool = True) -> None:
+    def __init__(self, rows: list[str], counter: Counter, cut_long: bool = True,
+                 longest: int = MAX_LINE_CHARS) -> None:
         self.rows, self.counter, self.cut_long, self._cache = rows, counter, cut_long, {}
+        self.longest = longest
 
     def line(self, index: int, suffix: str = "") -> int:
         key = (index, suffix)
         if key not in self._cache:
-            row = shown(self.rows[index]) if self.cut_long else self.rows[index]
+            row = shown(self.rows[index], self.longest) if self.cut_long else self.rows[index]
             self._cache[key] = self.counter.count(row + suffix + "\n")
         return self._cache[key]
 

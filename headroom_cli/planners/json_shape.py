@@ -32,6 +32,7 @@ from ..plan import Keep, Lines, Note, Plan
 from ..render import counted, json_marker_reserve, json_summary
 from ..tokens import Counter
 from ..tools import Tool
+from .costs import line_limit
 from .templates import few_values, severity
 from .wellknown import known_rows
 
@@ -59,7 +60,6 @@ _SNIFF_RECORDS = 20
 MAX_INPUT_CHARS = 16_000_000
 
 LINE_LIMIT = 200  # a longer printed line is cut inside, and says so
-_LINE_SHARE = 5  # or at a budget's fifth in characters, when longer (a record's last fields)
 SHORTEST_CUT = 80  # of a long line cut shorter to fit what is left of the budget
 STRING_PREVIEW = 100  # characters of a cut string that stay
 PREVIEW_CHARS = 40  # of a scalar shown inside a collapsed container's line
@@ -952,7 +952,7 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> 
     try:
         doc = parse(text, lines)
         if doc:
-            doc.line_limit = max(LINE_LIMIT, budget // _LINE_SHARE)
+            doc.line_limit = line_limit(budget, LINE_LIMIT)
         items = _layout(doc, budget, counter) if doc and doc.root.count else None
     except RecursionError:
         return None  # nested deeper than the stack: the head/tail clip takes it

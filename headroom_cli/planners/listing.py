@@ -40,7 +40,7 @@ from ..render import CLOSING_MARKER_TOKENS
 from ..tokens import Counter
 from ..tools import Tool
 from ..values import field, value
-from .costs import MAX_LINE_CHARS, LineCosts, cut_note
+from .costs import LineCosts, cut_note, line_limit
 from .diagnostics import located
 from .rollup import roll_up, split
 from .templates import FAILED_STATE, PENDING_STATE, few_values, severity
@@ -206,7 +206,8 @@ def _plan_sections(job: _Job, parsed: Sections) -> Plan | None:
             notes.setdefault(head.header, []).append(text)
     for chosen in picks.values():
         kept.update(dict.fromkeys(chosen, ""))
-    items = line_items(job.lines, kept, None, notes, cut=lambda index: _cut(job.rows, index))
+    items = line_items(job.lines, kept, None, notes,
+                       cut=lambda index: _cut(job.rows, index, job.costs.longest))
     total = sum(len(s.entries) for s in sections)
     shown_entries = sum(len(chosen) for chosen in picks.values())
     summary = (f"{total - shown_entries:,} of {total:,} entries omitted ({len(sections):,} "
@@ -812,7 +813,7 @@ def _plan_table(job: _Job, table: Table) -> Plan | None:
     kept = dict.fromkeys(sorted(header + head + biggest + tail), "")
     notes = {first: [note]} if note else {}
     items = line_items(job.lines, kept, lambda a, b: _gap(job, a, b), notes,
-                       cut=lambda index: _cut(job.rows, index))
+                       cut=lambda index: _cut(job.rows, index, job.costs.longest))
     # The folders note counts the rows of the gaps as planned: they stay as they are.
     return Plan("listing", tuple(items), rows, len([i for i in middle if i not in kept]),
                 regap=None if notes else lambda first, last: _gap(job, first, last))
@@ -1143,10 +1144,11 @@ def _folders_note(job: _Job, table: Table, omitted: list[int], room: int) -> str
 # --------------------------------------------------------------------------- planning
 
 
-def _cut(rows: list[str], index: int) -> tuple[int, str]:
-    """An overlong row (a process's whole command line) keeps its start, as search does."""
+def _cut(rows: list[str], index: int, longest: int) -> tuple[int, str]:
+    """An overlong row (a process's whole command line) keeps its start, as search does; it
+    is overlong past `longest` characters (costs.line_limit: more with a larger budget)."""
     row = rows[index]
-    return (MAX_LINE_CHARS, cut_note(row)) if len(row) > MAX_LINE_CHARS else (len(row), "")
+    return (longest, cut_note(row, longest)) if len(row) > longest else (len(row), "")
 
 
 @value(frozen=False)
@@ -1159,7 +1161,8 @@ class _Job:
 
 def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> Plan | None:
     rows = list(lines)
-    job = _Job(rows, lines, LineCosts(rows, counter), budget - CLOSING_MARKER_TOKENS)
+    job = _Job(rows, lines, LineCosts(rows, counter, longest=line_limit(budget)),
+               budget - CLOSING_MARKER_TOKENS)
     if job.room <= 0:
         return None
     sections = _sections(rows)
