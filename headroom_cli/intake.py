@@ -66,7 +66,8 @@ class Held:
     def rest(self) -> Excerpt:
         """What --live did not print, as an excerpt of the whole output (held whole)."""
         original = decode(self.data[self.live_bytes:])
-        text = original if binary(original) else clean(original)
+        held_binary = binary(original)
+        text = original if held_binary else clean(original)
         size = len(text.encode("utf-8", "surrogateescape"))
         ends_open = bool(text) and not text.endswith("\n")
         return Excerpt(text, (Piece(0, self.live_chars, self.live_lines, len(text), True,
@@ -74,7 +75,7 @@ class Held:
                        self.live_chars + len(text), self.live_out_bytes + size,
                        self.live_lines + text.count("\n") + ends_open,
                        domain_start=self.live_chars, domain_line=self.live_lines,
-                       binary=binary(text),
+                       binary=held_binary,
                        byte_map=ByteMap.of_cleaning(original, text, self.live_bytes))
 
 

@@ -56,11 +56,6 @@ def cut_note(row: str, longest: int = MAX_LINE_CHARS) -> str:
     return f" …[+{len(row) - longest:,} chars]"
 
 
-def shown(row: str, longest: int = MAX_LINE_CHARS) -> str:
-    """A row as a planner prints it: whole, or its start and how much was cut."""
-    return row if len(row) <= longest else row[:longest] + cut_note(row, longest)
-
-
 class LineCosts:
     """Token costs of input rows (as shown) and of lines a planner writes, each counted once."""
 
@@ -72,9 +67,20 @@ class LineCosts:
     def line(self, index: int, suffix: str = "") -> int:
         key = (index, suffix)
         if key not in self._cache:
-            row = shown(self.rows[index], self.longest) if self.cut_long else self.rows[index]
+            row = self.rows[index]
+            if self.cut_long:
+                length, note = self.cut(index)
+                row = row[:length] + note
             self._cache[key] = self.counter.count(row + suffix + "\n")
         return self._cache[key]
+
+    def cut(self, index: int) -> tuple[int, str]:
+        """How much of row `index` is printed, and what then says how much was cut: the
+        whole row, or its first `longest` characters (plan.line_items' `cut`)."""
+        row = self.rows[index]
+        if len(row) <= self.longest:
+            return len(row), ""
+        return self.longest, cut_note(row, self.longest)
 
     def note(self, text: str) -> int:
         if text not in self._cache:

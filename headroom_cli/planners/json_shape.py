@@ -262,7 +262,7 @@ class Document:
         self.pretty = records or _pretty(self, root)
         # Stray lines around the document: text[:before] and text[after:], kept as they are.
         self.before, self.after = before, len(text) if after is None else after
-        self.line_limit = LINE_LIMIT  # where a long line is cut (plan() sets it by the budget)
+        self.line_limit = LINE_LIMIT  # where a long line is cut (_parsed_for: by the budget)
 
     def open(self, node: Node) -> None:
         """Find where each entry of a container sits (once)."""
@@ -950,9 +950,7 @@ def _from_both_ends(first: int, last: int):
 
 def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> Plan | None:
     try:
-        doc = parse(text, lines)
-        if doc:
-            doc.line_limit = line_limit(budget, LINE_LIMIT)
+        doc = _parsed_for(text, lines, budget)
         items = _layout(doc, budget, counter) if doc and doc.root.count else None
     except RecursionError:
         return None  # nested deeper than the stack: the head/tail clip takes it
@@ -960,6 +958,14 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> 
         return None
     return Plan("json", tuple(items), len(lines), _omitted_lines(lines, items),
                 summary=_summary(doc, lines, items))
+
+
+def _parsed_for(text: str, lines: Lines, budget: int) -> Document | None:
+    """The document, its long lines cut where this budget cuts them (costs.line_limit)."""
+    doc = parse(text, lines)
+    if doc is not None:
+        doc.line_limit = line_limit(budget, LINE_LIMIT)
+    return doc
 
 
 def _layout(doc: Document, budget: int, counter: Counter) -> list | None:
@@ -970,9 +976,8 @@ def _layout(doc: Document, budget: int, counter: Counter) -> list | None:
     found = _laid_out(doc, budget, counter, -marker)
     if found is None or found[1] <= budget * SAVED_SHARE:
         return None if found is None else found[0]
-    fresh = parse(doc.text, doc.lines)
-    fresh.line_limit = doc.line_limit
-    again = _laid_out(fresh, budget, counter, found[1] - marker)
+    again = _laid_out(_parsed_for(doc.text, doc.lines, budget), budget, counter,
+                      found[1] - marker)
     return found[0] if again is None else again[0]
 
 

@@ -40,7 +40,7 @@ from ..render import CLOSING_MARKER_TOKENS
 from ..tokens import Counter
 from ..tools import Tool
 from ..values import field, value
-from .costs import LineCosts, cut_note, line_limit
+from .costs import LineCosts, line_limit
 from .diagnostics import located
 from .rollup import roll_up, split
 from .templates import FAILED_STATE, PENDING_STATE, few_values, severity
@@ -206,8 +206,7 @@ def _plan_sections(job: _Job, parsed: Sections) -> Plan | None:
             notes.setdefault(head.header, []).append(text)
     for chosen in picks.values():
         kept.update(dict.fromkeys(chosen, ""))
-    items = line_items(job.lines, kept, None, notes,
-                       cut=lambda index: _cut(job.rows, index, job.costs.longest))
+    items = line_items(job.lines, kept, None, notes, cut=job.costs.cut)
     total = sum(len(s.entries) for s in sections)
     shown_entries = sum(len(chosen) for chosen in picks.values())
     summary = (f"{total - shown_entries:,} of {total:,} entries omitted ({len(sections):,} "
@@ -812,8 +811,8 @@ def _plan_table(job: _Job, table: Table) -> Plan | None:
             note = _folders_note(job, table, middle, note_room)
     kept = dict.fromkeys(sorted(header + head + biggest + tail), "")
     notes = {first: [note]} if note else {}
-    items = line_items(job.lines, kept, lambda a, b: _gap(job, a, b), notes,
-                       cut=lambda index: _cut(job.rows, index, job.costs.longest))
+    # an overlong row (a process's whole command line) keeps its start, as search does
+    items = line_items(job.lines, kept, lambda a, b: _gap(job, a, b), notes, cut=job.costs.cut)
     # The folders note counts the rows of the gaps as planned: they stay as they are.
     return Plan("listing", tuple(items), rows, len([i for i in middle if i not in kept]),
                 regap=None if notes else lambda first, last: _gap(job, first, last))
@@ -948,14 +947,13 @@ def _distinct(job: _Job, table: Table, body: list[int], middle: set[int],
     measures, rest = [], []  # each measure column's outlying rows of the middle, largest first
     # A column that goes below zero (a change, a balance) first: its extremes either way are
     # the events a reader looks for (the month of the worst loss and of the largest gain).
-    columns_in_turn = sorted((numbers for numbers in measured if numbers),
-                             key=lambda numbers: not any(n is not None and n < 0
-                                                         for n in numbers))
-    for numbers in columns_in_turn:
+    columns_in_turn = sorted(((numbers, [n for n in numbers if n is not None])
+                              for numbers in measured if numbers),
+                             key=lambda column: min(column[1]) >= 0)
+    for numbers, values in columns_in_turn:
         # one row a value: eight backends holding one file are one row
         held = dict(sorted(((n, i) for i, n in zip(rows, numbers)
                             if i in middle and n is not None), key=lambda p: -p[0]))
-        values = [n for n in numbers if n is not None]
         if min(values) < 0:
             ordered, far = _both_ends(values, list(held.items()))
         else:
@@ -1142,13 +1140,6 @@ def _folders_note(job: _Job, table: Table, omitted: list[int], room: int) -> str
 
 
 # --------------------------------------------------------------------------- planning
-
-
-def _cut(rows: list[str], index: int, longest: int) -> tuple[int, str]:
-    """An overlong row (a process's whole command line) keeps its start, as search does; it
-    is overlong past `longest` characters (costs.line_limit: more with a larger budget)."""
-    row = rows[index]
-    return (longest, cut_note(row, longest)) if len(row) > longest else (len(row), "")
 
 
 @value(frozen=False)
