@@ -241,7 +241,8 @@ def inline_marker(gap: Gap, text: str = "") -> str:
     count = gap.last_line - gap.first_line + 1
     cuts = _cut_lines(text, gap) if text else ""
     detail = "".join(f"; {part}" for part in (gap.detail, cuts) if part)
-    return f"[… lines {_range(gap.first_line, gap.last_line)} omitted ({n(count)} lines{detail}) …]"
+    return (f"[… {_line_range(gap.first_line, gap.last_line)} omitted "
+            f"({counted(count, 'line')}{detail}) …]")
 
 
 def _cut_lines(text: str, gap: Gap) -> str:
@@ -269,6 +270,11 @@ def _range(first: int, last: int) -> str:
     return n(first) if first == last else f"{n(first)}–{n(last)}"
 
 
+def _line_range(first: int, last: int) -> str:
+    """`line 48`, `lines 120–480`."""
+    return f"line {n(first)}" if first == last else f"lines {_range(first, last)}"
+
+
 def closing_marker(plan: Plan, text: str, counter: Counter, context: Context) -> str:
     gaps = [item for item in plan.items if isinstance(item, Gap)]
     tokens = dropped_tokens(text, plan, counter)
@@ -286,7 +292,7 @@ def closing_marker(plan: Plan, text: str, counter: Counter, context: Context) ->
                 f"line; ~{n(tokens)} tokens) of {source} omitted")
     elif len(gaps) == 1:
         g = gaps[0]
-        what = (f"lines {_range(g.first_line, g.last_line)} of {n(plan.total_lines)} "
+        what = (f"{_line_range(g.first_line, g.last_line)} of {n(plan.total_lines)} "
                 f"(~{n(tokens)} tokens) of {source} omitted{_partly_shown(text, g)}")
     else:
         where = f" in the {n(len(gaps))} gaps marked above" if gaps else ""
@@ -316,10 +322,9 @@ def budget_followed(followed) -> str:
 def partial_copy(lost) -> str:
     """What a partial stored copy (store.Lost) cannot give back: said in the marker and by
     `headroom show`."""
-    lines = _range(lost.first_line, lost.last_line)
     return (f"the stored copy is partial (the store's size cap): bytes "
             f"{n(lost.first_byte)}–{n(lost.last_byte)} of {n(lost.total_bytes)} "
-            f"(line{'s' if '–' in lines else ''} {lines}) were not kept")
+            f"({_line_range(lost.first_line, lost.last_line)}) were not kept")
 
 
 def retrieval_hint(plan: Plan, gaps: list[Gap], text: str, context: Context) -> str:

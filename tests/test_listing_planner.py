@@ -210,7 +210,7 @@ def test_omitted_rows_that_name_paths_are_counted_by_directory(counter):
     split the middle into several gaps), by the folder each names."""
     result = clip(TSV, 1500, counter)
     rows = TSV.rstrip("\n").split("\n")
-    gaps = re.findall(r"^\[… lines ([\d,]+)(?:–([\d,]+))? omitted", result.text, re.M)
+    gaps = re.findall(r"^\[… lines? ([\d,]+)(?:–([\d,]+))? omitted", result.text, re.M)
     assert len(gaps) > 1
     cut = [row for first, last in gaps for row in rows[number(first) - 1:number(last or first)]]
     note = re.search(r"^\(omitted rows by directory: (.*)\)$", result.text, re.M)
@@ -581,7 +581,7 @@ def test_a_symbolic_links_row_is_counted_under_the_links_own_folder(counter):
     rows = text.rstrip("\n").split("\n")
     assert sum(" -> " in row for row in rows) > 50
     result = clip(text, 1000, counter)
-    gaps = re.findall(r"^\[… lines ([\d,]+)(?:–([\d,]+))? omitted", result.text, re.M)
+    gaps = re.findall(r"^\[… lines? ([\d,]+)(?:–([\d,]+))? omitted", result.text, re.M)
     cut = [row for first, last in gaps for row in rows[number(first) - 1:number(last or first)]]
     note = re.search(r"^\(omitted rows by directory: (.*)\)$", result.text, re.M)
     groups = re.findall(r"(\S+) ([\d,]+)", note[1])

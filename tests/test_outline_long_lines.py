@@ -18,7 +18,7 @@ REAL = Path(__file__).parent / "real"
 RUSTDOC = REAL / "cat-n-rustdoc-1.95-std-cell-refcell-html.txt"
 BUDGETS = (500, 1000, 2000, 4000)
 LISTED = re.compile(r"\[outline of the omitted lines: (\d+) of")
-BEGINNING = re.compile(r"^\[… lines? ([\d,]+) omitted \(1 lines; of line \1 only characters "
+BEGINNING = re.compile(r"^\[… line ([\d,]+) omitted \(1 line; of line \1 only characters "
                        r"151–([\d,]+)\) …\]$", re.M)
 
 
@@ -29,7 +29,7 @@ def _number(text: str) -> int:
 def test_more_budget_lists_more_headings_and_both_ends_are_shown_by_their_beginning(counter):
     text = RUSTDOC.read_text()
     rows = text.split("\n")
-    listed = []
+    listed, begun = [], 0
     for budget in BUDGETS:
         out = compress(text, tool="Read", budget=budget).text
         assert counter.count(out) <= budget
@@ -38,10 +38,12 @@ def test_more_budget_lists_more_headings_and_both_ends_are_shown_by_their_beginn
         if budget >= 1000:
             assert rows[-1][:150] + "\n" in out  # and so is the last
         for line, last_char in BEGINNING.findall(out):
+            begun += 1
             row = rows[_number(line) - 1]
             assert _number(last_char) == len(row)  # the exact characters left out
             assert row[:150] + "\n" in out
     assert listed == sorted(set(listed)), listed  # each budget lists more than the one below
+    assert begun  # lines shown by their beginning, each with its marker
 
 
 def test_a_heading_deep_in_its_line_is_listed_from_where_it_starts():

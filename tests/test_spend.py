@@ -166,7 +166,7 @@ def test_a_line_that_closes_its_gap_costs_only_what_it_adds_beyond_the_marker(co
     text, tool = _case("openssl-x509-text-isrg-root-x1")
     out = compress(text, tool=tool, budget=500, counter=counter).text
     assert "Not After : Jun  4 11:04:38 2035 GMT" in out
-    assert "omitted (1 lines)" not in out
+    assert "omitted (1 line)" not in out
 
 
 def _inline_cost(plan: Plan, text: str, counter) -> int:
