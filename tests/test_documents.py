@@ -123,3 +123,17 @@ def test_a_changelog_entry_repeated_under_two_releases_is_listed_once(counter, b
     assert len(words) == len(set(words))
     assert "drop support for Python 2.7" in out
     assert "* Deprecate UserAccessTokenCredentials" in out
+
+
+def test_a_table_of_contents_is_no_part_of_a_documents_head(counter):
+    """io.js's changelog opens with a table linking its releases (`<a href="#3.3.1">3.3.1</a>`,
+    70 of them): the outline lists those releases' own headings, so the head stops where the
+    table starts and neither it nor what the outline leaves grows into it; that room lists a
+    deprecation the head's links had crowded out."""
+    text = _read("cat-nodejs-changelog-iojs-md")
+    rows = text.splitlines()
+    out = compress(text, tool="Bash", budget=4000, counter=counter).text
+    assert counter.count(out) <= 4000
+    assert out.startswith("\n".join(rows[:12]) + "\n[…headroom: lines 13–")  # up to the links
+    assert 'href="#' not in out
+    assert "* **freelist**: Deprecate the undocumented `freelist` core module" in out

@@ -38,6 +38,11 @@ NUMBERED = lazy(r"^(?:\s*+(\d++)(?:\t|→|: |:(?! )|\|)|" + BLAME + ")")
 HEAD_SHARE, TAIL_SHARE = 0.15, 0.1
 NOTABLE_SHARE = 0.3  # of what the headings leave, for notable prose; the rest grows head and tail
 MIN_HEADINGS = 3
+# A link to a section of the same document; a table of contents is _CONTENTS_LINKS of them close
+# together, looked for in the first _JUDGED_CONTENTS rows.
+_ANCHOR_LINK = lazy(r"\]\(#[^)\s]+\)|href=[\"']#")
+_CONTENTS_LINKS = 3
+_JUDGED_CONTENTS = 200
 JUDGED_ROWS = 2000  # whether a text is numbered is judged on its first rows
 ENTRY_CHARS = LINE_START_CHARS  # an entry's beginning, when not every entry fits whole
 # Prose a reader looks for in a document, after its headings: an error, a breaking change,
@@ -204,7 +209,8 @@ def plan(kind: str, noun: str, text: str, lines: Lines, budget: int, counter: Co
     looks for first, then every section's first subsections before any one's later ones."""
     rows = list(lines)
     total = len(rows)
-    head_end, begun = _within(text, lines, rows, range(total), int(budget * head_share), counter)
+    head = range(_contents(rows) if document else total)
+    head_end, begun = _within(text, lines, rows, head, int(budget * head_share), counter)
     taken, tail_begun = _within(text, lines, rows, range(total - 1, -1, -1),
                                 int(budget * tail_share), counter)
     tail_start, begun = total - taken, begun + tail_begun
@@ -247,7 +253,7 @@ def plan(kind: str, noun: str, text: str, lines: Lines, budget: int, counter: Co
     notes = set(extra)
     shown = sorted(shown + extra)
     head_end, tail_start, shown, begun = _grow(text, lines, rows, head_end, tail_start, shown,
-                                               begun, costs, left, counter)
+                                               begun, costs, left, counter, len(head))
     inside = [(i, level) for i, level in inside if head_end <= i < tail_start]
     if head_end >= tail_start or not shown:
         return None
@@ -266,13 +272,13 @@ def plan(kind: str, noun: str, text: str, lines: Lines, budget: int, counter: Co
 
 def _grow(text: str, lines: Lines, rows: list[str], head_end: int, tail_start: int,
           shown: list[int], begun: list[int], costs: dict[int, int], left: int,
-          counter: Counter) -> tuple[int, int, list[int], list[int]]:
+          counter: Counter, head_limit: int) -> tuple[int, int, list[int], list[int]]:
     """What the outline left spent on the head and the tail, a line at a time in turn (the
     tail first); a listed line reached this way leaves the outline (its row's cost, `costs`,
     comes back), so it is printed once. A long line is taken by its beginning (returned, with
     the new ends and entries: the lines shown so) when that costs at most half of it."""
     listed, begun = set(shown), list(begun)
-    open_ends = [True, True]  # head, tail: whether that end still grows
+    open_ends = [head_end < head_limit, True]  # head, tail: whether that end still grows
     turn = 1
     while any(open_ends) and head_end < tail_start:
         if open_ends[turn]:
@@ -290,6 +296,7 @@ def _grow(text: str, lines: Lines, rows: list[str], head_end: int, tail_start: i
                     tail_start -= 1
                 else:
                     head_end += 1
+                    open_ends[0] = head_end < head_limit
             else:
                 open_ends[turn] = False
         turn = 1 - turn
@@ -360,6 +367,18 @@ def _within(text: str, lines: Lines, rows: list[str], order, budget: int,
         if by_beginning:
             begun.append(index)
     return taken, begun
+
+
+def _contents(rows: list[str]) -> int:
+    """Where a document's table of contents starts (its links to its own sections: `- [Usage]
+    (#usage)`, `<a href="#15.0.0">`), when one opens within its first JUDGED_CONTENTS rows: the
+    head stops there, for the outline names those sections itself; else the row count."""
+    linked = [i for i, row in enumerate(rows[:_JUDGED_CONTENTS])
+              if _ANCHOR_LINK.search(row, 0, JUDGED_CHARS)]
+    for first, third in zip(linked, linked[_CONTENTS_LINKS - 1:]):
+        if third - first < 2 * _CONTENTS_LINKS:
+            return first
+    return len(rows)
 
 
 def _row_cost(row: str, counter: Counter) -> int:
