@@ -31,6 +31,10 @@ SEARCH_MARKER_TOKENS = 112
 # document's, 9,999,999,000 characters), seven-digit figures, a store id, an exit status. A test
 # renders that marker and holds this figure to it; json_marker_reserve prices one output's.
 JSON_MARKER_TOKENS = 103
+# What an inline gap marker costs, about (`[… lines 1,204–9,311 omitted (8,108 lines) …]`, 19
+# tokens; a two-digit gap's 13): what planners price a gap at while choosing lines. fit.py
+# counts the rendered clip exactly.
+GAP_MARKER_TOKENS = 20
 # Before a digest in the closing marker: a model wrote it, so it is no exact record.
 DIGEST_LABEL = "Digest of the omitted part (model-written, may be inexact):"
 

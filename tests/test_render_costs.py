@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from headroom_cli.plan import Gap, Keep, Narrowing, Plan
-from headroom_cli.render import (CLOSING_MARKER_TOKENS, SEARCH_MARKER_TOKENS, Context,
-                                 closing_marker, search_narrowing, search_roll_up_summary,
-                                 search_summary)
+from headroom_cli.render import (CLOSING_MARKER_TOKENS, GAP_MARKER_TOKENS,
+                                 SEARCH_MARKER_TOKENS, Context, closing_marker, inline_marker,
+                                 search_narrowing, search_roll_up_summary, search_summary)
 from headroom_cli.tools import lookup
 
 
@@ -21,6 +21,13 @@ def test_the_longest_closing_marker_costs_at_most_what_planners_reserve(counter,
         marker = closing_marker(plan, "x\n" * 10, counter,
                                 Context(lookup(tool), "3f2a9c1b7d4e", 255, None))
         assert counter.count(marker + "\n") <= CLOSING_MARKER_TOKENS
+
+
+@pytest.mark.parametrize("first, last", [(1, 1), (57, 58), (1_204, 9_311), (12_040, 93_110)])
+def test_an_inline_marker_of_up_to_five_digit_lines_costs_what_planners_price_a_gap_at(
+        counter, first, last):
+    marker = inline_marker(Gap(0, 2, first, last))
+    assert counter.count(marker + "\n") <= GAP_MARKER_TOKENS
 
 
 BIG = 9_999_999

@@ -36,7 +36,7 @@ import re
 
 from ..patterns import lazy
 from ..plan import Gap, Lines, Plan, line_items
-from ..render import CLOSING_MARKER_TOKENS
+from ..render import CLOSING_MARKER_TOKENS, GAP_MARKER_TOKENS
 from ..tokens import Counter
 from ..tools import Tool
 from ..values import field, value
@@ -73,7 +73,6 @@ BIGGEST_SHARE = 0.3  # of a sized table's rows budget, for its largest rows betw
 _MAX_MISSES = 32
 # A date (and time) a cell opens with: psql's timestamps, ls --time-style=long-iso, git's.
 _ISO_DATE = lazy(r"\d{4}-\d\d-\d\d(?:[ T]\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?: ?(?:[+-]\d\d(?::?\d\d)?|Z|UTC))?)?")
-_GAP_TOKENS = 20  # a gap's marker, which a row kept inside a gap adds one more of
 DISTINCT_SHARE = 0.75  # of a table's rows budget, for the rows that differ (before head and tail)
 _KNOWN_TOKENS = 150  # of the room, for each row of a well-known name offered
 _RARE_SHARE = 0.1  # a value on at most this share of the rows is rare
@@ -799,7 +798,7 @@ def _plan_table(job: _Job, table: Table) -> Plan | None:
         # what the differing rows left lengthens the head, then the tail, around them
         chosen = set(biggest)
         runs = sum(1 for i in biggest if i - 1 not in chosen)  # each splits a gap in two
-        room_left = rows_room - _lines_cost(job, biggest) - _GAP_TOKENS * runs
+        room_left = rows_room - _lines_cost(job, biggest) - GAP_MARKER_TOKENS * runs
         head, tail = _ends(job, [i for i in body if i not in chosen], room_left,
                            int(room_left * HEAD_SHARE) if tail else room_left)
         ends = set(head) | chosen | set(tail)
@@ -859,7 +858,7 @@ def _fill(job: _Job, order, room: int, middle: set[int] | None = None) -> list[i
         cost = job.costs.line(index)
         if middle is not None and (index - 1 in middle and index - 1 not in chosen) and (
                 index + 1 in middle and index + 1 not in chosen):
-            cost += _GAP_TOKENS
+            cost += GAP_MARKER_TOKENS
         if used + cost <= room:
             chosen.append(index)
             used, misses = used + cost, 0

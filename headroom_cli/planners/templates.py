@@ -42,7 +42,7 @@ from functools import cache, partial
 
 from ..patterns import lazy
 from ..plan import Keep, Lines, Plan, gap
-from ..render import CLOSING_MARKER_TOKENS, template_note
+from ..render import CLOSING_MARKER_TOKENS, GAP_MARKER_TOKENS, template_note
 from ..tokens import Counter
 from ..tools import Tool
 from .costs import MAX_LINE_CHARS
@@ -104,9 +104,6 @@ _KNOWN_TOKENS = 200  # of the budget, for each row of a well-known name offered 
 _HEAD_SHARE = 0.2  # of the room, for the first lines
 _TAIL_SHARE = 0.1  # and the last
 _MISSES = 64  # exemplars in a row that do not fit before looking stops
-# What an inline gap marker costs, about (`[… lines 1,204–9,311 omitted (8,108 lines) …]`);
-# fit.py counts the rendered clip exactly.
-_GAP_TOKENS = 20
 _LONG_LINE = 2_000  # characters: an exemplar longer than this is not priced (it would not fit)
 _SPREAD_BITS = 16
 # The states of a row a reader looks for first (kubectl, docker, systemctl, ps, lsof, apt),
@@ -224,7 +221,7 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> 
     for index in states:
         if reserve >= room // 2:
             break
-        reserve += cost(index) + _GAP_TOKENS // 2
+        reserve += cost(index) + GAP_MARKER_TOKENS // 2
     reserve = min(reserve, room // 2)
     room -= reserve
     kept: set[int] = set()
@@ -233,7 +230,7 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> 
                       lines)
     room -= _edge(range(total), int(head_share * room), cost, kept, lines)
     room -= _edge(range(total - 1, -1, -1), int(tail_share * room), cost, kept,
-                  lines) + _GAP_TOKENS
+                  lines) + GAP_MARKER_TOKENS
     room += reserve
     notes: dict[int, str] = {}  # the exemplars between head and tail, with their counts
     for order in orders + (rare,):
@@ -242,7 +239,7 @@ def plan(text: str, lines: Lines, budget: int, counter: Counter, tool: Tool) -> 
             if first in kept or len(lines.get(first)) > _LONG_LINE:
                 continue
             noted = note(first)
-            price = cost(first) + counter.count(noted) + _GAP_TOKENS  # it splits a gap in two
+            price = cost(first) + counter.count(noted) + GAP_MARKER_TOKENS  # it splits a gap in two
             if price > room:
                 misses += 1
                 if misses > _MISSES:
