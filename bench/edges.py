@@ -129,15 +129,20 @@ def report(title: str, counts, budgets) -> None:
                 f"{c[0]:>4d}/{c[1]:<4d}" if c else f"{'-':>9s}" for c in cells))
 
 
-def main(argv=None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("folders", nargs="*", type=Path, help="corpus folders (default: tests/corpus "
-                   "and ../shared/corpus)")
+def corpus_parser(doc: str, folders: str, budgets: tuple[int, ...]) -> argparse.ArgumentParser:
+    """The arguments of a report on corpus folders: the folders (`folders` names the
+    default), --budget (repeatable) and --misses."""
+    p = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    p.add_argument("folders", nargs="*", type=Path, help=f"corpus folders (default: {folders})")
     p.add_argument("--budget", action="append", type=int, help="budget (repeatable; default "
-                   "500 and 1000)")
+                   f"{' and '.join(map(str, budgets))})")
     p.add_argument("--misses", action="store_true", help="list the needles lost (never for a "
                    "sealed folder)")
-    args = p.parse_args(argv)
+    return p
+
+
+def main(argv=None) -> int:
+    args = corpus_parser(__doc__, "tests/corpus and ../shared/corpus", BUDGETS).parse_args(argv)
     budgets = tuple(sorted(set(args.budget or BUDGETS)))
     total = defaultdict(lambda: [0, 0])
     for folder in args.folders or [f for f in FOLDERS if f.is_dir()]:

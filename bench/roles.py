@@ -27,7 +27,6 @@ name or text (--misses is refused there).
 
 from __future__ import annotations
 
-import argparse
 import re
 import sys
 from collections import defaultdict
@@ -36,7 +35,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from edges import cases, is_sealed  # noqa: E402
+from edges import cases, corpus_parser, is_sealed  # noqa: E402
 
 REPO = HERE.parent
 FOLDERS = (REPO / "tests" / "corpus", REPO / "tests" / "sealed", REPO.parent / "shared" / "corpus")
@@ -143,14 +142,8 @@ def report(title: str, counts, budgets) -> list[str]:
 
 
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("folders", nargs="*", type=Path, help="corpus folders (default: tests/corpus, "
-                   "tests/sealed and ../shared/corpus)")
-    p.add_argument("--budget", action="append", type=int, help="budget (repeatable; default "
-                   "1000 and 4000)")
-    p.add_argument("--misses", action="store_true", help="list the needles lost (never for a "
-                   "sealed folder)")
-    args = p.parse_args(argv)
+    args = corpus_parser(__doc__, "tests/corpus, tests/sealed and ../shared/corpus",
+                         BUDGETS).parse_args(argv)
     budgets = tuple(sorted(set(args.budget or BUDGETS)))
     folders = args.folders or [f for f in FOLDERS if f.is_dir()]
     if args.misses and any(is_sealed(f) for f in folders):
