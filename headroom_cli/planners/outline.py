@@ -370,9 +370,10 @@ def _within(text: str, lines: Lines, rows: list[str], order, budget: int,
 
 
 def _contents(rows: list[str]) -> int:
-    """Where a document's table of contents starts (its links to its own sections: `- [Usage]
-    (#usage)`, `<a href="#15.0.0">`), when one opens within its first JUDGED_CONTENTS rows: the
-    head stops there, for the outline names those sections itself; else the row count."""
+    """Where a document's table of contents starts (its links to its own sections:
+    `- [Usage](#usage)`, `<a href="#15.0.0">`), when one opens within its first
+    _JUDGED_CONTENTS rows: the head stops there, for the outline names those sections itself;
+    else the row count."""
     linked = [i for i, row in enumerate(rows[:_JUDGED_CONTENTS])
               if _ANCHOR_LINK.search(row, 0, JUDGED_CHARS)]
     for first, third in zip(linked, linked[_CONTENTS_LINKS - 1:]):
