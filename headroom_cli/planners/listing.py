@@ -946,14 +946,14 @@ def _distinct(job: _Job, table: Table, body: list[int], middle: set[int],
     measures, rest = [], []  # each measure column's outlying rows of the middle, largest first
     # A column that goes below zero (a change, a balance) first: its extremes either way are
     # the events a reader looks for (the month of the worst loss and of the largest gain).
-    columns_in_turn = sorted(((numbers, [n for n in numbers if n is not None])
-                              for numbers in measured if numbers),
-                             key=lambda column: min(column[1]) >= 0)
-    for numbers, values in columns_in_turn:
+    read = ((numbers, [n for n in numbers if n is not None]) for numbers in measured if numbers)
+    signed_first = sorted(((min(values) < 0, numbers, values) for numbers, values in read),
+                          key=lambda column: not column[0])
+    for signed, numbers, values in signed_first:
         # one row a value: eight backends holding one file are one row
         held = dict(sorted(((n, i) for i, n in zip(rows, numbers)
                             if i in middle and n is not None), key=lambda p: -p[0]))
-        if min(values) < 0:
+        if signed:
             ordered, far = _both_ends(values, list(held.items()))
         else:
             ordered = list(held.items())

@@ -276,11 +276,13 @@ def _grow(text: str, lines: Lines, rows: list[str], head_end: int, tail_start: i
     """What the outline left spent on the head and the tail, a line at a time in turn (the
     tail first); a listed line reached this way leaves the outline (its row's cost, `costs`,
     comes back), so it is printed once. A long line is taken by its beginning (returned, with
-    the new ends and entries: the lines shown so) when that costs at most half of it."""
+    the new ends and entries: the lines shown so) when that costs at most half of it. The head
+    grows no further than `head_limit` (where a table of contents starts, _contents)."""
     listed, begun = set(shown), list(begun)
-    open_ends = [head_end < head_limit, True]  # head, tail: whether that end still grows
+    open_ends = [True, True]  # head, tail: whether that end still grows
     turn = 1
     while any(open_ends) and head_end < tail_start:
+        open_ends[0] = open_ends[0] and head_end < head_limit
         if open_ends[turn]:
             index = tail_start - 1 if turn else head_end
             by_beginning = beginning_pays(rows[index], counter)
@@ -296,7 +298,6 @@ def _grow(text: str, lines: Lines, rows: list[str], head_end: int, tail_start: i
                     tail_start -= 1
                 else:
                     head_end += 1
-                    open_ends[0] = head_end < head_limit
             else:
                 open_ends[turn] = False
         turn = 1 - turn
